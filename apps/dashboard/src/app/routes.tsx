@@ -1,0 +1,46 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { landingPath, useSession } from '../shared/session/session.ts';
+import { consoleRoutes } from './consoleRoutes.ts';
+import { requireAuth } from './guard.ts';
+import {
+  consoleLayout,
+  forbiddenPage,
+  forgetPasswordPage,
+  loginPage,
+  notFoundPage,
+  registerPage,
+  serverErrorPage,
+} from './pages.ts';
+import { RootLayout } from './RootLayout.tsx';
+import { RouteErrorBoundary } from './RouteErrorBoundary.tsx';
+
+const LandingRedirect = () => {
+  const user = useSession((state) => state.user);
+  return <Navigate to={landingPath(user)} replace />;
+};
+
+const PageLoading = () => null;
+
+/** Public pages, then everything of ROUTES behind the auth guard, then the catch-all 404. */
+export const appRoutes: RouteObject[] = [
+  {
+    id: 'root',
+    Component: RootLayout,
+    ErrorBoundary: RouteErrorBoundary,
+    HydrateFallback: PageLoading,
+    children: [
+      { path: 'login', lazy: loginPage, handle: { title: 'route.login' } },
+      { path: 'register', lazy: registerPage, handle: { title: 'route.register' } },
+      { path: 'forget-password', lazy: forgetPasswordPage, handle: { title: 'route.forget-password' } },
+      { path: '403', lazy: forbiddenPage, handle: { title: 'route.403' } },
+      { path: '500', lazy: serverErrorPage, handle: { title: 'route.500' } },
+      {
+        id: 'console',
+        loader: requireAuth,
+        lazy: consoleLayout,
+        children: [{ index: true, Component: LandingRedirect }, ...consoleRoutes()],
+      },
+      { path: '*', lazy: notFoundPage, handle: { title: 'route.404' } },
+    ],
+  },
+];

@@ -1,0 +1,15 @@
+import { authEnUS } from '../features/auth/locales/en-US.ts';
+import { authZhCN } from '../features/auth/locales/zh-CN.ts';
+import { overviewEnUS } from '../features/overview/locales/en-US.ts';
+import { overviewZhCN } from '../features/overview/locales/zh-CN.ts';
+import type { Translations } from '../shared/i18n/i18n.ts';
+import { commonEnUS } from '../shared/i18n/locales/en-US.ts';
+import { commonZhCN } from '../shared/i18n/locales/zh-CN.ts';
+import { routeEnUS } from './locales/en-US.ts';
+import { routeZhCN } from './locales/zh-CN.ts';
+
+/** Every feature's strings, merged per language. */
+export const TRANSLATIONS: Translations = {
+  'zh-CN': { ...commonZhCN, ...routeZhCN, ...authZhCN, ...overviewZhCN },
+  'en-US': { ...commonEnUS, ...routeEnUS, ...authEnUS, ...overviewEnUS },
+};

@@ -1,0 +1,22 @@
+import Result from 'antd/es/result';
+import Spin from 'antd/es/spin';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useCaptchaTypes } from '../api.ts';
+import { AuthShell } from '../shell/AuthShell.tsx';
+import { ResetForm } from './ResetForm.tsx';
+
+export const Component = () => {
+  const { t } = useTranslation();
+  const { data: types, isPending } = useCaptchaTypes();
+  return (
+    <AuthShell title={t('auth.reset.title')}>
+      {isPending && <Spin />}
+      {types && types.reset.length === 0 && <Result status="info" title={t('auth.reset.unavailable')} />}
+      {types && types.reset.length > 0 && <ResetForm channels={types.reset} />}
+      <div style={{ marginTop: 16, textAlign: 'center' }}>
+        <Link to="/login">{t('auth.reset.toLogin')}</Link>
+      </div>
+    </AuthShell>
+  );
+};

@@ -1,0 +1,22 @@
+import Result from 'antd/es/result';
+import Spin from 'antd/es/spin';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useRegisterInfo } from '../api.ts';
+import { AuthShell } from '../shell/AuthShell.tsx';
+import { RegisterForm } from './RegisterForm.tsx';
+
+export const Component = () => {
+  const { t } = useTranslation();
+  const { data: info, isPending } = useRegisterInfo();
+  return (
+    <AuthShell title={t('auth.register.title')}>
+      {isPending && <Spin />}
+      {info?.open === false && <Result status="info" title={t('auth.register.closed')} />}
+      {info?.open && <RegisterForm info={info} />}
+      <div style={{ marginTop: 16, textAlign: 'center' }}>
+        <Link to="/login">{t('auth.register.toLogin')}</Link>
+      </div>
+    </AuthShell>
+  );
+};

@@ -1,0 +1,3 @@
+import { OverviewPage } from './OverviewPage.tsx';
+
+export const Component = () => <OverviewPage audience="user" />;

@@ -1,0 +1,126 @@
+import { ApiError } from './apiError.ts';
+import { isEnvelope, LOGIN_REQUIRED } from './envelope.ts';
+import { statusMessage, type Translate } from './statusMessage.ts';
+
+export const REQUEST_TIMEOUT_MS = 60_000;
+export const TOKEN_HEADER = 'Access-Token';
+
+export type Query = Record<string, string | number | boolean | null | undefined>;
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Replaces the default 'msg - code' popup for this call; the promise still rejects. */
+  onError?: (error: ApiError) => void;
+}
+
+export interface HttpClientConfig {
+  getToken: () => string | null;
+  /** A `login_required` answer: the session is gone. */
+  onLoginRequired: () => void;
+  /** Shows a failure to the user (an antd message from the App context). */
+  notify: (text: string) => void;
+  translate: Translate;
+  /** Every failure, for the front-end log. */
+  onFailure?: (error: ApiError, method: Method) => void;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export interface HttpClient {
+  request<T>(method: Method, path: string, options?: RequestOptions): Promise<T>;
+  get<T>(path: string, options?: RequestOptions): Promise<T>;
+  post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  put<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  delete<T>(path: string, options?: RequestOptions): Promise<T>;
+  /** The default popup, for callers with their own handler that still want it. */
+  notify(error: ApiError): void;
+}
+
+const withQuery = (path: string, query: Query | undefined): string => {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+};
+
+const readJson = async (response: Response): Promise<unknown> => {
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+};
+
+export const createHttpClient = (config: HttpClientConfig): HttpClient => {
+  const timeoutMs = config.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const notify = (error: ApiError) => config.notify(error.display);
+
+  const fail = (error: ApiError, method: Method, options: RequestOptions): never => {
+    config.onFailure?.(error, method);
+    if (options.onError) options.onError(error);
+    else notify(error);
+    throw error;
+  };
+
+  const send = async (method: Method, url: string, options: RequestOptions) => {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const token = config.getToken();
+    if (token) headers[TOKEN_HEADER] = token;
+    const init: RequestInit = { method, headers, credentials: 'same-origin' };
+    if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(options.body);
+    }
+    const timeout = AbortSignal.timeout(timeoutMs);
+    init.signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    try {
+      return await (config.fetch ?? fetch)(url, init);
+    } catch (cause) {
+      // A caller that cancels (a query that is no longer needed) gets its own abort error, silently.
+      if (options.signal?.aborted) throw cause;
+      const error = timeout.aborted
+        ? new ApiError('408', statusMessage(408, url, config.translate), 408, url)
+        : new ApiError('network', config.translate('http.network'), 0, url);
+      return fail(error, method, options);
+    }
+  };
+
+  const request = async <T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> => {
+    const url = withQuery(path, options.query);
+    const response = await send(method, url, options);
+    const body = await readJson(response);
+    if (isEnvelope(body)) {
+      if (body.code === 0) return body.data as T;
+      const error = new ApiError(body.code, body.msg, response.status, url);
+      if (body.code === LOGIN_REQUIRED) {
+        config.onFailure?.(error, method);
+        config.onLoginRequired();
+        throw error;
+      }
+      return fail(error, method, options);
+    }
+    const error = response.ok
+      ? new ApiError('bad_response', config.translate('http.badResponse'), response.status, url)
+      : new ApiError(
+          String(response.status),
+          statusMessage(response.status, url, config.translate),
+          response.status,
+          url,
+        );
+    return fail(error, method, options);
+  };
+
+  return {
+    request,
+    get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
+    post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
+    put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
+    delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+    notify,
+  };
+};

@@ -1,0 +1,26 @@
+import i18next, { type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY, LANGUAGES, type Language } from './languages.ts';
+
+export type LocaleTree = { readonly [key: string]: string | LocaleTree };
+export type Translations = Record<Language, LocaleTree>;
+
+/** A fresh i18next instance; resources are bundled, so it is ready when this returns. */
+export const createI18n = (translations: Translations, language: Language): I18n => {
+  const instance = i18next.createInstance();
+  void instance.use(initReactI18next).init({
+    resources: Object.fromEntries(LANGUAGES.map(({ code }) => [code, { translation: translations[code] }])),
+    lng: language,
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: LANGUAGES.map(({ code }) => code),
+    interpolation: { escapeValue: false },
+    initAsync: false,
+  });
+  return instance;
+};
+
+export const applyLanguage = (i18n: I18n, language: Language): void => {
+  void i18n.changeLanguage(language);
+  document.documentElement.lang = language;
+  localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+};

@@ -1,0 +1,27 @@
+export const commonEnUS = {
+  common: {
+    appName: 'Rampart',
+    language: 'Language',
+    signOut: 'Sign out',
+    backHome: 'Back to home',
+    loading: 'Loading…',
+  },
+  http: {
+    status: {
+      '400': 'request error',
+      '401': 'unauthorized, please log in',
+      '403': 'access denied',
+      '404': 'address error: {{url}}',
+      '408': 'timeout',
+      '500': 'internal server error',
+      '501': 'not implemented',
+      '502': 'bad gateway',
+      '503': 'service unavailable',
+      '504': 'gateway timeout',
+      '505': 'HTTP version not supported',
+    },
+    failed: 'request failed',
+    network: 'network error',
+    badResponse: 'invalid response',
+  },
+};

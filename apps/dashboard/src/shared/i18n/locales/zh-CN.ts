@@ -1,0 +1,30 @@
+import type { commonEnUS } from './en-US.ts';
+import type { LocaleOf } from './localeShape.ts';
+
+export const commonZhCN: LocaleOf<typeof commonEnUS> = {
+  common: {
+    appName: 'Rampart',
+    language: '语言',
+    signOut: '退出登录',
+    backHome: '返回首页',
+    loading: '加载中…',
+  },
+  http: {
+    status: {
+      '400': '请求错误',
+      '401': '未授权，请登录',
+      '403': '拒绝访问',
+      '404': '请求地址出错: {{url}}',
+      '408': '请求超时',
+      '500': '服务器内部错误',
+      '501': '服务未实现',
+      '502': '网关错误',
+      '503': '服务不可用',
+      '504': '网关超时',
+      '505': 'HTTP 版本不受支持',
+    },
+    failed: '请求失败',
+    network: '网络错误',
+    badResponse: '无效的响应',
+  },
+};

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { MasterConfig } from './config.ts';
+import type { AppContext } from './context.ts';
+import { type DatabaseHandle, openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import type { App } from './http.ts';
+import { publicAuthRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
+import { publicCommonRoutes, signedInCommonRoutes } from './modules/common/common.routes.ts';
+import { createMessenger, type SmsProvider } from './modules/messages/messenger.ts';
+import { ensureFirstAdmin } from './modules/users/first-admin.ts';
+import { currentUserRoutes } from './modules/users/users.routes.ts';
+import { auth } from './plugins/auth.ts';
+import { dashboard } from './plugins/dashboard.ts';
+import { envelope } from './plugins/envelope.ts';
+import { openapi } from './plugins/openapi.ts';
+import { securityHeaders } from './plugins/security-headers.ts';
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+  /** An already opened database (tests pass one per dialect); otherwise opened from the config. */
+  database?: DatabaseHandle;
+  sms?: SmsProvider;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Assembles the master in a fixed order: external plugins, app plugins, then routes. */
+export async function buildApp(config: MasterConfig, options: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, verbose: true } },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const database = options.database ?? openDatabase({ dataDir: config.dataDir, url: config.databaseUrl });
+  await migrateToLatest(database.db, database.dialect);
+  await ensureFirstAdmin(database.db, { password: config.adminPassword, dataDir: config.dataDir, log: app.log });
+  const messenger = createMessenger({ db: database.db, log: app.log, smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, sms: options.sms });
+  const context: AppContext = { config, db: database.db, dialect: database.dialect, messenger };
+  app.addHook('onClose', async () => {
+    messenger.close();
+    if (!options.database) await database.close();
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(openapi);
+  await app.register(envelope);
+  await app.register(securityHeaders);
+  await app.register(auth, { db: database.db });
+
+  await app.register(async (open: App) => {
+    await publicAuthRoutes(open, context);
+    await publicCommonRoutes(open, context);
+  });
+  await app.register(async (signedIn: App) => {
+    signedIn.addHook('onRequest', signedIn.authenticate);
+    await sessionRoutes(signedIn, context);
+    await currentUserRoutes(signedIn, context);
+    await signedInCommonRoutes(signedIn, context);
+  });
+  await app.register(dashboard, { root: config.dashboardDir });
+  return app;
+}

@@ -1,0 +1,38 @@
+import { resolve } from 'node:path';
+
+/** Everything the master reads from its environment (README lists each variable). */
+export interface MasterConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminPassword: string | undefined;
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  dashboardDir: string;
+  logLevel: string;
+}
+
+const DEFAULT_DASHBOARD_DIR = resolve(import.meta.dirname, '../../dashboard/dist');
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): MasterConfig {
+  const port = Number(env.RAMPART_PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`RAMPART_PORT must be an integer from 0 to 65535, got "${env.RAMPART_PORT}"`);
+  }
+  const databaseUrl = env.RAMPART_DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('RAMPART_DATABASE_URL must start with postgres:// (leave it unset for SQLite)');
+  }
+  return {
+    host: env.RAMPART_HOST || '127.0.0.1',
+    port,
+    dataDir: resolve(env.RAMPART_DATA_DIR || './data'),
+    databaseUrl,
+    adminPassword: env.RAMPART_ADMIN_PASSWORD || undefined,
+    smtpUrl: env.RAMPART_SMTP_URL || undefined,
+    smtpFrom: env.RAMPART_SMTP_FROM || 'Rampart <no-reply@localhost>',
+    dashboardDir: resolve(env.RAMPART_DASHBOARD_DIR || DEFAULT_DASHBOARD_DIR),
+    logLevel: env.RAMPART_LOG_LEVEL || 'info',
+  };
+}

@@ -1,0 +1,13 @@
+import type { Kysely } from 'kysely';
+import type { MasterConfig } from './config.ts';
+import type { Dialect } from './db/database.ts';
+import type { Database } from './db/schema.ts';
+import type { Messenger } from './modules/messages/messenger.ts';
+
+/** What services need besides their arguments: built once in app.ts and handed to route modules. */
+export interface AppContext {
+  config: MasterConfig;
+  db: Kysely<Database>;
+  dialect: Dialect;
+  messenger: Messenger;
+}

@@ -1,0 +1,68 @@
+import type { LoginBody, RegisterBody, ResetPassBody, UserWithToken } from '@rampart/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { loadSettings } from '../settings/settings.service.ts';
+import { findUserByAccount, presentUser, type UserRow } from '../users/users.repository.ts';
+import { solveImageCaptcha } from './image-captcha.ts';
+import { captchaRequired, ipThrottled, recentFailures, recordLoginAttempt } from './login-guard.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { insertSession, revokeSession } from './sessions.repository.ts';
+import { hashToken, newToken } from './tokens.ts';
+
+/** Sessions last as long as the dashboard's token cookie: one day. */
+export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
+
+// Compared against when the account does not exist, so timing does not reveal which accounts do.
+const decoyHash = hashPassword('decoy password that never matches');
+
+export async function openSession(db: Kysely<Database>, user: UserRow, client: ClientInfo): Promise<UserWithToken> {
+  const token = newToken();
+  const now = Date.now();
+  const expiresAt = now + SESSION_TTL_MS;
+  await insertSession(db, { userId: user.id, tokenHash: hashToken(token), ...client, now, expiresAt });
+  return { ...presentUser(user), access_token: token, expires_at: new Date(expiresAt).toISOString() };
+}
+
+export async function login(db: Kysely<Database>, body: LoginBody, client: ClientInfo): Promise<UserWithToken> {
+  const settings = await loadSettings(db);
+  const failures = await recentFailures(db, settings, body.account, client.ip);
+  if (ipThrottled(settings, failures)) {
+    const minutes = Math.ceil(settings.login_failure_window_seconds / 60);
+    throw new AppError('throttled', `too many failed sign-ins from your address; try again within ${minutes} minutes`);
+  }
+  if (captchaRequired(settings, failures)) {
+    if (!body.captcha || !body.code) {
+      throw new AppError('captcha_required', 'enter the characters shown in the image');
+    }
+    if (!(await solveImageCaptcha(db, body.captcha, body.code))) {
+      throw new AppError('captcha_invalid', 'the characters did not match the image; try the new one');
+    }
+  }
+  const user = await findUserByAccount(db, body.account);
+  const passwordOk = await verifyPassword(body.password, user?.password_hash ?? (await decoyHash));
+  if (!user || !passwordOk) {
+    await recordLoginAttempt(db, { ...client, account: body.account, userId: user?.id ?? null, success: false, reason: 'bad_credentials' });
+    throw new AppError('bad_credentials', 'Wrong account or password');
+  }
+  if (user.status !== 'enabled') {
+    await recordLoginAttempt(db, { ...client, account: body.account, userId: user.id, success: false, reason: 'disabled' });
+    throw new AppError('account_disabled', 'this account is disabled; contact the administrator');
+  }
+  await recordLoginAttempt(db, { ...client, account: body.account, userId: user.id, success: true, reason: '' });
+  return openSession(db, user, client);
+}
+
+/** Refresh: a new token replaces the one presented, which stops working at once. */
+export async function refreshSession(db: Kysely<Database>, user: UserRow, sessionId: number, client: ClientInfo) {
+  const next = await openSession(db, user, client);
+  await revokeSession(db, sessionId, Date.now());
+  return { access_token: next.access_token, expires_at: next.expires_at };
+}
+
+export type { LoginBody, RegisterBody, ResetPassBody };

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+export interface NewSession {
+  userId: number;
+  tokenHash: string;
+  ip: string;
+  userAgent: string;
+  now: number;
+  expiresAt: number;
+}
+
+export async function insertSession(db: Kysely<Database>, session: NewSession): Promise<void> {
+  await db
+    .insertInto('sessions')
+    .values({
+      user_id: session.userId,
+      token_hash: session.tokenHash,
+      ip: session.ip,
+      user_agent: session.userAgent.slice(0, 512),
+      created_at: session.now,
+      expires_at: session.expiresAt,
+    })
+    .execute();
+}
+
+/** The live session of a token hash with its user, in one query (the hot path of every call). */
+export async function findLiveSession(db: Kysely<Database>, tokenHash: string, now: number) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at'])
+    .where('sessions.token_hash', '=', tokenHash)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+export async function revokeSession(db: Kysely<Database>, sessionId: number, now: number): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).execute();
+}
+
+export async function revokeUserSessions(db: Kysely<Database>, userId: number, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

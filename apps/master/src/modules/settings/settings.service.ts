@@ -1,0 +1,44 @@
+import type { FieldRequirement } from '@rampart/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { readSystemConfigs, writeSystemConfig } from './settings.repository.ts';
+
+/** Every system setting with its default; stored values of the wrong type fall back to the default. */
+export const SETTING_DEFAULTS = {
+  site_name: 'Rampart',
+  logo_url: '',
+  footer_link: '',
+  footer_copyright: '© Rampart',
+  register_open: true,
+  register_email: 'required' as FieldRequirement,
+  register_phone: 'optional' as FieldRequirement,
+  register_qq: 'optional' as FieldRequirement,
+  agreement_url: '',
+  /** Failed logins per account or IP within the window before a captcha is required. */
+  login_failure_limit: 5,
+  login_failure_window_seconds: 900,
+  /** Failed logins per IP within the window before that IP is throttled until the window passes. */
+  login_ip_throttle_limit: 50,
+  verify_code_ttl_seconds: 600,
+  verify_code_resend_seconds: 60,
+  verify_code_max_attempts: 5,
+};
+
+export type Settings = typeof SETTING_DEFAULTS;
+export type SettingName = keyof Settings;
+
+export async function loadSettings(db: Kysely<Database>): Promise<Settings> {
+  const stored = await readSystemConfigs(db);
+  const settings = { ...SETTING_DEFAULTS };
+  for (const name of Object.keys(SETTING_DEFAULTS) as SettingName[]) {
+    const value = stored.get(name);
+    if (value !== undefined && typeof value === typeof SETTING_DEFAULTS[name]) {
+      Object.assign(settings, { [name]: value });
+    }
+  }
+  return settings;
+}
+
+export async function saveSetting<K extends SettingName>(db: Kysely<Database>, name: K, value: Settings[K]) {
+  await writeSystemConfig(db, name, value, Date.now());
+}

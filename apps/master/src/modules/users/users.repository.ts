@@ -1,0 +1,112 @@
+import type { User } from '@rampart/contracts';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, UsersTable } from '../../db/schema.ts';
+
+export type UserRow = Selectable<UsersTable>;
+
+/** Lookup keys: accounts, emails and phones are unique regardless of case and spacing. */
+export const accountKey = (value: string) => value.trim().toLowerCase();
+const optionalKey = (value: string) => (value.trim() ? accountKey(value) : null);
+
+/** The row as every call returns it: never the password hash. */
+export function presentUser(row: UserRow): User {
+  return {
+    id: row.id,
+    account: row.username,
+    username: row.username,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    qq: row.qq,
+    type: row.type === 1 ? 1 : 2,
+    access: JSON.parse(row.access) as string[],
+    group: row.group_id,
+    balance: row.balance,
+    status: row.status === 'disabled' ? 'disabled' : 'enabled',
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+export interface NewUser {
+  username: string;
+  passwordHash: string;
+  type: 1 | 2;
+  access: readonly string[];
+  email?: string | undefined;
+  phone?: string | undefined;
+  qq?: string | undefined;
+  name?: string | undefined;
+}
+
+export async function insertUser(db: Kysely<Database>, user: NewUser, now: number): Promise<UserRow> {
+  return db
+    .insertInto('users')
+    .values({
+      username: user.username,
+      username_key: accountKey(user.username),
+      name: user.name ?? '',
+      email: user.email ?? '',
+      email_key: optionalKey(user.email ?? ''),
+      phone: user.phone ?? '',
+      phone_key: optionalKey(user.phone ?? ''),
+      qq: user.qq ?? '',
+      password_hash: user.passwordHash,
+      type: user.type,
+      access: JSON.stringify(user.access),
+      balance: 0,
+      status: 'enabled',
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export const countUsers = async (db: Kysely<Database>) =>
+  Number((await db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+export const findUserById = (db: Kysely<Database>, id: number) =>
+  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** A login account is a username or an email address. */
+export const findUserByAccount = (db: Kysely<Database>, account: string) =>
+  db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb.or([eb('username_key', '=', accountKey(account)), eb('email_key', '=', accountKey(account))]))
+    .executeTakeFirst();
+
+export const findUserByEmail = (db: Kysely<Database>, email: string) =>
+  db.selectFrom('users').selectAll().where('email_key', '=', accountKey(email)).executeTakeFirst();
+
+export const findUserByPhone = (db: Kysely<Database>, phone: string) =>
+  db.selectFrom('users').selectAll().where('phone_key', '=', accountKey(phone)).executeTakeFirst();
+
+export interface UserChanges {
+  name?: string | undefined;
+  email?: string | undefined;
+  phone?: string | undefined;
+  qq?: string | undefined;
+  passwordHash?: string | undefined;
+}
+
+export async function updateUser(db: Kysely<Database>, id: number, changes: UserChanges, now: number) {
+  return db
+    .updateTable('users')
+    .set({
+      ...(changes.name !== undefined && { name: changes.name }),
+      ...(changes.email !== undefined && { email: changes.email, email_key: optionalKey(changes.email) }),
+      ...(changes.phone !== undefined && { phone: changes.phone, phone_key: optionalKey(changes.phone) }),
+      ...(changes.qq !== undefined && { qq: changes.qq }),
+      ...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash }),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function setUserStatus(db: Kysely<Database>, id: number, status: 'enabled' | 'disabled', now: number) {
+  await db.updateTable('users').set({ status, updated_at: now }).where('id', '=', id).execute();
+}

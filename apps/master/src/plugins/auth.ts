@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../errors.ts';
+import { findLiveSession } from '../modules/auth/sessions.repository.ts';
+import { hashToken } from '../modules/auth/tokens.ts';
+import type { UserRow } from '../modules/users/users.repository.ts';
+
+export interface Authenticated {
+  user: UserRow;
+  sessionId: number;
+  expiresAt: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: Authenticated | null;
+  }
+}
+
+export const TOKEN_HEADER = 'access-token';
+
+/** Resolves the Access-Token header to a live session of an enabled user, or null. */
+async function resolveAuth(db: Kysely<Database>, request: FastifyRequest): Promise<Authenticated | null> {
+  const token = request.headers[TOKEN_HEADER];
+  if (typeof token !== 'string' || token.length < 16 || token.length > 256) return null;
+  const row = await findLiveSession(db, hashToken(token), Date.now());
+  if (!row || row.status !== 'enabled') return null;
+  const { session_id, session_expires_at, ...user } = row;
+  return { user, sessionId: session_id, expiresAt: session_expires_at };
+}
+
+async function authPlugin(app: FastifyInstance, options: { db: Kysely<Database> }) {
+  app.decorateRequest('auth', null);
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    request.auth = await resolveAuth(options.db, request);
+    if (!request.auth) throw new AppError('login_required', 'please sign in');
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** onRequest hook for folders of routes that need a signed-in user. */
+    authenticate(request: FastifyRequest): Promise<void>;
+  }
+}
+
+export const auth = fp(authPlugin, { name: 'auth' });
+
+/** The signed-in caller; only valid inside routes guarded by `authenticate`. */
+export function caller(request: FastifyRequest): Authenticated {
+  if (!request.auth) throw new AppError('login_required', 'please sign in');
+  return request.auth;
+}
+
+export function requireAdmin(request: FastifyRequest): Authenticated {
+  const current = caller(request);
+  if (current.user.type !== 1) throw new AppError('forbidden', 'this needs an administrator');
+  return current;
+}
+
+export const clientInfo = (request: FastifyRequest) => ({
+  ip: request.ip,
+  userAgent: String(request.headers['user-agent'] ?? ''),
+});

@@ -1,0 +1,17 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** OpenAPI 3 generated from the route schemas, served at /v1/openapi.json. */
+async function openapiPlugin(app: FastifyInstance) {
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Rampart API', version: '0.1.0', description: 'Every response is {code, msg, data}; code 0 is success.' },
+      components: { securitySchemes: { accessToken: { type: 'apiKey', in: 'header', name: 'Access-Token' } } },
+      security: [{ accessToken: [] }],
+    },
+  });
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+export const openapi = fp(openapiPlugin, { name: 'openapi' });

@@ -1,0 +1,66 @@
+import { buildApp } from '../app.ts';
+import { readConfig } from '../config.ts';
+import type { Dialect } from '../db/database.ts';
+import type { App } from '../http.ts';
+import type { SmsProvider } from '../modules/messages/messenger.ts';
+import { createTestDatabase, type TestDatabase } from './databases.ts';
+
+export const ADMIN_PASSWORD = 'admin-secret-1';
+
+export interface CallResult {
+  status: number;
+  body: { code: number | string; msg: string; data: unknown };
+  headers: Record<string, unknown>;
+}
+
+export interface TestApp {
+  app: App;
+  database: TestDatabase;
+  call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options?: { token?: string; body?: unknown }): Promise<CallResult>;
+  /** Signs in through POST /v1/login and returns the token. */
+  login(account: string, password: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(
+  target: { dialect: Dialect; url?: string },
+  options: { env?: Record<string, string>; sms?: SmsProvider } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase(target);
+  const config = readConfig({ RAMPART_DATA_DIR: database.dataDir, RAMPART_ADMIN_PASSWORD: ADMIN_PASSWORD, ...options.env });
+  const app = await buildApp(config, { logger: false, database, ...(options.sms && { sms: options.sms }) });
+  const call: TestApp['call'] = async (method, url, { token, body } = {}) => {
+    const response = await app.inject({
+      method,
+      url,
+      headers: token ? { 'access-token': token } : {},
+      ...(body !== undefined && { payload: body as object }),
+    });
+    return { status: response.statusCode, body: response.json(), headers: response.headers };
+  };
+  return {
+    app,
+    database,
+    call,
+    async login(account, password) {
+      const result = await call('POST', '/v1/login', { body: { account, password } });
+      if (result.body.code !== 0) throw new Error(`login failed: ${result.body.msg}`);
+      return (result.body.data as { access_token: string }).access_token;
+    },
+    async close() {
+      await app.close();
+      await database.dispose();
+    },
+  };
+}
+
+/** The newest outbox message to a target, as an admin reads it from GET /v1/log/msg-send. */
+export async function latestCode(test: TestApp, target: string): Promise<string> {
+  const token = await test.login('admin', ADMIN_PASSWORD);
+  const result = await test.call('GET', '/v1/log/msg-send?page=1&limit=50', { token });
+  const list = (result.body.data as { list: { target: string; body: string }[] }).list;
+  const message = list.find((entry) => entry.target === target);
+  const code = message?.body.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code sent to ${target}`);
+  return code;
+}

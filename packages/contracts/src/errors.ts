@@ -1,0 +1,26 @@
+/**
+ * Stable error codes of the `{code, msg, data}` envelope and the HTTP status each one is sent
+ * with. One rule everywhere: a failed call answers a 4xx/5xx status *and* an envelope whose `code`
+ * says exactly what failed, so scripts can branch on either.
+ */
+export const ERROR_STATUS = {
+  invalid_param: 400,
+  bad_credentials: 400,
+  captcha_required: 400,
+  captcha_invalid: 400,
+  verify_code_invalid: 400,
+  register_closed: 403,
+  agreement_required: 400,
+  login_required: 401,
+  account_disabled: 403,
+  forbidden: 403,
+  not_found: 404,
+  account_exists: 409,
+  conflict: 409,
+  throttled: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_STATUS, code);
