@@ -13,7 +13,9 @@ const run = (label, command, args) => {
   console.log(`\n=== ${label}`);
   const started = Date.now();
   const { status } = spawnSync(command, args, { stdio: 'inherit' });
-  console.log(`=== ${label}: ${status === 0 ? 'ok' : `failed (exit ${status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `=== ${label}: ${status === 0 ? 'ok' : `failed (exit ${status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return status === 0;
 };
 const npmRun = (script) => (npm ? [process.execPath, [npm, 'run', script]] : ['npm', ['run', script]]);

@@ -42,7 +42,13 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
   const database = options.database ?? openDatabase({ dataDir: config.dataDir, url: config.databaseUrl });
   await migrateToLatest(database.db, database.dialect);
   await ensureFirstAdmin(database.db, { password: config.adminPassword, dataDir: config.dataDir, log: app.log });
-  const messenger = createMessenger({ db: database.db, log: app.log, smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, sms: options.sms });
+  const messenger = createMessenger({
+    db: database.db,
+    log: app.log,
+    smtpUrl: config.smtpUrl,
+    smtpFrom: config.smtpFrom,
+    sms: options.sms,
+  });
   const context: AppContext = { config, db: database.db, dialect: database.dialect, messenger };
   app.addHook('onClose', async () => {
     messenger.close();

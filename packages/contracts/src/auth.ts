@@ -79,7 +79,11 @@ export const CaptchaTypes = Type.Object({
 });
 export type CaptchaTypes = Static<typeof CaptchaTypes>;
 
-export const FieldRequirement = Type.Union([Type.Literal('required'), Type.Literal('optional'), Type.Literal('hidden')]);
+export const FieldRequirement = Type.Union([
+  Type.Literal('required'),
+  Type.Literal('optional'),
+  Type.Literal('hidden'),
+]);
 export type FieldRequirement = Static<typeof FieldRequirement>;
 
 export const RegisterInfo = Type.Object({

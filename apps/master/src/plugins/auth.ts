@@ -26,7 +26,7 @@ async function resolveAuth(db: Kysely<Database>, request: FastifyRequest): Promi
   const token = request.headers[TOKEN_HEADER];
   if (typeof token !== 'string' || token.length < 16 || token.length > 256) return null;
   const row = await findLiveSession(db, hashToken(token), Date.now());
-  if (!row || row.status !== 'enabled') return null;
+  if (row?.status !== 'enabled') return null;
   const { session_id, session_expires_at, ...user } = row;
   return { user, sessionId: session_id, expiresAt: session_expires_at };
 }

@@ -26,7 +26,9 @@ export async function dashboard(app: FastifyInstance, options: { root: string })
       });
       scope.setNotFoundHandler((request, reply) => {
         if (request.method !== 'GET' && request.method !== 'HEAD') {
-          return reply.status(404).send({ code: 'not_found', msg: `no route for ${request.method} ${request.url}`, data: null });
+          return reply
+            .status(404)
+            .send({ code: 'not_found', msg: `no route for ${request.method} ${request.url}`, data: null });
         }
         return reply.header('cache-control', 'no-cache').sendFile('index.html');
       });

@@ -45,7 +45,9 @@ async function envelopePlugin(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ code: 'not_found', msg: `no route for ${request.method} ${request.url.split('?')[0]}`, data: null }),
+    reply
+      .status(404)
+      .send({ code: 'not_found', msg: `no route for ${request.method} ${request.url.split('?')[0]}`, data: null }),
   );
 }
 

@@ -6,7 +6,11 @@ import fp from 'fastify-plugin';
 async function openapiPlugin(app: FastifyInstance) {
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Rampart API', version: '0.1.0', description: 'Every response is {code, msg, data}; code 0 is success.' },
+      info: {
+        title: 'Rampart API',
+        version: '0.1.0',
+        description: 'Every response is {code, msg, data}; code 0 is success.',
+      },
       components: { securitySchemes: { accessToken: { type: 'apiKey', in: 'header', name: 'Access-Token' } } },
       security: [{ accessToken: [] }],
     },

@@ -29,7 +29,9 @@ async function findDialects(): Promise<{ dialect: Dialect; url?: string }[]> {
   const url = configured || DEFAULT_PG_URL;
   if (await postgresAnswers(url)) return [{ dialect: 'sqlite' }, { dialect: 'postgres', url }];
   if (configured) throw new Error(`RAMPART_TEST_PG_URL is set but PostgreSQL does not answer at ${configured}`);
-  console.warn(`SKIPPING PostgreSQL tests: no PostgreSQL answers at ${DEFAULT_PG_URL} and RAMPART_TEST_PG_URL is not set`);
+  console.warn(
+    `SKIPPING PostgreSQL tests: no PostgreSQL answers at ${DEFAULT_PG_URL} and RAMPART_TEST_PG_URL is not set`,
+  );
   return [{ dialect: 'sqlite' }];
 }
 

@@ -16,7 +16,11 @@ export interface CallResult {
 export interface TestApp {
   app: App;
   database: TestDatabase;
-  call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options?: { token?: string; body?: unknown }): Promise<CallResult>;
+  call(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    options?: { token?: string; body?: unknown },
+  ): Promise<CallResult>;
   /** Signs in through POST /v1/login and returns the token. */
   login(account: string, password: string): Promise<string>;
   close(): Promise<void>;
@@ -27,7 +31,11 @@ export async function startTestApp(
   options: { env?: Record<string, string>; sms?: SmsProvider } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(target);
-  const config = readConfig({ RAMPART_DATA_DIR: database.dataDir, RAMPART_ADMIN_PASSWORD: ADMIN_PASSWORD, ...options.env });
+  const config = readConfig({
+    RAMPART_DATA_DIR: database.dataDir,
+    RAMPART_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    ...options.env,
+  });
   const app = await buildApp(config, { logger: false, database, ...(options.sms && { sms: options.sms }) });
   const call: TestApp['call'] = async (method, url, { token, body } = {}) => {
     const response = await app.inject({

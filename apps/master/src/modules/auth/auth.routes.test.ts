@@ -25,8 +25,12 @@ describe.each(DIALECTS)('sign-in and sessions on $dialect', (target) => {
   });
 
   it('accepts the account in any case but the password only exactly', async () => {
-    expect((await test.call('POST', '/v1/login', { body: { account: 'ADMIN', password: ADMIN_PASSWORD } })).body.code).toBe(0);
-    const wrongCase = await test.call('POST', '/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD.toUpperCase() } });
+    expect(
+      (await test.call('POST', '/v1/login', { body: { account: 'ADMIN', password: ADMIN_PASSWORD } })).body.code,
+    ).toBe(0);
+    const wrongCase = await test.call('POST', '/v1/login', {
+      body: { account: 'admin', password: ADMIN_PASSWORD.toUpperCase() },
+    });
     expect(wrongCase.status).toBe(400);
     expect(wrongCase.body).toEqual({ code: 'bad_credentials', msg: 'Wrong account or password', data: null });
   });
@@ -50,7 +54,10 @@ describe.each(DIALECTS)('sign-in and sessions on $dialect', (target) => {
 
   it('reads the session and the current user with the token, and login_required without one', async () => {
     const token = await test.login('admin', ADMIN_PASSWORD);
-    expect((await test.call('GET', '/v1/common/auth', { token })).body).toMatchObject({ code: 0, data: { user: { account: 'admin' } } });
+    expect((await test.call('GET', '/v1/common/auth', { token })).body).toMatchObject({
+      code: 0,
+      data: { user: { account: 'admin' } },
+    });
     expect((await test.call('GET', '/v1/user', { token })).body).toMatchObject({ code: 0, data: { account: 'admin' } });
     const anonymous = await test.call('GET', '/v1/user');
     expect(anonymous.status).toBe(401);
@@ -94,20 +101,30 @@ describe.each(DIALECTS)('sign-in and sessions on $dialect', (target) => {
     const image = await test.call('GET', '/v1/common/captcha');
     const { captcha, svg } = image.body.data as { captcha: string; svg: string };
     expect(svg).toMatch(/^<svg/);
-    const wrong = await test.call('POST', '/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD, captcha, code: 'zzzzz' } });
+    const wrong = await test.call('POST', '/v1/login', {
+      body: { account: 'admin', password: ADMIN_PASSWORD, captcha, code: 'zzzzz' },
+    });
     expect(wrong.body.code).toBe('captcha_invalid');
 
     // The answer is only stored hashed, so plant a captcha with a known answer.
-    await test.database.db.insertInto('captchas').values({ id: 'known', answer_hash: hashToken('abcde'), expires_at: Date.now() + 60_000 }).execute();
-    const right = await test.call('POST', '/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD, captcha: 'known', code: 'ABCDE' } });
+    await test.database.db
+      .insertInto('captchas')
+      .values({ id: 'known', answer_hash: hashToken('abcde'), expires_at: Date.now() + 60_000 })
+      .execute();
+    const right = await test.call('POST', '/v1/login', {
+      body: { account: 'admin', password: ADMIN_PASSWORD, captcha: 'known', code: 'ABCDE' },
+    });
     expect(right.body.code).toBe(0);
-    const replay = await test.call('POST', '/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD, captcha: 'known', code: 'abcde' } });
+    const replay = await test.call('POST', '/v1/login', {
+      body: { account: 'admin', password: ADMIN_PASSWORD, captcha: 'known', code: 'abcde' },
+    });
     expect(replay.body.code).toBe('captcha_invalid');
   });
 
   it('throttles an address with too many failures, and only that address', async () => {
     await saveSetting(test.database.db, 'login_ip_throttle_limit', 3);
-    for (let i = 0; i < 3; i++) await test.call('POST', '/v1/login', { body: { account: 'nobody', password: 'wrong-pass' } });
+    for (let i = 0; i < 3; i++)
+      await test.call('POST', '/v1/login', { body: { account: 'nobody', password: 'wrong-pass' } });
     const throttled = await test.call('POST', '/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD } });
     expect(throttled.status).toBe(429);
     expect(throttled.body.code).toBe('throttled');

@@ -32,8 +32,10 @@ const tags = ['auth'];
 
 /** Sign-in, registration, reset and the codes they need: no token required. */
 export async function publicAuthRoutes(app: App, { db, messenger }: AppContext) {
-  app.post('/v1/login', { schema: { tags, body: LoginBody, response: { 200: Envelope(UserWithToken) } } }, async (request) =>
-    ok(await login(db, request.body, clientInfo(request))),
+  app.post(
+    '/v1/login',
+    { schema: { tags, body: LoginBody, response: { 200: Envelope(UserWithToken) } } },
+    async (request) => ok(await login(db, request.body, clientInfo(request))),
   );
 
   app.get(
@@ -50,14 +52,20 @@ export async function publicAuthRoutes(app: App, { db, messenger }: AppContext) 
     ok(await createImageCaptcha(db)),
   );
 
-  app.post('/v1/user', { schema: { tags, body: RegisterBody, response: { 200: Envelope(UserWithToken) } } }, async (request) =>
-    ok(await register(db, request.body, clientInfo(request))),
+  app.post(
+    '/v1/user',
+    { schema: { tags, body: RegisterBody, response: { 200: Envelope(UserWithToken) } } },
+    async (request) => ok(await register(db, request.body, clientInfo(request))),
   );
 
-  app.post('/v1/reset-pass', { schema: { tags, body: ResetPassBody, response: { 200: Envelope(Type.Null()) } } }, async (request) => {
-    await resetPassword(db, request.body);
-    return ok(null);
-  });
+  app.post(
+    '/v1/reset-pass',
+    { schema: { tags, body: ResetPassBody, response: { 200: Envelope(Type.Null()) } } },
+    async (request) => {
+      await resetPassword(db, request.body);
+      return ok(null);
+    },
+  );
 
   app.post(
     '/v1/email-captcha',

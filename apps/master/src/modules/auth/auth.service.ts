@@ -47,11 +47,23 @@ export async function login(db: Kysely<Database>, body: LoginBody, client: Clien
   const user = await findUserByAccount(db, body.account);
   const passwordOk = await verifyPassword(body.password, user?.password_hash ?? (await decoyHash));
   if (!user || !passwordOk) {
-    await recordLoginAttempt(db, { ...client, account: body.account, userId: user?.id ?? null, success: false, reason: 'bad_credentials' });
+    await recordLoginAttempt(db, {
+      ...client,
+      account: body.account,
+      userId: user?.id ?? null,
+      success: false,
+      reason: 'bad_credentials',
+    });
     throw new AppError('bad_credentials', 'Wrong account or password');
   }
   if (user.status !== 'enabled') {
-    await recordLoginAttempt(db, { ...client, account: body.account, userId: user.id, success: false, reason: 'disabled' });
+    await recordLoginAttempt(db, {
+      ...client,
+      account: body.account,
+      userId: user.id,
+      success: false,
+      reason: 'disabled',
+    });
     throw new AppError('account_disabled', 'this account is disabled; contact the administrator');
   }
   await recordLoginAttempt(db, { ...client, account: body.account, userId: user.id, success: true, reason: '' });

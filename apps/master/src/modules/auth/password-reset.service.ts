@@ -13,7 +13,8 @@ export async function resetPassword(db: Kysely<Database>, body: ResetPassBody): 
   const settings = await loadSettings(db);
   const byEmail = body.reset_by === 'email';
   const target = byEmail ? body.email : body.phone;
-  if (!target) throw new AppError('invalid_param', `${byEmail ? 'email' : 'phone'}: is required to reset by ${body.reset_by}`);
+  if (!target)
+    throw new AppError('invalid_param', `${byEmail ? 'email' : 'phone'}: is required to reset by ${body.reset_by}`);
   await consumeVerifyCode(
     db,
     settings,

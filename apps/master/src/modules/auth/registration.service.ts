@@ -39,9 +39,15 @@ export async function register(db: Kysely<Database>, body: RegisterBody, client:
   if (body.phone && (await findUserByPhone(db, body.phone))) {
     throw new AppError('account_exists', 'phone: this phone number is already registered');
   }
-  if (body.email) await consumeVerifyCode(db, settings, { channel: 'email', target: body.email, purpose: 'register' }, body.captcha);
+  if (body.email)
+    await consumeVerifyCode(db, settings, { channel: 'email', target: body.email, purpose: 'register' }, body.captcha);
   if (body.phone) {
-    await consumeVerifyCode(db, settings, { channel: 'sms', target: body.phone, purpose: 'register' }, body.phone_captcha);
+    await consumeVerifyCode(
+      db,
+      settings,
+      { channel: 'sms', target: body.phone, purpose: 'register' },
+      body.phone_captcha,
+    );
   }
 
   const passwordHash = await hashPassword(body.password);
@@ -54,7 +60,8 @@ export async function register(db: Kysely<Database>, body: RegisterBody, client:
     );
   } catch (error) {
     // Two registrations raced for the same name: the unique index decided.
-    if (/unique/i.test(String(error))) throw new AppError('account_exists', 'username, email or phone is already registered');
+    if (/unique/i.test(String(error)))
+      throw new AppError('account_exists', 'username, email or phone is already registered');
     throw error;
   }
   return openSession(db, user, client);

@@ -3,8 +3,8 @@ import type { CaptchaPurpose } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { Messenger } from '../messages/messenger.ts';
 import type { MessageChannel } from '../messages/messages.repository.ts';
+import type { Messenger } from '../messages/messenger.ts';
 import type { Settings } from '../settings/settings.service.ts';
 import { accountKey } from '../users/users.repository.ts';
 import { hashToken } from './tokens.ts';
@@ -84,10 +84,17 @@ export async function consumeVerifyCode(
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
   if (!row || row.attempts >= settings.verify_code_max_attempts) {
-    throw new AppError('verify_code_invalid', `${field}: the code has expired or was tried too often; ask for a new one`);
+    throw new AppError(
+      'verify_code_invalid',
+      `${field}: the code has expired or was tried too often; ask for a new one`,
+    );
   }
   if (row.code_hash !== hashToken(code.trim())) {
-    await db.updateTable('verify_codes').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
+    await db
+      .updateTable('verify_codes')
+      .set({ attempts: row.attempts + 1 })
+      .where('id', '=', row.id)
+      .execute();
     throw new AppError('verify_code_invalid', `${field}: the code is wrong`);
   }
   await db.updateTable('verify_codes').set({ used_at: now }).where('id', '=', row.id).execute();

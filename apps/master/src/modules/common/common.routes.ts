@@ -1,4 +1,13 @@
-import { CaptchaTypes, Envelope, ListQuery, ListResult, Menus, RegisterInfo, SiteSysConfig, SysInfo } from '@rampart/contracts';
+import {
+  CaptchaTypes,
+  Envelope,
+  ListQuery,
+  ListResult,
+  Menus,
+  RegisterInfo,
+  SiteSysConfig,
+  SysInfo,
+} from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';

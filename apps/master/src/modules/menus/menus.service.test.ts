@@ -7,7 +7,16 @@ const names = (items: { name: string }[]) => items.map((item) => item.name);
 describe('buildMenus', () => {
   it('gives an ordinary user the customer areas and no admin area', () => {
     const { sider } = buildMenus({ type: 2, access: [] });
-    expect(names(sider)).toEqual(['home', 'dashboard', 'site', 'stream', 'user-package', 'account', 'log', 'system-log']);
+    expect(names(sider)).toEqual([
+      'home',
+      'dashboard',
+      'site',
+      'stream',
+      'user-package',
+      'account',
+      'log',
+      'system-log',
+    ]);
   });
 
   it('gives an admin with every permission the admin areas and the admin overview', () => {

@@ -26,6 +26,8 @@ export function buildMenus(viewer: MenuViewer): Menus {
     const children = route.children?.filter((child) => visibleTo(child, viewer)).map(toItem);
     return { ...toItem(route), ...(children && { children }) };
   });
-  const header = sider.filter((item) => !item.hidden).map(({ children: _children, ...item }) => ({ ...item, header: true }));
+  const header = sider
+    .filter((item) => !item.hidden)
+    .map(({ children: _children, ...item }) => ({ ...item, header: true }));
   return { header, sider };
 }

@@ -30,7 +30,10 @@ export async function listMessages(db: Kysely<Database>, page: number, limit: nu
       .limit(limit)
       .offset((page - 1) * limit)
       .execute(),
-    db.selectFrom('message_sends').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('message_sends')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     list: rows.map((row) => ({ ...row, created_at: new Date(row.created_at).toISOString() })),

@@ -1,6 +1,6 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import nodemailer from 'nodemailer';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/schema.ts';
 import { type MessageChannel, type MessageStatus, recordMessage } from './messages.repository.ts';
 
@@ -35,14 +35,22 @@ export function createMessenger(options: MessengerOptions) {
 
   async function deliver(message: Message): Promise<{ status: MessageStatus; error: string }> {
     if (message.channel === 'email' && mailer) {
-      await mailer.sendMail({ from: options.smtpFrom, to: message.target, subject: message.subject, text: message.body });
+      await mailer.sendMail({
+        from: options.smtpFrom,
+        to: message.target,
+        subject: message.subject,
+        text: message.body,
+      });
       return { status: 'sent', error: '' };
     }
     if (message.channel === 'sms' && options.sms) {
       await options.sms.send(message.target, message.body);
       return { status: 'sent', error: '' };
     }
-    options.log.info({ channel: message.channel, target: message.target, body: message.body }, 'message kept in outbox');
+    options.log.info(
+      { channel: message.channel, target: message.target, body: message.body },
+      'message kept in outbox',
+    );
     return { status: 'outbox', error: '' };
   }
 

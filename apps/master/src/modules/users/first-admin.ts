@@ -22,7 +22,13 @@ export async function ensureFirstAdmin(
   const password = options.password ?? randomBytes(12).toString('base64url');
   await insertUser(
     db,
-    { username: FIRST_ADMIN_ACCOUNT, passwordHash: await hashPassword(password), type: 1, access: ALL_ADMIN_PERMISSIONS, name: 'Administrator' },
+    {
+      username: FIRST_ADMIN_ACCOUNT,
+      passwordHash: await hashPassword(password),
+      type: 1,
+      access: ALL_ADMIN_PERMISSIONS,
+      name: 'Administrator',
+    },
     Date.now(),
   );
   if (options.password) {
@@ -32,5 +38,7 @@ export async function ensureFirstAdmin(
   const file = join(options.dataDir, 'initial-admin-password');
   writeFileSync(file, `${password}\n`, { mode: 0o600 });
   // Printed once, on purpose: this is the only time the generated password exists outside that file.
-  process.stdout.write(`\nFirst admin created. account: ${FIRST_ADMIN_ACCOUNT}  password: ${password}\n(also in ${file})\n\n`);
+  process.stdout.write(
+    `\nFirst admin created. account: ${FIRST_ADMIN_ACCOUNT}  password: ${password}\n(also in ${file})\n\n`,
+  );
 }

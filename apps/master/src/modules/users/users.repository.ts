@@ -64,7 +64,14 @@ export async function insertUser(db: Kysely<Database>, user: NewUser, now: numbe
 }
 
 export const countUsers = async (db: Kysely<Database>) =>
-  Number((await db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 export const findUserById = (db: Kysely<Database>, id: number) =>
   db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();

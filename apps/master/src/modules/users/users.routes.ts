@@ -13,8 +13,12 @@ export async function currentUserRoutes(app: App, { db }: AppContext) {
     ok(presentUser(caller(request).user)),
   );
 
-  app.put('/v1/user', { schema: { tags, body: UpdateCurrentUserBody, response: { 200: Envelope(User) } } }, async (request) => {
-    const { user, sessionId } = caller(request);
-    return ok(presentUser(await updateCurrentUser(db, user, sessionId, request.body)));
-  });
+  app.put(
+    '/v1/user',
+    { schema: { tags, body: UpdateCurrentUserBody, response: { 200: Envelope(User) } } },
+    async (request) => {
+      const { user, sessionId } = caller(request);
+      return ok(presentUser(await updateCurrentUser(db, user, sessionId, request.body)));
+    },
+  );
 }

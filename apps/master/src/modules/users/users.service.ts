@@ -6,7 +6,12 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { findUserByEmail, findUserByPhone, type UserRow, updateUser } from './users.repository.ts';
 
 /** PUT /v1/user: profile fields, and a new password only with the current one. Other sessions end on a password change. */
-export async function updateCurrentUser(db: Kysely<Database>, user: UserRow, sessionId: number, body: UpdateCurrentUserBody) {
+export async function updateCurrentUser(
+  db: Kysely<Database>,
+  user: UserRow,
+  sessionId: number,
+  body: UpdateCurrentUserBody,
+) {
   if (body.password !== undefined) {
     if (!body.old_password) throw new AppError('invalid_param', 'old_password: is required to set a new password');
     if (!(await verifyPassword(body.old_password, user.password_hash))) {
@@ -15,16 +20,23 @@ export async function updateCurrentUser(db: Kysely<Database>, user: UserRow, ses
   }
   if (body.email && body.email.toLowerCase() !== user.email.toLowerCase()) {
     const other = await findUserByEmail(db, body.email);
-    if (other && other.id !== user.id) throw new AppError('account_exists', 'email: this email address is already registered');
+    if (other && other.id !== user.id)
+      throw new AppError('account_exists', 'email: this email address is already registered');
   }
   if (body.phone && body.phone !== user.phone) {
     const other = await findUserByPhone(db, body.phone);
-    if (other && other.id !== user.id) throw new AppError('account_exists', 'phone: this phone number is already registered');
+    if (other && other.id !== user.id)
+      throw new AppError('account_exists', 'phone: this phone number is already registered');
   }
   const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
   const now = Date.now();
   return db.transaction().execute(async (trx) => {
-    const updated = await updateUser(trx, user.id, { name: body.name, email: body.email, phone: body.phone, qq: body.qq, passwordHash }, now);
+    const updated = await updateUser(
+      trx,
+      user.id,
+      { name: body.name, email: body.email, phone: body.phone, qq: body.qq, passwordHash },
+      now,
+    );
     if (passwordHash) {
       await trx
         .updateTable('sessions')
