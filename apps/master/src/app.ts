@@ -54,9 +54,6 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     messenger.close();
     if (!options.database) await database.close();
   });
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
 
   await app.register(openapi);
   await app.register(envelope);

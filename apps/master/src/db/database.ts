@@ -26,6 +26,26 @@ const INT8_OID = 20;
 // Ids, times and amounts are int8 in PostgreSQL; all stay far below 2^53.
 pg.types.setTypeParser(INT8_OID, (value) => Number(value));
 
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing costs more than running a short
+ * query. Reusing statements by SQL text (bounded, oldest evicted first) keeps repositories unchanged.
+ */
+export function withStatementCache(sqlite: SqliteDatabase.Database, max = 1000): SqliteDatabase.Database {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  return Object.assign(Object.create(sqlite) as SqliteDatabase.Database, {
+    prepare(source: string) {
+      let statement = cache.get(source);
+      if (!statement) {
+        statement = prepare(source);
+        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+        cache.set(source, statement);
+      }
+      return statement;
+    },
+  });
+}
+
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.url) {
     const pool = new pg.Pool({
@@ -42,6 +62,6 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

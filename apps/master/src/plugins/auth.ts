@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
+import { sessionCache } from '../modules/auth/session-cache.ts';
 import { findLiveSession } from '../modules/auth/sessions.repository.ts';
 import { hashToken } from '../modules/auth/tokens.ts';
 import type { UserRow } from '../modules/users/users.repository.ts';
@@ -25,10 +26,17 @@ export const TOKEN_HEADER = 'access-token';
 async function resolveAuth(db: Kysely<Database>, request: FastifyRequest): Promise<Authenticated | null> {
   const token = request.headers[TOKEN_HEADER];
   if (typeof token !== 'string' || token.length < 16 || token.length > 256) return null;
-  const row = await findLiveSession(db, hashToken(token), Date.now());
+  const tokenHash = hashToken(token);
+  const now = Date.now();
+  const cached = sessionCache.get(tokenHash, now);
+  if (cached) return cached;
+  const generation = sessionCache.generation();
+  const row = await findLiveSession(db, tokenHash, now);
   if (row?.status !== 'enabled') return null;
   const { session_id, session_expires_at, ...user } = row;
-  return { user, sessionId: session_id, expiresAt: session_expires_at };
+  const session = { user, sessionId: session_id, expiresAt: session_expires_at };
+  sessionCache.set(tokenHash, session, generation, now);
+  return session;
 }
 
 async function authPlugin(app: FastifyInstance, options: { db: Kysely<Database> }) {

@@ -66,12 +66,14 @@ describe.each(DIALECTS)('sign-in and sessions on $dialect', (target) => {
 
   it('ends the session on logout: the same token is refused on the next request', async () => {
     const token = await test.login('admin', ADMIN_PASSWORD);
+    expect((await test.call('GET', '/v1/user', { token })).body.code).toBe(0); // session now cached
     expect((await test.call('DELETE', '/v1/common/auth', { token })).body.code).toBe(0);
     expect((await test.call('GET', '/v1/user', { token })).body.code).toBe('login_required');
   });
 
   it('refreshes: the new token works and the old one stops', async () => {
     const token = await test.login('admin', ADMIN_PASSWORD);
+    expect((await test.call('GET', '/v1/user', { token })).body.code).toBe(0); // session now cached
     const refreshed = await test.call('POST', '/v1/common/auth', { token });
     const next = (refreshed.body.data as { access_token: string }).access_token;
     expect(next).not.toBe(token);
@@ -81,6 +83,7 @@ describe.each(DIALECTS)('sign-in and sessions on $dialect', (target) => {
 
   it('refuses the tokens of a user once disabled, and their next sign-in', async () => {
     const token = await test.login('admin', ADMIN_PASSWORD);
+    expect((await test.call('GET', '/v1/user', { token })).body.code).toBe(0); // session now cached
     const admin = await test.database.db.selectFrom('users').select('id').executeTakeFirstOrThrow();
     await setUserStatus(test.database.db, admin.id, 'disabled', Date.now());
     expect((await test.call('GET', '/v1/user', { token })).body.code).toBe('login_required');

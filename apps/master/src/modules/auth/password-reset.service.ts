@@ -5,6 +5,7 @@ import { AppError } from '../../errors.ts';
 import { loadSettings } from '../settings/settings.service.ts';
 import { findUserByEmail, findUserByPhone, updateUser } from '../users/users.repository.ts';
 import { hashPassword } from './passwords.ts';
+import { sessionCache } from './session-cache.ts';
 import { revokeUserSessions } from './sessions.repository.ts';
 import { consumeVerifyCode } from './verify-codes.ts';
 
@@ -30,4 +31,5 @@ export async function resetPassword(db: Kysely<Database>, body: ResetPassBody): 
     await updateUser(trx, user.id, { passwordHash }, now);
     await revokeUserSessions(trx, user.id, now);
   });
+  sessionCache.forgetUser(user.id); // again after commit, as in updateCurrentUser
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { sessionCache } from './session-cache.ts';
 
 export interface NewSession {
   userId: number;
@@ -39,6 +40,7 @@ export async function findLiveSession(db: Kysely<Database>, tokenHash: string, n
 
 export async function revokeSession(db: Kysely<Database>, sessionId: number, now: number): Promise<void> {
   await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).execute();
+  sessionCache.forgetSession(sessionId);
 }
 
 export async function revokeUserSessions(db: Kysely<Database>, userId: number, now: number): Promise<void> {
@@ -48,4 +50,17 @@ export async function revokeUserSessions(db: Kysely<Database>, userId: number, n
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .execute();
+  sessionCache.forgetUser(userId);
+}
+
+/** Ends every session of the user but the one given (a password change keeps the caller signed in). */
+export async function revokeOtherSessions(db: Kysely<Database>, userId: number, keepSessionId: number, now: number) {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('id', '!=', keepSessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  sessionCache.forgetUser(userId);
 }

@@ -1,6 +1,7 @@
 import type { User } from '@rampart/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, UsersTable } from '../../db/schema.ts';
+import { sessionCache } from '../auth/session-cache.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -99,7 +100,7 @@ export interface UserChanges {
 }
 
 export async function updateUser(db: Kysely<Database>, id: number, changes: UserChanges, now: number) {
-  return db
+  const row = await db
     .updateTable('users')
     .set({
       ...(changes.name !== undefined && { name: changes.name }),
@@ -112,8 +113,11 @@ export async function updateUser(db: Kysely<Database>, id: number, changes: User
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  sessionCache.forgetUser(id);
+  return row;
 }
 
 export async function setUserStatus(db: Kysely<Database>, id: number, status: 'enabled' | 'disabled', now: number) {
   await db.updateTable('users').set({ status, updated_at: now }).where('id', '=', id).execute();
+  sessionCache.forgetUser(id);
 }

@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { sessionCache } from '../auth/session-cache.ts';
+import { revokeOtherSessions } from '../auth/sessions.repository.ts';
 import { findUserByEmail, findUserByPhone, type UserRow, updateUser } from './users.repository.ts';
 
 /** PUT /v1/user: profile fields, and a new password only with the current one. Other sessions end on a password change. */
@@ -30,22 +32,17 @@ export async function updateCurrentUser(
   }
   const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
   const now = Date.now();
-  return db.transaction().execute(async (trx) => {
+  const result = await db.transaction().execute(async (trx) => {
     const updated = await updateUser(
       trx,
       user.id,
       { name: body.name, email: body.email, phone: body.phone, qq: body.qq, passwordHash },
       now,
     );
-    if (passwordHash) {
-      await trx
-        .updateTable('sessions')
-        .set({ revoked_at: now })
-        .where('user_id', '=', user.id)
-        .where('id', '!=', sessionId)
-        .where('revoked_at', 'is', null)
-        .execute();
-    }
+    if (passwordHash) await revokeOtherSessions(trx, user.id, sessionId, now);
     return updated;
   });
+  // Forget again after commit: a read between the in-transaction forget and the commit saw old rows.
+  sessionCache.forgetUser(user.id);
+  return result;
 }

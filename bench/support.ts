@@ -1,0 +1,77 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
+/** Polls until the URL answers 200; returns the milliseconds from `since`. Bounded to 30 s. */
+export async function waitFor200(url: string, since: number): Promise<number> {
+  while (performance.now() - since < 30_000) {
+    try {
+      if ((await fetch(url)).status === 200) return performance.now() - since;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${url} did not answer 200 within 30 s`);
+}
+
+export function start(command: string, args: string[], env: Record<string, string>, cwd = ROOT): ChildProcess {
+  return spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: 'ignore' });
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export interface WrkResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** Runs wrk (bounded by duration) against a loopback URL; an optional Lua script sets method, body, headers. */
+export function wrk(url: string, options: { seconds: number; connections: number; lua?: string }): WrkResult {
+  const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency'];
+  if (options.lua) {
+    const script = join(tempDir('rampart-wrk-'), 'script.lua');
+    writeFileSync(script, options.lua);
+    args.push('-s', script);
+  }
+  const output = execFileSync('wrk', [...args, url], { encoding: 'utf8' });
+  const rps = Number(output.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
+  const latency = (label: string) => {
+    const match = output.match(new RegExp(`${label}%\\s+([\\d.]+)(us|ms|s)`));
+    if (!match) return Number.NaN;
+    const scale = match[2] === 'us' ? 0.001 : match[2] === 's' ? 1000 : 1;
+    return Number(match[1]) * scale;
+  };
+  const non2xx = Number(output.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
+  if (non2xx > 0) throw new Error(`wrk saw ${non2xx} failed responses for ${url}`);
+  return { requestsPerSecond: rps, p50Ms: latency(' 50'), p99Ms: latency(' 99') };
+}
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
