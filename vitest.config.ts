@@ -15,6 +15,16 @@ export default defineConfig({
       './apps/dashboard/vitest.config.ts',
       {
         test: {
+          name: 'edge',
+          include: ['apps/agent/test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['e2e/**/*.spec.ts'],
           environment: 'node',

@@ -19,7 +19,7 @@ const run = (label, command, args) => {
   return status === 0;
 };
 const npmRun = (script) => (npm ? [process.execPath, [npm, 'run', script]] : ['npm', ['run', script]]);
-const vitest = (label, projects) =>
+const vitest = (label, projects, extra = []) =>
   run(label, process.execPath, [
     join(process.cwd(), 'node_modules/vitest/vitest.mjs'),
     'run',
@@ -27,12 +27,14 @@ const vitest = (label, projects) =>
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${join(results, `${label}.json`)}`,
+    ...extra,
   ]);
 
 const stages = [
   ['lint', () => run('lint', ...npmRun('lint'))],
   ['typecheck', () => run('typecheck', ...npmRun('typecheck'))],
   ['unit', () => vitest('unit', ['unit', 'dashboard'])],
+  ['edge', () => vitest('edge', ['edge'], ['--passWithNoTests'])],
   ['build', () => run('build', ...npmRun('build'))],
   ['e2e', () => vitest('e2e', ['e2e'])],
 ];
@@ -42,7 +44,7 @@ const failedStages = stages.filter(([, stage]) => !stage()).map(([name]) => name
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const label of ['unit', 'e2e']) {
+for (const label of ['unit', 'edge', 'e2e']) {
   try {
     const report = JSON.parse(readFileSync(join(results, `${label}.json`), 'utf8'));
     passed += report.numPassedTests;

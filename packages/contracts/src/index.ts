@@ -5,3 +5,4 @@ export * from './fields.ts';
 export * from './permissions.ts';
 export * from './routes.ts';
 export * from './user.ts';
+export * from './edge/index.ts';

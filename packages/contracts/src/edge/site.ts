@@ -1,0 +1,103 @@
+import { type Static, type TOptional, type TSchema, Type } from 'typebox';
+import { Domain, FileExtension, HeaderName, HeaderValue, HostHeader, ObjectName, OriginAddress, PathPrefix, Port } from './fields.ts';
+
+export const Origin = Type.Object(
+  {
+    address: OriginAddress,
+    port: Port,
+    weight: Type.Integer({ minimum: 1, maximum: 100, default: 1, description: 'a weight from 1 to 100' }),
+    backup: Type.Boolean({ default: false }),
+  },
+  { additionalProperties: false },
+);
+export type Origin = Static<typeof Origin>;
+
+export const Balance = Type.Union([Type.Literal('round_robin'), Type.Literal('ip_hash'), Type.Literal('weighted')], {
+  description: 'round_robin, ip_hash or weighted',
+});
+export type Balance = Static<typeof Balance>;
+
+export const Header = Type.Object({ name: HeaderName, value: HeaderValue }, { additionalProperties: false });
+export type Header = Static<typeof Header>;
+
+export const CacheRule = Type.Object(
+  {
+    match: Type.Union([Type.Literal('prefix'), Type.Literal('extension')], { description: 'prefix or extension' }),
+    value: Type.Union([PathPrefix, FileExtension]),
+    ttl: Type.Integer({ minimum: 0, maximum: 31_536_000, description: 'seconds from 0 to 31536000' }),
+    ignore_query: Type.Boolean({ default: false }),
+    honor_origin: Type.Boolean({ default: false, description: 'let the origin Cache-Control decide the TTL' }),
+  },
+  { additionalProperties: false },
+);
+export type CacheRule = Static<typeof CacheRule>;
+
+/** The fields a customer sets on a site; the same shape is rendered by the agent. */
+export const SiteSettings = Type.Object(
+  {
+    domains: Type.Array(Domain, { minItems: 1, maxItems: 100, description: '1 to 100 domains' }),
+    origins: Type.Array(Origin, { minItems: 1, maxItems: 64, description: '1 to 64 origins' }),
+    balance: Balance,
+    origin_protocol: Type.Union([Type.Literal('http'), Type.Literal('https'), Type.Literal('follow')], {
+      description: 'http, https or follow',
+    }),
+    origin_host: HostHeader,
+    http_listen: Type.Boolean(),
+    https_listen: Type.Boolean(),
+    cert_id: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+    force_https: Type.Boolean(),
+    hsts: Type.Boolean(),
+    http2: Type.Boolean(),
+    websocket: Type.Boolean(),
+    gzip: Type.Boolean(),
+    request_headers: Type.Array(Header, { maxItems: 32 }),
+    response_headers: Type.Array(Header, { maxItems: 32 }),
+    cache_rules: Type.Array(CacheRule, { maxItems: 64 }),
+    enabled: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type SiteSettings = Static<typeof SiteSettings>;
+
+export const SiteGroupRef = Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]);
+
+export const Site = Type.Intersect([
+  SiteSettings,
+  Type.Object({
+    id: Type.Integer(),
+    user_id: Type.Integer(),
+    group_id: SiteGroupRef,
+    name: Type.String(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  }),
+]);
+export type Site = Static<typeof Site>;
+
+const optional = <T extends Record<string, TSchema>>(properties: T) =>
+  Object.fromEntries(Object.entries(properties).map(([key, schema]) => [key, Type.Optional(schema)])) as {
+    [K in keyof T]: TOptional<T[K]>;
+  };
+
+/** POST /v1/sites: domains and origins are required; every other setting takes its default. */
+export const CreateSiteBody = Type.Object(
+  {
+    ...optional(SiteSettings.properties),
+    domains: SiteSettings.properties.domains,
+    origins: SiteSettings.properties.origins,
+    name: Type.Optional(ObjectName),
+    group_id: Type.Optional(SiteGroupRef),
+  },
+  { additionalProperties: false },
+);
+export type CreateSiteBody = Static<typeof CreateSiteBody>;
+
+/** PUT /v1/sites/{id}: any subset of the settings. */
+export const UpdateSiteBody = Type.Object(
+  { ...optional(SiteSettings.properties), name: Type.Optional(ObjectName), group_id: Type.Optional(SiteGroupRef) },
+  { additionalProperties: false },
+);
+export type UpdateSiteBody = Static<typeof UpdateSiteBody>;
+
+export const SiteGroup = Type.Object({ id: Type.Integer(), user_id: Type.Integer(), name: Type.String() });
+export type SiteGroup = Static<typeof SiteGroup>;
