@@ -18,12 +18,15 @@ function newestSource(dir) {
 
 const stale =
   !existsSync(built) ||
-  Math.max(newestSource(join(dashboard, 'src')), statSync(join(dashboard, 'index.html')).mtimeMs) > statSync(built).mtimeMs;
+  Math.max(newestSource(join(dashboard, 'src')), statSync(join(dashboard, 'index.html')).mtimeMs) >
+    statSync(built).mtimeMs;
 if (stale && !process.env.RAMPART_DASHBOARD_DIR) {
   console.log('building the dashboard…');
   const npm = process.env.npm_execpath;
   const [command, args] = npm ? [process.execPath, [npm]] : ['npm', []];
-  const { status } = spawnSync(command, [...args, 'run', 'build', '--workspace', 'apps/dashboard'], { stdio: 'inherit' });
+  const { status } = spawnSync(command, [...args, 'run', 'build', '--workspace', 'apps/dashboard'], {
+    stdio: 'inherit',
+  });
   if (status !== 0) process.exit(status ?? 1);
 }
 

@@ -6,9 +6,17 @@ import type { AppContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { App } from './http.ts';
+import { agentRoutes } from './modules/agent/agent.routes.ts';
 import { publicAuthRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
+import { certRoutes } from './modules/certs/certs.routes.ts';
 import { publicCommonRoutes, signedInCommonRoutes } from './modules/common/common.routes.ts';
+import { ownedGroupRoutes } from './modules/groups/owned-groups.routes.ts';
+import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
+import { jobRoutes } from './modules/jobs/jobs.routes.ts';
 import { createMessenger, type SmsProvider } from './modules/messages/messenger.ts';
+import { nodeRoutes } from './modules/nodes/nodes.routes.ts';
+import { siteRoutes } from './modules/sites/sites.routes.ts';
+import { streamRoutes } from './modules/streams/streams.routes.ts';
 import { ensureFirstAdmin } from './modules/users/first-admin.ts';
 import { currentUserRoutes } from './modules/users/users.routes.ts';
 import { auth } from './plugins/auth.ts';
@@ -40,7 +48,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const database = options.database ?? openDatabase({ dataDir: config.dataDir, url: config.databaseUrl });
-  await migrateToLatest(database.db, database.dialect);
+  await migrateToLatest(database);
   await ensureFirstAdmin(database.db, { password: config.adminPassword, dataDir: config.dataDir, log: app.log });
   const messenger = createMessenger({
     db: database.db,
@@ -49,7 +57,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     smtpFrom: config.smtpFrom,
     sms: options.sms,
   });
-  const context: AppContext = { config, db: database.db, dialect: database.dialect, messenger };
+  const context: AppContext = { config, db: database.db, logs: database.logs, dialect: database.dialect, messenger };
   app.addHook('onClose', async () => {
     messenger.close();
     if (!options.database) await database.close();
@@ -69,6 +77,27 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await sessionRoutes(signedIn, context);
     await currentUserRoutes(signedIn, context);
     await signedInCommonRoutes(signedIn, context);
+    await siteRoutes(signedIn, context);
+    await ownedGroupRoutes(signedIn, context, {
+      path: '/v1/site-groups',
+      table: 'site_groups',
+      members: 'sites',
+      label: 'site group',
+    });
+    await streamRoutes(signedIn, context);
+    await ownedGroupRoutes(signedIn, context, {
+      path: '/v1/stream-groups',
+      table: 'stream_groups',
+      members: 'streams',
+      label: 'stream group',
+    });
+    await certRoutes(signedIn, context);
+    await jobRoutes(signedIn, context);
+    await nodeRoutes(signedIn, context);
+  });
+  await app.register(async (agents: App) => {
+    await agentRoutes(agents, context);
+    await ingestRoutes(agents, context);
   });
   await app.register(dashboard, { root: config.dashboardDir });
   return app;

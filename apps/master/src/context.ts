@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { MasterConfig } from './config.ts';
 import type { Dialect } from './db/database.ts';
+import type { LogDatabase } from './db/logs-schema.ts';
 import type { Database } from './db/schema.ts';
 import type { Messenger } from './modules/messages/messenger.ts';
 
@@ -8,6 +9,7 @@ import type { Messenger } from './modules/messages/messenger.ts';
 export interface AppContext {
   config: MasterConfig;
   db: Kysely<Database>;
+  logs: Kysely<LogDatabase>;
   dialect: Dialect;
   messenger: Messenger;
 }

@@ -2,6 +2,7 @@ import { ROUTES, type RouteRecord } from '@rampart/contracts';
 import { type RouteObject, redirect } from 'react-router';
 import type { RouteGates } from './access.ts';
 import { withChunkTimeout } from './chunkTimeout.ts';
+import { requireAuth } from './guard.ts';
 import { notFoundPage, type PageModule } from './pages.ts';
 import type { RouteHandle } from './routeHandle.ts';
 
@@ -14,7 +15,8 @@ const CONSOLE_PAGES: Partial<Record<string, () => Promise<PageModule>>> = {
 const toRoute = (record: RouteRecord, gates: RouteGates): RouteObject => {
   const path = record.path.replace(/^\//, '');
   const target = record.redirect;
-  if (target) return { path, loader: () => redirect(target) };
+  // Loaders run in parallel: the group checks login itself so that login remembers the group's path.
+  if (target) return { path, loader: (args) => requireAuth(args) ?? redirect(target) };
   const load = CONSOLE_PAGES[record.name];
   const handle: RouteHandle = load ? { title: record.title, gates } : { title: 'route.404', gates };
   return { path, handle, lazy: load ? withChunkTimeout(load) : notFoundPage };

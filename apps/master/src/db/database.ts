@@ -3,12 +3,15 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import type { LogDatabase } from './logs-schema.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
+  /** Logs and metrics: a second SQLite file, so the config database stays small; PostgreSQL: same database. */
+  logs: Kysely<LogDatabase>;
   dialect: Dialect;
   close(): Promise<void>;
 }
@@ -48,20 +51,36 @@ export function withStatementCache(sqlite: SqliteDatabase.Database, max = 1000):
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.url) {
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: 10,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const pool = (max: number) =>
+      new pg.Pool({
+        connectionString: options.url,
+        max,
+        ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+      });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool(10) }) });
+    const logs = new Kysely<LogDatabase>({ dialect: new PostgresDialect({ pool: pool(4) }) });
+    return {
+      db,
+      logs,
+      dialect: 'postgres',
+      close: async () => void (await Promise.all([db.destroy(), logs.destroy()])),
+    };
   }
   mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = new SqliteDatabase(join(options.dataDir, 'rampart.db'));
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: openSqlite(join(options.dataDir, 'rampart.db')) }),
+  });
+  const logs = new Kysely<LogDatabase>({
+    dialect: new SqliteDialect({ database: openSqlite(join(options.dataDir, 'rampart-logs.db')) }),
+  });
+  return { db, logs, dialect: 'sqlite', close: async () => void (await Promise.all([db.destroy(), logs.destroy()])) };
+}
+
+function openSqlite(file: string) {
+  const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return withStatementCache(sqlite);
 }

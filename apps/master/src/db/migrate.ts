@@ -1,20 +1,36 @@
 import type { Kysely } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
-import type { Dialect } from './database.ts';
+import type { DatabaseHandle, Dialect as DialectName } from './database.ts';
 import { accounts } from './migrations/2026-11-21T0900-accounts.ts';
-import type { Database } from './schema.ts';
+import { edge } from './migrations/2026-11-21T1000-edge.ts';
+import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 
 /** Every migration, by its timestamped name. Landed migrations are frozen: add new ones, never edit. */
-const migrations = (dialect: Dialect): Record<string, Migration> => ({
+const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-21T0900-accounts': accounts(dialect),
+  '2026-11-21T1000-edge': edge(dialect),
 });
 
-export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
+const logMigrations = (dialect: DialectName): Record<string, Migration> => ({
+  '2026-11-21T1000-logs': logs(dialect),
+});
+
+async function run(db: Kysely<unknown>, list: Record<string, Migration>, table: string): Promise<string[]> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations(dialect) },
+    provider: { getMigrations: async () => list },
+    migrationTableName: table,
+    migrationLockTableName: `${table}_lock`,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Brings both stores to the latest schema; each keeps its own migration table. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  return [
+    ...(await run(handle.db as Kysely<unknown>, migrations(handle.dialect), 'kysely_migration')),
+    ...(await run(handle.logs as Kysely<unknown>, logMigrations(handle.dialect), 'kysely_migration_logs')),
+  ];
 }

@@ -81,6 +81,135 @@ export interface ConfigsTable {
   updated_at: number;
 }
 
+export interface ConfigStateTable {
+  id: number;
+  version: number;
+}
+
+export interface NamedTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+}
+
+export interface PendingNodesTable {
+  id: Generated<number>;
+  hostname: string;
+  ips: string;
+  agent_version: string;
+  secret_hash: string;
+  /** pending, accepted or rejected */
+  state: string;
+  node_id: number | null;
+  /** Handed to the agent once, on its first poll after acceptance, then cleared. */
+  credential: string | null;
+  client_ip: string;
+  created_at: number;
+}
+
+export interface NodesTable {
+  id: Generated<number>;
+  name: string;
+  ips: string;
+  group_id: number | null;
+  region_id: number | null;
+  enabled: number;
+  http_port: number;
+  https_port: number;
+  max_cache_size_mb: number;
+  credential_hash: string;
+  applied_version: number;
+  last_seen_at: number | null;
+  last_error: string;
+  dropped_log_lines: number;
+  agent_version: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NodeApplyErrorsTable {
+  node_id: number;
+  kind: string;
+  object_id: number;
+  error: string;
+  version: number;
+}
+
+export interface OwnedGroupTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  created_at: number;
+}
+
+export interface CertsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  cert_pem: string;
+  key_pem: string;
+  names: string;
+  issuer: string;
+  not_before: number;
+  not_after: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SitesTable {
+  id: Generated<number>;
+  user_id: number;
+  group_id: number | null;
+  name: string;
+  primary_domain: string;
+  /** SiteSettings as JSON; enabled, https and cert_id are copied out for filtering. */
+  settings: string;
+  enabled: number;
+  https: number;
+  cert_id: number | null;
+  /** The config version of the site's last change: a node that applied it serves this site as saved. */
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SiteDomainsTable {
+  domain: string;
+  site_id: number;
+}
+
+export interface StreamsTable {
+  id: Generated<number>;
+  user_id: number;
+  group_id: number | null;
+  name: string;
+  listen_port: number;
+  protocol: string;
+  settings: string;
+  enabled: number;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  site_id: number;
+  urls: string;
+  created_at: number;
+}
+
+export interface JobNodesTable {
+  job_id: number;
+  node_id: number;
+  /** pending, done or failed */
+  state: string;
+  error: string;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -89,4 +218,18 @@ export interface Database {
   verify_codes: VerifyCodesTable;
   message_sends: MessageSendsTable;
   configs: ConfigsTable;
+  config_state: ConfigStateTable;
+  node_groups: NamedTable;
+  regions: NamedTable;
+  pending_nodes: PendingNodesTable;
+  nodes: NodesTable;
+  node_apply_errors: NodeApplyErrorsTable;
+  site_groups: OwnedGroupTable;
+  stream_groups: OwnedGroupTable;
+  certs: CertsTable;
+  sites: SitesTable;
+  site_domains: SiteDomainsTable;
+  streams: StreamsTable;
+  jobs: JobsTable;
+  job_nodes: JobNodesTable;
 }

@@ -72,3 +72,11 @@ export const clientInfo = (request: FastifyRequest) => ({
   ip: request.ip,
   userAgent: String(request.headers['user-agent'] ?? ''),
 });
+
+/** An admin holding the permission code (the same codes the dashboard hides elements with). */
+export function requirePermission(request: FastifyRequest, code: string): Authenticated {
+  const current = requireAdmin(request);
+  const access = JSON.parse(current.user.access) as string[];
+  if (!access.includes(code)) throw new AppError('forbidden', `this needs the ${code} permission`);
+  return current;
+}

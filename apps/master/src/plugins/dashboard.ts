@@ -19,13 +19,16 @@ export async function dashboard(app: FastifyInstance, options: { root: string })
         prefix: '/',
         redirect: true,
         index: 'index.html',
+        // The build writes .br and .gz beside each asset; send those when the browser accepts them.
+        preCompressed: true,
         setHeaders(response, path) {
           const immutable = path.includes(`${join(options.root, 'assets')}`);
           response.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
         },
       });
       scope.setNotFoundHandler((request, reply) => {
-        if (request.method !== 'GET' && request.method !== 'HEAD') {
+        // A missing hashed asset (an old chunk after a redeploy) must fail as such, not turn into the page.
+        if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url.startsWith('/dashboard/assets/')) {
           return reply
             .status(404)
             .send({ code: 'not_found', msg: `no route for ${request.method} ${request.url}`, data: null });

@@ -72,3 +72,36 @@ export async function latestCode(test: TestApp, target: string): Promise<string>
   if (!code) throw new Error(`no code sent to ${target}`);
   return code;
 }
+
+/** A signed-in ordinary user (type 2), created directly in the database. */
+export async function addUser(test: TestApp, username: string): Promise<string> {
+  const { hashPassword } = await import('../modules/auth/passwords.ts');
+  const { insertUser } = await import('../modules/users/users.repository.ts');
+  await insertUser(
+    test.database.db,
+    { username, passwordHash: await hashPassword(`${username}-pass`), type: 2, access: [] },
+    Date.now(),
+  );
+  return test.login(username, `${username}-pass`);
+}
+
+/** Values that must never reach nginx: line breaks, NUL, quotes, braces, `;`, `$`, `#`, directives, Lua. */
+export const HOSTILE_VALUES = [
+  'a\rb',
+  'a\nb',
+  'a\u0000b',
+  'a"b',
+  "a'b",
+  'a{b',
+  'a}b',
+  'a;b',
+  '$host',
+  'a#b',
+  'x; return 200 "pwned"',
+  'x } server { listen 81',
+  'content_by_lua_block { os.execute("id") }',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} is the hostile value
+  '${jndi:ldap://x}',
+  'a`b',
+  'a\\b',
+];

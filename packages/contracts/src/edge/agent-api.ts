@@ -113,6 +113,10 @@ export type LogBatchBody = Static<typeof LogBatchBody>;
 export const LogBatchAck = Type.Object({ seq: Type.Integer(), duplicate: Type.Boolean() });
 export type LogBatchAck = Static<typeof LogBatchAck>;
 
+/**
+ * Totals for one site in one minute on this node *so far*: the master keeps the latest report per
+ * (site, minute, node), so a repeated or retried report never double-counts.
+ */
 export const SiteMinute = Type.Object({
   site_id: Type.Integer(),
   minute: Type.Integer({ description: 'start of the minute, seconds since the epoch' }),

@@ -16,7 +16,8 @@ export const Domain = Type.String({
 
 const IPV4 = '(?:(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
 const IPV6 = '[0-9a-fA-F:.]*:[0-9a-fA-F:.]*';
-const HOSTNAME = '(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const HOSTNAME =
+  '(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 
 export const IpAddress = Type.String({ pattern: `^(?:${IPV4}|${IPV6})$`, description: 'an IPv4 or IPv6 address' });
 

@@ -1,5 +1,15 @@
 import { type Static, type TOptional, type TSchema, Type } from 'typebox';
-import { Domain, FileExtension, HeaderName, HeaderValue, HostHeader, ObjectName, OriginAddress, PathPrefix, Port } from './fields.ts';
+import {
+  Domain,
+  FileExtension,
+  HeaderName,
+  HeaderValue,
+  HostHeader,
+  ObjectName,
+  OriginAddress,
+  PathPrefix,
+  Port,
+} from './fields.ts';
 
 export const Origin = Type.Object(
   {

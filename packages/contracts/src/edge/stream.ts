@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { ObjectName, Port } from './fields.ts';
+import { Port } from './fields.ts';
 import { Balance, Origin } from './site.ts';
 
 export const StreamSettings = Type.Object(

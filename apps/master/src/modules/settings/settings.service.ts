@@ -22,6 +22,8 @@ export const SETTING_DEFAULTS = {
   verify_code_ttl_seconds: 600,
   verify_code_resend_seconds: 60,
   verify_code_max_attempts: 5,
+  /** Agents present this to register; empty until first read, when a random one is made. */
+  cluster_install_token: '',
 };
 
 export type Settings = typeof SETTING_DEFAULTS;

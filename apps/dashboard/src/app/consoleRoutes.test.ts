@@ -1,0 +1,34 @@
+// @vitest-environment jsdom
+import { ROUTES, type RouteRecord } from '@rampart/contracts';
+import { describe, expect, it } from 'vitest';
+import { consoleRoutes } from './consoleRoutes.ts';
+import { isRouteHandle } from './routeHandle.ts';
+
+const allRecords = (records: readonly RouteRecord[]): RouteRecord[] =>
+  records.flatMap((record) => [record, ...allRecords(record.children ?? [])]);
+
+describe('console routes', () => {
+  const routes = consoleRoutes();
+  const byPath = new Map(routes.map((route) => [`/${route.path}`, route]));
+
+  it('have one route per record of ROUTES', () => {
+    expect([...byPath.keys()].sort()).toEqual(
+      allRecords(ROUTES)
+        .map((record) => record.path)
+        .sort(),
+    );
+  });
+
+  it('redirect groups and title pages that are not built yet as 404', () => {
+    expect(byPath.get('/site')?.loader).toBeTypeOf('function');
+    const siteList = byPath.get('/site/list')?.handle;
+    expect(isRouteHandle(siteList) && siteList.title).toBe('route.404');
+    const home = byPath.get('/home')?.handle;
+    expect(isRouteHandle(home) && home.title).toBe('route.home');
+  });
+
+  it("gate each page by its own and its group's limits", () => {
+    const handle = byPath.get('/node/list')?.handle;
+    expect(isRouteHandle(handle) && handle.gates?.map((gate) => gate.auth)).toEqual([['admin:node'], undefined]);
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it, vi } from 'vitest';
+import { TRANSLATIONS } from '../../app/translations.ts';
+import { createI18n } from '../i18n/i18n.ts';
+import { ApiError } from './apiError.ts';
+import { createHttpClient, type HttpClientConfig } from './client.ts';
+
+const i18n = createI18n(TRANSLATIONS, 'en-US');
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+const translate = (key: string, values?: Record<string, string>) => i18n.t(key, values ?? {});
+
+const setup = (
+  respond: (url: string, init: RequestInit) => Promise<Response>,
+  overrides: Pick<HttpClientConfig, 'timeoutMs'> = {},
+) => {
+  const fetchMock = vi.fn(respond);
+  const config = {
+    getToken: vi.fn((): string | null => null),
+    onLoginRequired: vi.fn(),
+    notify: vi.fn((_text: string) => undefined),
+  };
+  const client = createHttpClient({ ...config, ...overrides, translate, fetch: fetchMock as unknown as typeof fetch });
+  return { client, config, fetchMock };
+};
+
+describe('http client', () => {
+  it('unwraps data from a code-0 envelope', async () => {
+    const { client } = setup(async () => json(200, { code: 0, msg: 'ok', data: { open: true } }));
+    await expect(client.get('/v1/common/register-info')).resolves.toEqual({ open: true });
+  });
+
+  it('sends the Access-Token header only when signed in', async () => {
+    const { client, config, fetchMock } = setup(async () => json(200, { code: 0, msg: 'ok', data: null }));
+    await client.get('/v1/a');
+    config.getToken.mockReturnValue('secret');
+    await client.get('/v1/b');
+    const headers = fetchMock.mock.calls.map(([, init]) => init.headers as Record<string, string>);
+    expect(headers[0]?.['Access-Token']).toBeUndefined();
+    expect(headers[1]?.['Access-Token']).toBe('secret');
+  });
+
+  it('builds the query string without empty values and sends JSON bodies', async () => {
+    const { client, fetchMock } = setup(async () => json(200, { code: 0, msg: 'ok', data: null }));
+    await client.get('/v1/user/login-policy', { query: { account: 'a b', page: undefined, limit: null } });
+    await client.post('/v1/login', { account: 'admin' });
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/v1/user/login-policy?account=a+b');
+    expect(fetchMock.mock.calls[1]?.[1]).toMatchObject({
+      method: 'POST',
+      body: '{"account":"admin"}',
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+
+  it("shows 'msg - code' for a 4xx answer with an envelope and rejects with its code", async () => {
+    const { client, config } = setup(async () =>
+      json(400, { code: 'bad_credentials', msg: 'Wrong account or password', data: null }),
+    );
+    const failure = client.post('/v1/login', {});
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toMatchObject({ code: 'bad_credentials', status: 400 });
+    expect(config.notify).toHaveBeenCalledWith('Wrong account or password - bad_credentials');
+  });
+
+  it('turns login_required into the login redirect without a popup', async () => {
+    const { client, config } = setup(async () => json(401, { code: 'login_required', msg: 'sign in', data: null }));
+    await expect(client.get('/v1/common/auth')).rejects.toMatchObject({ code: 'login_required' });
+    expect(config.onLoginRequired).toHaveBeenCalledOnce();
+    expect(config.notify).not.toHaveBeenCalled();
+  });
+
+  it("lets the caller's handler replace the popup", async () => {
+    const { client, config } = setup(async () => json(409, { code: 'account_exists', msg: 'taken', data: null }));
+    const onError = vi.fn();
+    await expect(client.post('/v1/user', {}, { onError })).rejects.toMatchObject({ code: 'account_exists' });
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'account_exists', message: 'taken' }));
+    expect(config.notify).not.toHaveBeenCalled();
+  });
+
+  it('maps HTTP statuses without an envelope to the spec §8 texts, 404 with the URL', async () => {
+    const statuses = [400, 401, 403, 404, 408, 500, 501, 502, 503, 504, 505];
+    const { client, config } = setup(async (url) => new Response('<html>', { status: Number(url.split('/').pop()) }));
+    for (const status of statuses) await client.get(`/v1/status/${status}`).catch(() => undefined);
+    expect(config.notify.mock.calls.map(([text]) => text)).toEqual([
+      'request error - 400',
+      'unauthorized, please log in - 401',
+      'access denied - 403',
+      'address error: /v1/status/404 - 404',
+      'timeout - 408',
+      'internal server error - 500',
+      'not implemented - 501',
+      'bad gateway - 502',
+      'service unavailable - 503',
+      'gateway timeout - 504',
+      'HTTP version not supported - 505',
+    ]);
+  });
+
+  it('gives up after the timeout (60 s by default) and reports it as 408', async () => {
+    const hang = (_url: string, init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) =>
+        init.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+      );
+    const { client, config } = setup(hang, { timeoutMs: 20 });
+    await expect(client.get('/v1/slow')).rejects.toMatchObject({ code: '408' });
+    expect(config.notify).toHaveBeenCalledWith('timeout - 408');
+  });
+
+  it('stays quiet when the caller cancels', async () => {
+    const hang = (_url: string, init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) =>
+        init.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+      );
+    const { client, config } = setup(hang);
+    const controller = new AbortController();
+    const pending = client.get('/v1/slow', { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toBeDefined();
+    expect(config.notify).not.toHaveBeenCalled();
+  });
+
+  it('reports a network failure', async () => {
+    const { client, config } = setup(async () => {
+      throw new TypeError('fetch failed');
+    });
+    await expect(client.get('/v1/x')).rejects.toMatchObject({ code: 'network' });
+    expect(config.notify).toHaveBeenCalledWith('network error - network');
+  });
+});

@@ -1,0 +1,77 @@
+import type { Generated } from 'kysely';
+
+/** Logs and metrics: a second SQLite file (rampart-logs.db) or the same PostgreSQL database. */
+export interface LogBatchesTable {
+  node_id: number;
+  seq: number;
+  lines: number;
+  received_at: number;
+}
+
+export interface AccessLogsTable {
+  id: Generated<number>;
+  node_id: number;
+  site_id: number;
+  time_ms: number;
+  client_ip: string;
+  method: string;
+  host: string;
+  uri: string;
+  status: number;
+  bytes_sent: number;
+  bytes_received: number;
+  request_time_ms: number;
+  upstream_time_ms: number | null;
+  cache_status: string;
+  user_agent: string;
+  referer: string;
+  block_reason: string;
+}
+
+export interface StreamLogsTable {
+  id: Generated<number>;
+  node_id: number;
+  stream_id: number;
+  time_ms: number;
+  client_ip: string;
+  protocol: string;
+  status: number;
+  bytes_sent: number;
+  bytes_received: number;
+  session_time_ms: number;
+  upstream: string;
+}
+
+export interface NodeMetricsTable {
+  node_id: number;
+  time: number;
+  cpu_percent: number;
+  memory_used_bytes: number;
+  memory_total_bytes: number;
+  load1: number;
+  connections: number;
+  bytes_in: number;
+  bytes_out: number;
+}
+
+export interface SiteMinutesTable {
+  site_id: number;
+  minute: number;
+  node_id: number;
+  requests: number;
+  bytes_in: number;
+  bytes_out: number;
+  status_2xx: number;
+  status_3xx: number;
+  status_4xx: number;
+  status_5xx: number;
+  cache_hits: number;
+}
+
+export interface LogDatabase {
+  log_batches: LogBatchesTable;
+  access_logs: AccessLogsTable;
+  stream_logs: StreamLogsTable;
+  node_metrics: NodeMetricsTable;
+  site_minutes: SiteMinutesTable;
+}

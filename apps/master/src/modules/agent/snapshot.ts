@@ -1,0 +1,61 @@
+import { gzipSync } from 'node:zlib';
+import type { EdgeJob, EdgeNodeSettings, SiteSettings, StreamSettings } from '@rampart/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { liveSites } from '../sites/sites.repository.ts';
+import { liveStreams } from '../streams/streams.repository.ts';
+
+/**
+ * The parts of a snapshot every node shares (sites, streams, certificates) are built once per config
+ * version, as JSON text and as one gzip member. A node's answer wraps them with its own settings and
+ * jobs; gzip allows several members back to back, so those small parts are compressed per call and
+ * the large shared part never is.
+ */
+interface SharedPart {
+  version: number;
+  json: string;
+  gzip: Buffer;
+}
+
+const cache = new WeakMap<Kysely<Database>, Promise<SharedPart>>();
+
+async function buildShared(db: Kysely<Database>, version: number): Promise<SharedPart> {
+  const [sites, streams] = await Promise.all([liveSites(db), liveStreams(db)]);
+  const siteSettings = sites.map((row) => ({ id: row.id, ...(JSON.parse(row.settings) as SiteSettings) }));
+  const certIds = [
+    ...new Set(siteSettings.flatMap((site) => (site.https_listen && site.cert_id !== null ? [site.cert_id] : []))),
+  ];
+  const certs =
+    certIds.length === 0
+      ? []
+      : await db
+          .selectFrom('certs')
+          .select(['id', 'cert_pem', 'key_pem'])
+          .where('id', 'in', certIds)
+          .orderBy('id')
+          .execute();
+  const json = `"sites":${JSON.stringify(siteSettings)},"streams":${JSON.stringify(
+    streams.map((row) => ({ id: row.id, ...(JSON.parse(row.settings) as StreamSettings) })),
+  )},"certs":${JSON.stringify(certs)}`;
+  return { version, json, gzip: gzipSync(json, { level: 6 }) };
+}
+
+/** The shared part at `version` (the version the caller just read, so it never goes backwards). */
+export async function sharedPart(db: Kysely<Database>, version: number): Promise<SharedPart> {
+  const cached = cache.get(db);
+  if (cached) {
+    const part = await cached.catch(() => undefined);
+    if (part && part.version >= version) return part;
+  }
+  const building = buildShared(db, version);
+  cache.set(db, building);
+  return building;
+}
+
+/** The envelope around a snapshot, split so the shared part can sit between prefix and suffix. */
+export function answerParts(version: number, node: EdgeNodeSettings, jobs: EdgeJob[]) {
+  const prefix = `{"code":0,"msg":"ok","data":{"version":${version},"changed":true,"snapshot":{"version":${version},"node":${JSON.stringify(node)},"jobs":${JSON.stringify(jobs)},`;
+  return { prefix, suffix: '}}}' };
+}
+
+export const gzipMember = (text: string) => gzipSync(text, { level: 1 });

@@ -1,0 +1,54 @@
+import { EventEmitter } from 'node:events';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/**
+ * Every change to what edges serve runs through `changeConfig`: the change and the bump of the
+ * global config version commit together, then long-polling agents are woken. (Several masters on
+ * one PostgreSQL will relay the wake-up through LISTEN/NOTIFY.)
+ */
+const changes = new EventEmitter();
+changes.setMaxListeners(0);
+
+export async function currentConfigVersion(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('config_state').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
+  return row.version;
+}
+
+export async function changeConfig<T>(
+  db: Kysely<Database>,
+  change: (trx: Transaction<Database>, version: number) => Promise<T>,
+): Promise<T> {
+  let version = 0;
+  const result = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('config_state')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
+      .where('id', '=', 1)
+      .returning('version')
+      .executeTakeFirstOrThrow();
+    version = row.version;
+    return change(trx, version);
+  });
+  changes.emit('version', version);
+  return result;
+}
+
+/** Resolves with the new version as soon as one newer than `known` commits, or with null after `ms`. */
+export function waitForConfigChange(known: number, ms: number, signal?: AbortSignal): Promise<number | null> {
+  return new Promise((resolve) => {
+    const done = (value: number | null) => {
+      clearTimeout(timer);
+      changes.off('version', onVersion);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(value);
+    };
+    const onVersion = (version: number) => {
+      if (version > known) done(version);
+    };
+    const onAbort = () => done(null);
+    const timer = setTimeout(() => done(null), ms);
+    changes.on('version', onVersion);
+    signal?.addEventListener('abort', onAbort);
+  });
+}

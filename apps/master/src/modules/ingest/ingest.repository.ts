@@ -1,0 +1,102 @@
+import type { AccessLogLine, LogBatchBody, NodeMetricsBody, StreamLogLine } from '@rampart/contracts';
+import type { Kysely } from 'kysely';
+import type { LogDatabase } from '../../db/logs-schema.ts';
+
+// 16 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
+const CHUNK = 500;
+
+const accessRow = (nodeId: number, line: AccessLogLine) => ({
+  node_id: nodeId,
+  site_id: line.site_id,
+  time_ms: Math.round(line.time * 1000),
+  client_ip: line.client_ip,
+  method: line.method,
+  host: line.host,
+  uri: line.uri,
+  status: line.status,
+  bytes_sent: line.bytes_sent,
+  bytes_received: line.bytes_received,
+  request_time_ms: Math.round(line.request_time * 1000),
+  upstream_time_ms: line.upstream_time === null ? null : Math.round(line.upstream_time * 1000),
+  cache_status: line.cache_status,
+  user_agent: line.user_agent,
+  referer: line.referer,
+  block_reason: line.block_reason,
+});
+
+const streamRow = (nodeId: number, line: StreamLogLine) => ({
+  node_id: nodeId,
+  stream_id: line.stream_id,
+  time_ms: Math.round(line.time * 1000),
+  client_ip: line.client_ip,
+  protocol: line.protocol,
+  status: line.status,
+  bytes_sent: line.bytes_sent,
+  bytes_received: line.bytes_received,
+  session_time_ms: Math.round(line.session_time * 1000),
+  upstream: line.upstream,
+});
+
+/**
+ * Stores a batch exactly once: the (node, seq) row and the lines commit together, so a batch the
+ * agent sends again after a lost acknowledgement is recognised and not stored twice.
+ */
+export async function ingestLogBatch(logs: Kysely<LogDatabase>, nodeId: number, batch: LogBatchBody): Promise<boolean> {
+  return logs.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto('log_batches')
+      .values({
+        node_id: nodeId,
+        seq: batch.seq,
+        lines: batch.access.length + batch.stream.length,
+        received_at: Date.now(),
+      })
+      .onConflict((oc) => oc.columns(['node_id', 'seq']).doNothing())
+      .returning('seq')
+      .executeTakeFirst();
+    if (!claimed) return false;
+    for (let i = 0; i < batch.access.length; i += CHUNK) {
+      await trx
+        .insertInto('access_logs')
+        .values(batch.access.slice(i, i + CHUNK).map((line) => accessRow(nodeId, line)))
+        .execute();
+    }
+    for (let i = 0; i < batch.stream.length; i += CHUNK) {
+      await trx
+        .insertInto('stream_logs')
+        .values(batch.stream.slice(i, i + CHUNK).map((line) => streamRow(nodeId, line)))
+        .execute();
+    }
+    return true;
+  });
+}
+
+/** Node metrics by time (a repeat is ignored); site minutes keep the latest totals per node. */
+export async function ingestMetrics(logs: Kysely<LogDatabase>, nodeId: number, report: NodeMetricsBody) {
+  const { sites, time, ...node } = report;
+  await logs.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('node_metrics')
+      .values({ node_id: nodeId, time, ...node })
+      .onConflict((oc) => oc.columns(['node_id', 'time']).doNothing())
+      .execute();
+    for (let i = 0; i < sites.length; i += CHUNK) {
+      await trx
+        .insertInto('site_minutes')
+        .values(sites.slice(i, i + CHUNK).map((site) => ({ ...site, node_id: nodeId })))
+        .onConflict((oc) =>
+          oc.columns(['site_id', 'minute', 'node_id']).doUpdateSet((eb) => ({
+            requests: eb.ref('excluded.requests'),
+            bytes_in: eb.ref('excluded.bytes_in'),
+            bytes_out: eb.ref('excluded.bytes_out'),
+            status_2xx: eb.ref('excluded.status_2xx'),
+            status_3xx: eb.ref('excluded.status_3xx'),
+            status_4xx: eb.ref('excluded.status_4xx'),
+            status_5xx: eb.ref('excluded.status_5xx'),
+            cache_hits: eb.ref('excluded.cache_hits'),
+          })),
+        )
+        .execute();
+    }
+  });
+}

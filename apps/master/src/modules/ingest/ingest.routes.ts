@@ -1,0 +1,31 @@
+import { Envelope, LogBatchAck, LogBatchBody, NodeMetricsBody } from '@rampart/contracts';
+import type { AppContext } from '../../context.ts';
+import type { App } from '../../http.ts';
+import { ok } from '../../plugins/envelope.ts';
+import { callingNode } from '../agent/agent-auth.ts';
+import { ingestLogBatch, ingestMetrics } from './ingest.repository.ts';
+
+const tags = ['agent'];
+
+/** Log batches and metrics from agents. Bodies can be large: up to 10k lines a batch. */
+export async function ingestRoutes(app: App, { db, logs }: AppContext) {
+  app.post(
+    '/agent/v1/logs',
+    { bodyLimit: 32 * 1024 * 1024, schema: { tags, body: LogBatchBody, response: { 200: Envelope(LogBatchAck) } } },
+    async (request) => {
+      const node = await callingNode(db, request);
+      const stored = await ingestLogBatch(logs, node.id, request.body);
+      return ok({ seq: request.body.seq, duplicate: !stored });
+    },
+  );
+
+  app.post(
+    '/agent/v1/metrics',
+    { bodyLimit: 32 * 1024 * 1024, schema: { tags, body: NodeMetricsBody } },
+    async (request) => {
+      const node = await callingNode(db, request);
+      await ingestMetrics(logs, node.id, request.body);
+      return ok(null);
+    },
+  );
+}

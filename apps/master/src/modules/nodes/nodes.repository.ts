@@ -1,0 +1,95 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, NodesTable } from '../../db/schema.ts';
+
+export type NodeRow = Selectable<NodesTable>;
+
+export interface NodeView {
+  id: number;
+  name: string;
+  ips: string[];
+  group_id: number | null;
+  region_id: number | null;
+  enabled: boolean;
+  http_port: number;
+  https_port: number;
+  max_cache_size_mb: number;
+  status: 'online' | 'offline';
+  last_seen_at: string | null;
+  applied_version: number;
+  last_error: string;
+  dropped_log_lines: number;
+  agent_version: string;
+  apply_errors: { kind: string; id: number; error: string }[];
+}
+
+/** An agent holds a long poll open; one that has not called for this long is offline. */
+export const OFFLINE_AFTER_MS = 90_000;
+
+export const presentNode = (
+  row: NodeRow,
+  errors: { kind: string; object_id: number; error: string }[],
+  now = Date.now(),
+): NodeView => ({
+  id: row.id,
+  name: row.name,
+  ips: JSON.parse(row.ips) as string[],
+  group_id: row.group_id,
+  region_id: row.region_id,
+  enabled: row.enabled === 1,
+  http_port: row.http_port,
+  https_port: row.https_port,
+  max_cache_size_mb: row.max_cache_size_mb,
+  status: row.last_seen_at !== null && now - row.last_seen_at < OFFLINE_AFTER_MS ? 'online' : 'offline',
+  last_seen_at: row.last_seen_at === null ? null : new Date(row.last_seen_at).toISOString(),
+  applied_version: row.applied_version,
+  last_error: row.last_error,
+  dropped_log_lines: row.dropped_log_lines,
+  agent_version: row.agent_version,
+  apply_errors: errors.map((entry) => ({ kind: entry.kind, id: entry.object_id, error: entry.error })),
+});
+
+export async function listNodes(db: Kysely<Database>, page: number, limit: number) {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('nodes')
+      .selectAll()
+      .orderBy('id')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+    db
+      .selectFrom('nodes')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  const errors =
+    rows.length === 0
+      ? []
+      : await db
+          .selectFrom('node_apply_errors')
+          .selectAll()
+          .where(
+            'node_id',
+            'in',
+            rows.map((row) => row.id),
+          )
+          .execute();
+  return {
+    list: rows.map((row) =>
+      presentNode(
+        row,
+        errors.filter((entry) => entry.node_id === row.id),
+      ),
+    ),
+    total: Number(count.n),
+  };
+}
+
+export const findNode = (db: Kysely<Database>, id: number) =>
+  db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findNodeByCredential = (db: Kysely<Database>, credentialHash: string) =>
+  db.selectFrom('nodes').selectAll().where('credential_hash', '=', credentialHash).executeTakeFirst();
+
+export const nodeErrors = (db: Kysely<Database>, nodeId: number) =>
+  db.selectFrom('node_apply_errors').selectAll().where('node_id', '=', nodeId).execute();

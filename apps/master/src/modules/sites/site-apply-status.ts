@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/** Which enabled nodes serve the site as last saved, and any error a node reported for it. */
+export async function siteApplyStatus(db: Kysely<Database>, siteId: number, siteVersion: number) {
+  const nodes = await db
+    .selectFrom('nodes')
+    .select(['id', 'name', 'applied_version'])
+    .where('enabled', '=', 1)
+    .orderBy('id')
+    .execute();
+  const errors = await db
+    .selectFrom('node_apply_errors')
+    .select(['node_id', 'error'])
+    .where('kind', '=', 'site')
+    .where('object_id', '=', siteId)
+    .execute();
+  return {
+    version: siteVersion,
+    nodes: nodes.map((node) => {
+      const error = errors.find((entry) => entry.node_id === node.id)?.error ?? '';
+      return { node_id: node.id, name: node.name, applied: node.applied_version >= siteVersion && !error, error };
+    }),
+  };
+}

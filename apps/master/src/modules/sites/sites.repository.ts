@@ -1,0 +1,156 @@
+import type { Site, SiteSettings } from '@rampart/contracts';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, SitesTable } from '../../db/schema.ts';
+import type { Owner } from '../tenancy.ts';
+
+export type SiteRow = Selectable<SitesTable>;
+
+export const presentSite = (row: SiteRow): Site => ({
+  ...(JSON.parse(row.settings) as SiteSettings),
+  id: row.id,
+  user_id: row.user_id,
+  group_id: row.group_id,
+  name: row.name,
+  created_at: new Date(row.created_at).toISOString(),
+  updated_at: new Date(row.updated_at).toISOString(),
+});
+
+export interface SiteFilter {
+  domain?: string | undefined;
+  groupId?: number | undefined;
+  enabled?: boolean | undefined;
+  https?: boolean | undefined;
+  userId?: number | undefined;
+  sort?: 'id' | '-id' | 'domain' | '-domain' | 'updated_at' | '-updated_at' | undefined;
+}
+
+const SORT_COLUMNS = { id: 'sites.id', domain: 'sites.primary_domain', updated_at: 'sites.updated_at' } as const;
+
+/** A page of the owner's sites; the domain filter matches any of a site's domains by substring. */
+export async function listSites(db: Kysely<Database>, owner: Owner, filter: SiteFilter, page: number, limit: number) {
+  const scoped = db
+    .selectFrom('sites')
+    .$if(owner.kind === 'user', (qb) => qb.where('sites.user_id', '=', owner.userId))
+    .$if(owner.kind === 'admin' && filter.userId !== undefined, (qb) =>
+      qb.where('sites.user_id', '=', filter.userId ?? 0),
+    )
+    .$if(filter.groupId !== undefined, (qb) => qb.where('sites.group_id', '=', filter.groupId ?? 0))
+    .$if(filter.enabled !== undefined, (qb) => qb.where('sites.enabled', '=', filter.enabled ? 1 : 0))
+    .$if(filter.https !== undefined, (qb) => qb.where('sites.https', '=', filter.https ? 1 : 0))
+    .$if(!!filter.domain, (qb) =>
+      qb.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('site_domains')
+            .select('site_domains.site_id')
+            .whereRef('site_domains.site_id', '=', 'sites.id')
+            .where('site_domains.domain', 'like', `%${(filter.domain ?? '').replace(/[%_\\]/g, '')}%`),
+        ),
+      ),
+    );
+  const sort = filter.sort ?? '-id';
+  const column = SORT_COLUMNS[sort.replace(/^-/, '') as keyof typeof SORT_COLUMNS];
+  const [rows, count] = await Promise.all([
+    scoped
+      .selectAll('sites')
+      .orderBy(column, sort.startsWith('-') ? 'desc' : 'asc')
+      .orderBy('sites.id', 'desc')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+    scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { list: rows.map(presentSite), total: Number(count.n) };
+}
+
+export const findSite = (db: Kysely<Database>, owner: Owner, id: number) =>
+  db
+    .selectFrom('sites')
+    .selectAll()
+    .where('id', '=', id)
+    .$if(owner.kind === 'user', (qb) => qb.where('user_id', '=', owner.userId))
+    .executeTakeFirst();
+
+export const findSites = (db: Kysely<Database>, owner: Owner, ids: readonly number[]) =>
+  db
+    .selectFrom('sites')
+    .selectAll()
+    .where('id', 'in', ids)
+    .$if(owner.kind === 'user', (qb) => qb.where('user_id', '=', owner.userId))
+    .execute();
+
+/** Domains already taken by other sites (any user's). */
+export async function takenDomains(db: Kysely<Database>, domains: readonly string[], exceptSiteId: number | null) {
+  if (domains.length === 0) return [];
+  const rows = await db
+    .selectFrom('site_domains')
+    .select('domain')
+    .where('domain', 'in', domains)
+    .$if(exceptSiteId !== null, (qb) => qb.where('site_id', '!=', exceptSiteId ?? 0))
+    .execute();
+  return rows.map((row) => row.domain);
+}
+
+export interface SiteRecord {
+  userId: number;
+  groupId: number | null;
+  name: string;
+  settings: SiteSettings;
+}
+
+const columns = (record: SiteRecord, version: number, now: number) => ({
+  user_id: record.userId,
+  group_id: record.groupId,
+  name: record.name,
+  primary_domain: record.settings.domains[0] ?? '',
+  settings: JSON.stringify(record.settings),
+  enabled: record.settings.enabled ? 1 : 0,
+  https: record.settings.https_listen ? 1 : 0,
+  cert_id: record.settings.cert_id,
+  version,
+  updated_at: now,
+});
+
+async function replaceDomains(db: Kysely<Database>, siteId: number, domains: readonly string[]) {
+  await db.deleteFrom('site_domains').where('site_id', '=', siteId).execute();
+  await db
+    .insertInto('site_domains')
+    .values(domains.map((domain) => ({ domain, site_id: siteId })))
+    .execute();
+}
+
+export async function insertSite(db: Kysely<Database>, record: SiteRecord, version: number, now: number) {
+  const row = await db
+    .insertInto('sites')
+    .values({ ...columns(record, version, now), created_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await replaceDomains(db, row.id, record.settings.domains);
+  return row;
+}
+
+export async function updateSite(db: Kysely<Database>, id: number, record: SiteRecord, version: number, now: number) {
+  const row = await db
+    .updateTable('sites')
+    .set(columns(record, version, now))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await replaceDomains(db, id, record.settings.domains);
+  return row;
+}
+
+export async function deleteSites(db: Kysely<Database>, ids: readonly number[]) {
+  if (ids.length > 0) await db.deleteFrom('sites').where('id', 'in', ids).execute();
+}
+
+/** Enabled sites of enabled users, for snapshots. */
+export const liveSites = (db: Kysely<Database>) =>
+  db
+    .selectFrom('sites')
+    .innerJoin('users', 'users.id', 'sites.user_id')
+    .select(['sites.id', 'sites.settings'])
+    .where('sites.enabled', '=', 1)
+    .where('users.status', '=', 'enabled')
+    .orderBy('sites.id')
+    .execute();

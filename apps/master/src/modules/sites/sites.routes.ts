@@ -1,0 +1,142 @@
+import { domainToASCII } from 'node:url';
+import { CreateSiteBody, Envelope, ListResult, Site, UpdateSiteBody } from '@rampart/contracts';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import type { App } from '../../http.ts';
+import { ok } from '../../plugins/envelope.ts';
+import { creatorOf, ownerOf } from '../tenancy.ts';
+import { siteApplyStatus } from './site-apply-status.ts';
+import { findSite, listSites, presentSite } from './sites.repository.ts';
+import { batchSites, createSite, editSite } from './sites.service.ts';
+
+const tags = ['sites'];
+const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+const SiteListQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+  domain: Type.Optional(Type.String({ maxLength: 253 })),
+  group_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  enabled: Type.Optional(Type.Boolean()),
+  https: Type.Optional(Type.Boolean()),
+  user_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  sort: Type.Optional(
+    Type.Union(['id', '-id', 'domain', '-domain', 'updated_at', '-updated_at'].map((value) => Type.Literal(value))),
+  ),
+});
+const CreateBody = Type.Object(
+  { ...CreateSiteBody.properties, user_id: Type.Optional(Type.Integer({ minimum: 1 })) },
+  { additionalProperties: false },
+);
+const BatchBody = Type.Object(
+  {
+    ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000 }),
+    action: Type.Union(
+      [Type.Literal('enable'), Type.Literal('disable'), Type.Literal('delete'), Type.Literal('move')],
+      {
+        description: 'enable, disable, delete or move',
+      },
+    ),
+    group_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+const ApplyStatus = Type.Object({
+  version: Type.Integer(),
+  nodes: Type.Array(
+    Type.Object({ node_id: Type.Integer(), name: Type.String(), applied: Type.Boolean(), error: Type.String() }),
+  ),
+});
+
+/**
+ * Domains arrive as typed: spaces trimmed, lowercased and converted from Unicode (IDNA) before
+ * validation. A value with control characters is left alone so validation refuses it: the URL
+ * standard's domainToASCII would silently drop CR, LF and tab.
+ */
+export function normalizeDomain(domain: string): string {
+  const trimmed = domain
+    .replace(/^ +| +$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: detecting control characters is the point
+  if (/^[\x20-\x7e]*$/.test(trimmed) || /[\u0000-\u001f\u007f]/.test(trimmed)) return trimmed;
+  const wildcard = trimmed.startsWith('*.');
+  const ascii = domainToASCII(wildcard ? trimmed.slice(2) : trimmed);
+  return ascii ? `${wildcard ? '*.' : ''}${ascii}` : trimmed;
+}
+
+async function normalizeDomains(request: FastifyRequest) {
+  const body = request.body as { domains?: unknown } | undefined;
+  if (body && Array.isArray(body.domains)) {
+    body.domains = body.domains.map((domain) => (typeof domain === 'string' ? normalizeDomain(domain) : domain));
+  }
+}
+
+export async function siteRoutes(app: App, { db }: AppContext) {
+  app.get(
+    '/v1/sites',
+    { schema: { tags, querystring: SiteListQuery, response: { 200: Envelope(ListResult(Site)) } } },
+    async (request) => {
+      const { page = 1, limit = 20, domain, group_id, enabled, https, user_id, sort } = request.query;
+      const filter = { domain, groupId: group_id, enabled, https, userId: user_id, sort: sort as never };
+      return ok(await listSites(db, ownerOf(request), filter, page, limit));
+    },
+  );
+
+  app.post(
+    '/v1/sites',
+    { preValidation: normalizeDomains, schema: { tags, body: CreateBody, response: { 200: Envelope(Site) } } },
+    async (request) => {
+      const { user_id, ...body } = request.body;
+      return ok(presentSite(await createSite(db, creatorOf(ownerOf(request), user_id), body)));
+    },
+  );
+
+  app.put(
+    '/v1/sites',
+    { schema: { tags, body: BatchBody, response: { 200: Envelope(Type.Null()) } } },
+    async (request) => {
+      await batchSites(db, ownerOf(request), request.body.ids, request.body.action, request.body.group_id);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/v1/sites/:id',
+    { schema: { tags, params: IdParams, response: { 200: Envelope(Site) } } },
+    async (request) => {
+      const row = await findSite(db, ownerOf(request), request.params.id);
+      if (!row) throw new AppError('not_found', `site ${request.params.id} does not exist`);
+      return ok(presentSite(row));
+    },
+  );
+
+  app.put(
+    '/v1/sites/:id',
+    {
+      preValidation: normalizeDomains,
+      schema: { tags, params: IdParams, body: UpdateSiteBody, response: { 200: Envelope(Site) } },
+    },
+    async (request) => ok(presentSite(await editSite(db, ownerOf(request), request.params.id, request.body))),
+  );
+
+  app.delete(
+    '/v1/sites/:id',
+    { schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } } },
+    async (request) => {
+      await batchSites(db, ownerOf(request), [request.params.id], 'delete', undefined);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/v1/sites/:id/apply-status',
+    { schema: { tags, params: IdParams, response: { 200: Envelope(ApplyStatus) } } },
+    async (request) => {
+      const row = await findSite(db, ownerOf(request), request.params.id);
+      if (!row) throw new AppError('not_found', `site ${request.params.id} does not exist`);
+      return ok(await siteApplyStatus(db, row.id, row.version));
+    },
+  );
+}

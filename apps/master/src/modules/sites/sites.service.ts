@@ -1,0 +1,104 @@
+import type { CreateSiteBody, SiteSettings, UpdateSiteBody } from '@rampart/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { certCovers } from '../certs/cert-validation.ts';
+import { changeConfig } from '../config/config-version.ts';
+import type { Owner } from '../tenancy.ts';
+import { checkSiteSettings, DEFAULT_SITE_SETTINGS } from './site-rules.ts';
+import {
+  deleteSites,
+  findSite,
+  findSites,
+  insertSite,
+  type SiteRecord,
+  takenDomains,
+  updateSite,
+} from './sites.repository.ts';
+
+/** Checks that need the database: domains free, certificate and group belong to the site's owner. */
+async function checkOwnership(db: Kysely<Database>, record: SiteRecord, siteId: number | null) {
+  const taken = await takenDomains(db, record.settings.domains, siteId);
+  if (taken.length > 0) throw new AppError('conflict', `domains: ${taken.join(', ')} already belongs to another site`);
+  if (record.settings.cert_id !== null) {
+    const cert = await db
+      .selectFrom('certs')
+      .select(['names', 'not_after'])
+      .where('id', '=', record.settings.cert_id)
+      .where('user_id', '=', record.userId)
+      .executeTakeFirst();
+    if (!cert) throw new AppError('invalid_param', `cert_id: certificate ${record.settings.cert_id} does not exist`);
+    const names = JSON.parse(cert.names) as string[];
+    const uncovered = record.settings.domains.filter((domain) => !certCovers(names, domain));
+    if (record.settings.https_listen && uncovered.length > 0) {
+      throw new AppError('invalid_param', `cert_id: the certificate does not cover ${uncovered.join(', ')}`);
+    }
+  }
+  if (record.groupId !== null) {
+    const group = await db
+      .selectFrom('site_groups')
+      .select('id')
+      .where('id', '=', record.groupId)
+      .where('user_id', '=', record.userId)
+      .executeTakeFirst();
+    if (!group) throw new AppError('invalid_param', `group_id: site group ${record.groupId} does not exist`);
+  }
+}
+
+export async function createSite(db: Kysely<Database>, userId: number, body: CreateSiteBody) {
+  const { name, group_id, ...fields } = body;
+  const settings: SiteSettings = { ...DEFAULT_SITE_SETTINGS, ...fields };
+  checkSiteSettings(settings);
+  const record: SiteRecord = { userId, groupId: group_id ?? null, name: name ?? settings.domains[0] ?? '', settings };
+  await checkOwnership(db, record, null);
+  return changeConfig(db, (trx, version) => insertSite(trx, record, version, Date.now()));
+}
+
+export async function editSite(db: Kysely<Database>, owner: Owner, id: number, body: UpdateSiteBody) {
+  const row = await findSite(db, owner, id);
+  if (!row) throw new AppError('not_found', `site ${id} does not exist`);
+  const { name, group_id, ...fields } = body;
+  const settings: SiteSettings = { ...(JSON.parse(row.settings) as SiteSettings), ...fields };
+  checkSiteSettings(settings);
+  const record: SiteRecord = {
+    userId: row.user_id,
+    groupId: group_id === undefined ? row.group_id : group_id,
+    name: name ?? row.name,
+    settings,
+  };
+  await checkOwnership(db, record, row.id);
+  return changeConfig(db, (trx, version) => updateSite(trx, row.id, record, version, Date.now()));
+}
+
+export type SiteBatchAction = 'enable' | 'disable' | 'delete' | 'move';
+
+/** Batch PUT: all listed sites must be the caller's; either every change applies or none. */
+export async function batchSites(
+  db: Kysely<Database>,
+  owner: Owner,
+  ids: readonly number[],
+  action: SiteBatchAction,
+  groupId: number | null | undefined,
+) {
+  const rows = await findSites(db, owner, ids);
+  const missing = ids.filter((id) => !rows.some((row) => row.id === id));
+  if (missing.length > 0) throw new AppError('not_found', `ids: site ${missing.join(', ')} does not exist`);
+  if (action === 'move' && groupId === undefined)
+    throw new AppError('invalid_param', 'group_id: is required to move sites');
+  return changeConfig(db, async (trx, version) => {
+    if (action === 'delete') return deleteSites(trx, ids);
+    const now = Date.now();
+    for (const row of rows) {
+      const settings = JSON.parse(row.settings) as SiteSettings;
+      if (action === 'enable' || action === 'disable') settings.enabled = action === 'enable';
+      const record: SiteRecord = {
+        userId: row.user_id,
+        groupId: action === 'move' ? (groupId ?? null) : row.group_id,
+        name: row.name,
+        settings,
+      };
+      if (action === 'move') await checkOwnership(trx, record, row.id);
+      await updateSite(trx, row.id, record, version, now);
+    }
+  });
+}

@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const NODE = join(ROOT, 'node_modules/.bin/node');
+const READY_TIMEOUT_MS = 60_000;
+
+export const ADMIN_PASSWORD = 'e2e-Admin-Pass-1';
+
+export interface RunningMaster {
+  baseUrl: string;
+  adminPassword: string;
+  /** Everything the master printed, for failure messages. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+
+const delay = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+const waitUntilReady = async (baseUrl: string, child: ChildProcess, output: () => string) => {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`master exited with ${child.exitCode}:\n${output()}`);
+    try {
+      const response = await fetch(`${baseUrl}/v1/common/sysinfo`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await delay(200);
+  }
+  throw new Error(`master did not answer within ${READY_TIMEOUT_MS} ms:\n${output()}`);
+};
+
+/** Starts a real master from source on a free port with a fresh data directory and a known admin password. */
+export const startMaster = async (): Promise<RunningMaster> => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'rampart-e2e-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(NODE, ['apps/master/src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      RAMPART_HOST: '127.0.0.1',
+      RAMPART_PORT: String(port),
+      RAMPART_DATA_DIR: dataDir,
+      RAMPART_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  const output = () => log.slice(-8000);
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await Promise.race([exited, delay(10_000)]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilReady(baseUrl, child, output);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { baseUrl, adminPassword: ADMIN_PASSWORD, output, stop };
+};
