@@ -1,5 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import type { ConfigAnswer, LogBatchBody } from '@rampart/contracts';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/databases.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
@@ -233,7 +234,14 @@ describe.each(DIALECTS)('agent API on $dialect', (target) => {
       seq: 1,
       duplicate: true,
     });
-    const rows = await test.database.logs.selectFrom('access_logs').select(['uri', 'time_ms']).execute();
+    const rows = await test.database.logs.selectFrom('access_logs').select(['uri', 'time_ms']).orderBy('uri').execute();
+    if (target.dialect === 'postgres') {
+      // The rows went into the day partition made for them.
+      const { rows: partitions } = await sql<{ name: string }>`select c.relname as name from pg_inherits i
+        join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where p.relname = 'access_logs'
+        and c.relnamespace = p.relnamespace and pg_table_is_visible(c.oid)`.execute(test.database.logs);
+      expect(partitions.map((row) => row.name)).toEqual(['access_logs_2026_11_18']);
+    }
     expect(rows).toEqual([
       { uri: '/x', time_ms: 1_795_000_000_123 },
       { uri: '/y', time_ms: 1_795_000_000_123 },

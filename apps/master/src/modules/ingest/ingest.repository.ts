@@ -1,6 +1,8 @@
 import type { AccessLogLine, LogBatchBody, NodeMetricsBody, StreamLogLine } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
+import { ensureDayPartitions } from '../../db/partitions.ts';
 
 // 16 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
 const CHUNK = 500;
@@ -41,7 +43,26 @@ const streamRow = (nodeId: number, line: StreamLogLine) => ({
  * Stores a batch exactly once: the (node, seq) row and the lines commit together, so a batch the
  * agent sends again after a lost acknowledgement is recognised and not stored twice.
  */
-export async function ingestLogBatch(logs: Kysely<LogDatabase>, nodeId: number, batch: LogBatchBody): Promise<boolean> {
+export async function ingestLogBatch(
+  logs: Kysely<LogDatabase>,
+  dialect: Dialect,
+  nodeId: number,
+  batch: LogBatchBody,
+): Promise<boolean> {
+  await ensureDayPartitions(
+    logs,
+    dialect,
+    'access_logs',
+    'ms',
+    batch.access.map((line) => Math.round(line.time * 1000)),
+  );
+  await ensureDayPartitions(
+    logs,
+    dialect,
+    'stream_logs',
+    'ms',
+    batch.stream.map((line) => Math.round(line.time * 1000)),
+  );
   return logs.transaction().execute(async (trx) => {
     const claimed = await trx
       .insertInto('log_batches')
@@ -72,8 +93,21 @@ export async function ingestLogBatch(logs: Kysely<LogDatabase>, nodeId: number, 
 }
 
 /** Node metrics by time (a repeat is ignored); site minutes keep the latest totals per node. */
-export async function ingestMetrics(logs: Kysely<LogDatabase>, nodeId: number, report: NodeMetricsBody) {
+export async function ingestMetrics(
+  logs: Kysely<LogDatabase>,
+  dialect: Dialect,
+  nodeId: number,
+  report: NodeMetricsBody,
+) {
   const { sites, time, ...node } = report;
+  await ensureDayPartitions(logs, dialect, 'node_metrics', 's', [time]);
+  await ensureDayPartitions(
+    logs,
+    dialect,
+    'site_minutes',
+    's',
+    sites.map((site) => site.minute),
+  );
   await logs.transaction().execute(async (trx) => {
     await trx
       .insertInto('node_metrics')

@@ -8,13 +8,13 @@ import { ingestLogBatch, ingestMetrics } from './ingest.repository.ts';
 const tags = ['agent'];
 
 /** Log batches and metrics from agents. Bodies can be large: up to 10k lines a batch. */
-export async function ingestRoutes(app: App, { db, logs }: AppContext) {
+export async function ingestRoutes(app: App, { db, logs, dialect }: AppContext) {
   app.post(
     '/agent/v1/logs',
     { bodyLimit: 32 * 1024 * 1024, schema: { tags, body: LogBatchBody, response: { 200: Envelope(LogBatchAck) } } },
     async (request) => {
       const node = await callingNode(db, request);
-      const stored = await ingestLogBatch(logs, node.id, request.body);
+      const stored = await ingestLogBatch(logs, dialect, node.id, request.body);
       return ok({ seq: request.body.seq, duplicate: !stored });
     },
   );
@@ -24,7 +24,7 @@ export async function ingestRoutes(app: App, { db, logs }: AppContext) {
     { bodyLimit: 32 * 1024 * 1024, schema: { tags, body: NodeMetricsBody } },
     async (request) => {
       const node = await callingNode(db, request);
-      await ingestMetrics(logs, node.id, request.body);
+      await ingestMetrics(logs, dialect, node.id, request.body);
       return ok(null);
     },
   );
