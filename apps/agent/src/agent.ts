@@ -1,0 +1,204 @@
+import {
+  LogBatchAck,
+  type LogBatchAck as LogBatchAckBody,
+  type LogBatchBody,
+  NODE_TOKEN_HEADER,
+  type NodeMetricsBody,
+} from '@rampart/contracts';
+import packageJson from '../package.json' with { type: 'json' };
+import { Applier } from './apply/applier.ts';
+import { Nginx } from './apply/nginx.ts';
+import { workersAreOtherUser } from './apply/nginx-user.ts';
+import { prepareDataDir } from './data-dir.ts';
+import { errorText, type Logger } from './logger.ts';
+import { rotateIfLarge } from './logs/rotate.ts';
+import { LogShipper } from './logs/shipper.ts';
+import { MetricsReporter } from './metrics/reporter.ts';
+import { SiteCounters } from './metrics/site-counters.ts';
+import type { AgentOptions } from './options.ts';
+import { type AgentPaths, agentPaths } from './paths.ts';
+import { StateStore } from './state.ts';
+import { pause } from './sync/backoff.ts';
+import { ConfigSync } from './sync/config-sync.ts';
+import { MasterClient } from './sync/master-client.ts';
+import { ensureRegistered } from './sync/register.ts';
+
+export const AGENT_VERSION: string = packageJson.version;
+
+/**
+ * One edge agent: serves the last proven config at once, then registers (once), follows the
+ * master's config, ships logs and reports metrics. Nothing here stops nginx from serving.
+ */
+export class Agent {
+  readonly paths: AgentPaths;
+  readonly nginx: Nginx;
+  readonly applier: Applier;
+  readonly shipper: LogShipper;
+  private readonly options: AgentOptions;
+  private readonly log: Logger;
+  private readonly state: StateStore;
+  private readonly client: MasterClient;
+  private readonly counters = new SiteCounters();
+  private readonly controller = new AbortController();
+  private tasks: Promise<unknown>[] = [];
+  /** Settles when the agent stops on its own (for example the node was rejected). */
+  readonly finished: Promise<void>;
+  private finish: () => void = () => {};
+
+  constructor(options: AgentOptions, log: Logger) {
+    this.options = options;
+    this.log = log;
+    this.paths = agentPaths(options.dataDir);
+    this.state = new StateStore(this.paths.stateFile);
+    this.client = new MasterClient(options.master);
+    this.nginx = new Nginx({
+      binary: options.nginxBinary,
+      prefix: this.paths.nginxDir,
+      errorLog: this.paths.errorLog,
+      pidFile: this.paths.pidFile,
+    });
+    this.applier = new Applier({
+      paths: this.paths,
+      nginx: this.nginx,
+      render: {
+        controlPort: options.controlPort,
+        listenAddress: options.listenAddress,
+        workerProcesses: options.workerProcesses,
+        nginxUser: options.nginxUser,
+      },
+      modulesDir: options.modulesDir,
+      proveTimeoutMs: options.proveTimeoutMs,
+      log,
+    });
+    this.shipper = new LogShipper({
+      paths: this.paths,
+      spoolMaxBytes: options.spoolMaxBytes,
+      onLines: (access, stream) => this.counters.add(access, stream),
+      log,
+    });
+    this.finished = new Promise((resolve) => {
+      this.finish = resolve;
+    });
+  }
+
+  async start(): Promise<void> {
+    await prepareDataDir(this.paths, workersAreOtherUser());
+    await this.state.load();
+    try {
+      const proven = await this.applier.restoreLastProven();
+      if (proven) this.log.info('serving the last proven config', { version: proven.version });
+    } catch (error) {
+      this.log.error('could not bring up the last proven config', { error: errorText(error) });
+    }
+    await this.shipper.start();
+    const signal = this.controller.signal;
+    this.tasks = [this.maintain(signal), this.online(signal)];
+  }
+
+  async stop(): Promise<void> {
+    this.controller.abort();
+    await Promise.allSettled(this.tasks);
+    await this.shipper.stop();
+    if (this.options.stopNginxOnExit) await this.nginx.stop();
+    this.finish();
+  }
+
+  private async online(signal: AbortSignal): Promise<void> {
+    let identity: Awaited<ReturnType<typeof ensureRegistered>>;
+    try {
+      identity = await ensureRegistered({
+        client: this.client,
+        state: this.state,
+        installToken: this.options.token,
+        agentVersion: AGENT_VERSION,
+        pollMs: this.options.registrationPollMs,
+        log: this.log,
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) return;
+      this.log.error('registration failed; the agent stops (nginx keeps serving)', { error: errorText(error) });
+      this.finish();
+      return;
+    }
+    if (!identity || signal.aborted) return;
+    const auth = { [NODE_TOKEN_HEADER]: identity.credential };
+    this.shipper.setSender((batch: LogBatchBody, batchSignal) =>
+      this.client.call<LogBatchAckBody>(
+        { method: 'POST', path: '/agent/v1/logs', headers: auth, body: batch, signal: batchSignal, timeoutMs: 30_000 },
+        LogBatchAck,
+      ),
+    );
+    const sync = new ConfigSync({
+      client: this.client,
+      credential: identity.credential,
+      applier: this.applier,
+      state: this.state,
+      waitSeconds: this.options.pollWaitSeconds,
+      jobContext: {
+        controlPort: this.options.controlPort,
+        cacheDir: this.paths.cacheDir,
+        edgeAddress: edgeAddress(this.options.listenAddress),
+      },
+      droppedLogLines: () => this.shipper.droppedLines,
+      log: this.log,
+    });
+    const metrics = new MetricsReporter({
+      counters: this.counters,
+      controlPort: this.options.controlPort,
+      intervalMs: this.options.metricsIntervalMs,
+      send: (body: NodeMetricsBody, metricsSignal) =>
+        this.client.call(
+          { method: 'POST', path: '/agent/v1/metrics', headers: auth, body, signal: metricsSignal },
+          null,
+        ),
+      log: this.log,
+    });
+    await Promise.all([sync.run(signal), metrics.run(signal), this.heartbeat(sync, signal)]);
+  }
+
+  /** Status every interval, so dropped log lines and a refused credential show up without a config change. */
+  private async heartbeat(sync: ConfigSync, signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      await pause(this.options.statusIntervalMs, signal);
+      if (signal.aborted) return;
+      await sync.reportStatus(signal);
+      await sync.flushJobResults(signal);
+    }
+  }
+
+  /**
+   * Every few seconds: bring nginx back with the last proven config if it died; every 30 s:
+   * rotate logs that grew too large.
+   */
+  private async maintain(signal: AbortSignal): Promise<void> {
+    for (let tick = 1; !signal.aborted; tick++) {
+      await pause(5000, signal);
+      if (signal.aborted) return;
+      try {
+        if ((await this.nginx.pid()) === null && (await this.applier.store.proven())) {
+          this.log.warn('nginx is not running; starting it with the last proven config');
+          await this.applier.restoreLastProven();
+        }
+        if (tick % 6 === 0) await this.rotateLogs();
+      } catch (error) {
+        this.log.warn('maintenance failed', { error: errorText(error) });
+      }
+    }
+  }
+
+  private async rotateLogs(): Promise<void> {
+    const positions = this.shipper.positions();
+    const reopen = () => this.nginx.reopenLogs();
+    const max = this.options.logRotateBytes;
+    await rotateIfLarge(this.paths.accessLog, max, positions.access?.ino ?? null, reopen);
+    await rotateIfLarge(this.paths.streamLog, max, positions.stream?.ino ?? null, reopen);
+    await rotateIfLarge(this.paths.errorLog, max, null, reopen);
+  }
+}
+
+/** Where jobs reach this node's own edge. */
+function edgeAddress(listenAddress: string): string {
+  if (listenAddress === '' || listenAddress === '0.0.0.0') return '127.0.0.1';
+  return listenAddress.replace(/^\[(.*)\]$/, '$1');
+}

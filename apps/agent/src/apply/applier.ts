@@ -1,0 +1,293 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { open, stat } from 'node:fs/promises';
+import type { ApplyError, EdgeSnapshot } from '@rampart/contracts';
+import { errorText, type Logger } from '../logger.ts';
+import type { AgentPaths } from '../paths.ts';
+import { type RenderedTree, renderTree } from '../render/tree.ts';
+import type { RenderOptions } from '../render/types.ts';
+import { attributeTestFailure, failedBindPorts, firstFatal } from './attribution.ts';
+import { ConfigStore, type ProvenConfig } from './config-store.ts';
+import type { Nginx } from './nginx.ts';
+import { proveLive } from './probe.ts';
+import { unresolvableOrigins } from './resolve.ts';
+
+export interface ApplierOptions {
+  paths: AgentPaths;
+  nginx: Nginx;
+  render: Pick<RenderOptions, 'controlPort' | 'listenAddress' | 'workerProcesses' | 'nginxUser'>;
+  modulesDir: string;
+  /** How long a reload has to show the new version on the control server. */
+  proveTimeoutMs: number;
+  /** DNS lookup for the origin pre-check (the system resolver unless replaced). */
+  lookup?: (host: string) => Promise<unknown>;
+  log: Logger;
+}
+
+export interface ApplyOutcome {
+  /** The snapshot (less what was skipped) is live and proven. */
+  applied: boolean;
+  version: number;
+  /** The proven version now live, if any. */
+  liveVersion: number | null;
+  /** Sites, streams and certificates left out, and why. */
+  errors: ApplyError[];
+  /** Why the snapshot is not live; empty when it is. */
+  error: string;
+}
+
+/** Rounds of leaving out what nginx rejects (unresolvable origins are found before the first). */
+const MAX_ATTEMPTS = 12;
+
+/**
+ * Render → write a new tree → `nginx -t` → swap it in → start or reload → prove the version is
+ * live; otherwise roll back to the last proven tree. A site, stream or certificate that nginx
+ * rejects is left out and the rest tried again.
+ */
+export class Applier {
+  readonly store: ConfigStore;
+  private readonly options: ApplierOptions;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: ApplierOptions) {
+    this.options = options;
+    this.store = new ConfigStore(options.paths);
+  }
+
+  apply(snapshot: EdgeSnapshot): Promise<ApplyOutcome> {
+    return this.serialize(() => this.applyNow(snapshot));
+  }
+
+  /** Starts (or re-proves) nginx with the last proven config; null when there is none yet. */
+  restoreLastProven(): Promise<ProvenConfig | null> {
+    return this.serialize(() => this.restoreNow());
+  }
+
+  private serialize<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(task, task);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async applyNow(snapshot: EdgeSnapshot): Promise<ApplyOutcome> {
+    const { log } = this.options;
+    const exclude = { sites: new Set<number>(), streams: new Set<number>(), certs: new Set<number>() };
+    const skipped: ApplyError[] = [];
+    const before = await this.store.proven();
+    const outcome = (
+      applied: boolean,
+      tree: RenderedTree | null,
+      error: string,
+      live: number | null,
+    ): ApplyOutcome => ({
+      applied,
+      version: typeof snapshot?.version === 'number' ? snapshot.version : -1,
+      liveVersion: live,
+      errors: [...skipped, ...(tree?.errors ?? [])],
+      error,
+    });
+
+    const digest = this.digest(snapshot);
+    if (before?.digest === digest && (await this.stillLive(before))) {
+      // Only the version or the jobs changed: nothing to reload.
+      await this.store.markProven({ ...before, version: snapshot.version });
+      skipped.push(...(before.errors ?? []));
+      return outcome(true, null, '', snapshot.version);
+    }
+
+    for (const unresolved of await unresolvableOrigins(snapshot, this.options.lookup)) {
+      this.exclude(exclude, unresolved);
+      skipped.push(unresolved);
+    }
+
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      let tree: RenderedTree;
+      const applyId = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+      try {
+        tree = renderTree(snapshot, { ...this.options.render, paths: this.renderPaths(), applyId, exclude });
+      } catch (error) {
+        return outcome(false, null, `snapshot rejected: ${errorText(error)}`, before?.version ?? null);
+      }
+      const gen = `v${tree.version}-${applyId}`;
+      await this.store.write(gen, tree);
+
+      const test = await this.options.nginx.test(this.store.confPath(gen));
+      if (!test.ok) {
+        await this.store.prune([before?.gen, before?.previous]);
+        const culprit = attributeTestFailure(test.output);
+        if (culprit && this.exclude(exclude, culprit)) {
+          log.warn('nginx rejected part of the config; leaving it out', { ...culprit });
+          skipped.push(culprit);
+          continue;
+        }
+        return outcome(false, tree, `nginx -t failed: ${firstFatal(test.output)}`, before?.version ?? null);
+      }
+
+      const live = await this.goLive(gen, tree.token);
+      if (live.ok) {
+        const proven: ProvenConfig = { gen, version: tree.version, token: tree.token, digest };
+        proven.errors = [...skipped, ...tree.errors];
+        if (before) proven.previous = before.gen;
+        await this.store.markProven(proven);
+        await this.store.prune([gen, before?.gen]);
+        log.info('config live', { version: tree.version, sites: tree.sites.length, streams: tree.streams.length });
+        return outcome(true, tree, '', tree.version);
+      }
+
+      const restored = await this.rollBack(before);
+      await this.store.prune([before?.gen, before?.previous]);
+      const culprit = this.streamOnFailedPort(snapshot, tree, live.output);
+      if (culprit && this.exclude(exclude, culprit)) {
+        log.warn('a stream port could not be bound; leaving the stream out', { ...culprit });
+        skipped.push(culprit);
+        continue;
+      }
+      const why = live.output.trim() === '' ? 'the version probe never answered it' : firstFatal(live.output);
+      const back = restored ? `rolled back to version ${before?.version}` : 'no earlier proven config to roll back to';
+      log.error('config did not go live', { version: tree.version, why, back });
+      return outcome(
+        false,
+        tree,
+        `config version ${tree.version} did not go live (${why}); ${back}`,
+        restored ? (before?.version ?? null) : null,
+      );
+    }
+    return outcome(false, null, 'too many parts of the config were rejected', before?.version ?? null);
+  }
+
+  private async restoreNow(): Promise<ProvenConfig | null> {
+    const proven = await this.store.proven();
+    if (!proven) return null;
+    const { nginx, render, proveTimeoutMs } = this.options;
+    if ((await this.store.currentGen()) !== proven.gen) await this.store.activate(proven.gen);
+    const pid = await nginx.pid();
+    if (pid !== null && (await proveLive(render.controlPort, proven.token, 300))) return proven;
+    if (pid === null) {
+      const started = await nginx.start(this.store.liveConfPath);
+      if (!started.ok)
+        throw new Error(`nginx did not start with the last proven config: ${firstFatal(started.output)}`);
+    } else await nginx.reload();
+    if (!(await proveLive(render.controlPort, proven.token, proveTimeoutMs))) {
+      throw new Error(`the last proven config (version ${proven.version}) did not come up`);
+    }
+    return proven;
+  }
+
+  private async goLive(gen: string, token: string): Promise<{ ok: boolean; output: string }> {
+    const { nginx, paths, render, proveTimeoutMs } = this.options;
+    await this.store.activate(gen);
+    const offset = await fileSize(paths.errorLog);
+    const oldWorkers = await nginx.workers();
+    if ((await nginx.pid()) === null) {
+      const started = await nginx.start(this.store.liveConfPath);
+      if (!started.ok) return { ok: false, output: started.output };
+    } else {
+      await nginx.reload();
+    }
+    let logged = '';
+    const refused = async () => {
+      logged = await readFrom(paths.errorLog, offset);
+      return reloadRefused(logged);
+    };
+    const ok = await proveLive(render.controlPort, token, proveTimeoutMs, refused);
+    if (ok && !(await nginx.waitRetired(oldWorkers, proveTimeoutMs))) {
+      this.options.log.warn('old nginx workers still accept connections after the reload');
+    }
+    return { ok, output: ok ? '' : logged || (await readFrom(paths.errorLog, offset)) };
+  }
+
+  private async rollBack(before: ProvenConfig | null): Promise<boolean> {
+    const { nginx, render, proveTimeoutMs, log } = this.options;
+    if (!before) {
+      await this.store.deactivate();
+      await nginx.stop();
+      return false;
+    }
+    await this.store.activate(before.gen);
+    const oldWorkers = await nginx.workers();
+    if ((await nginx.pid()) === null) await nginx.start(this.store.liveConfPath);
+    else await nginx.reload();
+    const ok = await proveLive(render.controlPort, before.token, proveTimeoutMs);
+    if (ok) await nginx.waitRetired(oldWorkers, proveTimeoutMs);
+    if (!ok) log.error('the rolled back config did not prove live', { version: before.version });
+    return ok;
+  }
+
+  private digest(snapshot: EdgeSnapshot): string {
+    const { render, modulesDir, paths } = this.options;
+    const content = JSON.stringify({ snapshot: { ...snapshot, version: 0, jobs: [] }, render, modulesDir, paths });
+    return createHash('sha256').update(content).digest('hex');
+  }
+
+  private async stillLive(proven: ProvenConfig): Promise<boolean> {
+    if ((await this.options.nginx.pid()) === null || (await this.store.currentGen()) !== proven.gen) return false;
+    return proveLive(this.options.render.controlPort, proven.token, 500);
+  }
+
+  private streamOnFailedPort(snapshot: EdgeSnapshot, tree: RenderedTree, output: string): ApplyError | null {
+    const ports = failedBindPorts(output);
+    for (const stream of snapshot.streams ?? []) {
+      if (tree.streams.includes(stream.id) && ports.includes(stream.listen_port)) {
+        return { kind: 'stream', id: stream.id, error: `port ${stream.listen_port} could not be bound (in use?)` };
+      }
+    }
+    return null;
+  }
+
+  private exclude(
+    sets: { sites: Set<number>; streams: Set<number>; certs: Set<number> },
+    culprit: ApplyError,
+  ): boolean {
+    const set = culprit.kind === 'site' ? sets.sites : culprit.kind === 'stream' ? sets.streams : sets.certs;
+    if (set.has(culprit.id)) return false;
+    set.add(culprit.id);
+    return true;
+  }
+
+  private renderPaths(): RenderOptions['paths'] {
+    const { paths, modulesDir } = this.options;
+    return {
+      pidFile: paths.pidFile,
+      errorLog: paths.errorLog,
+      accessLog: paths.accessLog,
+      streamLog: paths.streamLog,
+      tempDir: paths.tempDir,
+      cacheDir: paths.cacheDir,
+      modulesDir,
+    };
+  }
+}
+
+/**
+ * Whether nginx has logged that it refused a reload and is done trying: one [emerg], except for
+ * busy ports, which nginx retries for a few seconds until it logs "still could not bind()".
+ * Signalling it again before then would queue another reload behind the failing one.
+ */
+export function reloadRefused(log: string): boolean {
+  if (!/\[emerg\]/.test(log)) return false;
+  return !/bind\(\) to .* failed/.test(log) || /still could not bind\(\)/.test(log);
+}
+
+async function fileSize(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0;
+  }
+}
+
+async function readFrom(path: string, offset: number): Promise<string> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      const length = Math.min(Math.max(size - offset, 0), 64 * 1024);
+      const buffer = Buffer.alloc(length);
+      await handle.read(buffer, 0, length, offset);
+      return buffer.toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,31 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { localRequest } from '../local-http.ts';
+
+const CONFIRMATIONS = 3;
+
+/**
+ * Polls the control server until /version answers `token`. A reload that exits 0 can still leave
+ * the old config running (a port in use), so only this answer proves the new tree is live.
+ * `givenUp` ends the wait early with false.
+ */
+export async function proveLive(
+  port: number,
+  token: string,
+  timeoutMs: number,
+  givenUp: () => Promise<boolean> = async () => false,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let round = 0;
+  let streak = 0;
+  do {
+    const answer = await localRequest({ port, path: '/version', timeoutMs: 500 });
+    // Old workers may accept a connection or two after the new ones answer; a few answers in a row
+    // leave them time to close their listening sockets.
+    streak = answer?.status === 200 && answer.body.trim() === token ? streak + 1 : 0;
+    if (streak >= CONFIRMATIONS) return true;
+    // Checked every few rounds: for example nginx logged that it refused the reload.
+    if (++round % 4 === 0 && (await givenUp())) return false;
+    await sleep(streak > 0 ? 30 : 50);
+  } while (Date.now() < deadline);
+  return false;
+}

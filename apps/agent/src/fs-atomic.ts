@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+
+/** Writes a file so that readers (and a restart after kill -9) see either the old or the new content. */
+export async function writeFileAtomic(path: string, content: string | Uint8Array, mode = 0o644): Promise<void> {
+  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(temp, 'w', mode);
+  try {
+    await handle.writeFile(content);
+    await handle.chmod(mode);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  await rename(temp, path);
+}
+
+/** Parsed JSON from `path`, or null when the file does not exist. */
+export async function readJsonFile(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}

@@ -1,0 +1,154 @@
+import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LogBatchBody } from '@rampart/contracts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../logger.ts';
+import { MasterError } from '../sync/master-client.ts';
+import { LogShipper, type SendBatch } from './shipper.ts';
+
+const accessLine = (i: number) =>
+  JSON.stringify({
+    time: 1700000000.5 + i,
+    site_id: '3',
+    uri: `/r/${i}`,
+    status: 200,
+    bytes_sent: 100,
+    bytes_received: 50,
+    upstream_time: '0.001',
+  });
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('LogShipper', () => {
+  let dir: string;
+  let paths: { accessLog: string; streamLog: string; spoolDir: string; logCursorFile: string };
+  const shippers: LogShipper[] = [];
+  const make = (overrides: Partial<ConstructorParameters<typeof LogShipper>[0]> = {}) => {
+    const shipper = new LogShipper({
+      paths,
+      spoolMaxBytes: 1 << 24,
+      batchLines: 1000,
+      batchMs: 100,
+      pollMs: 10,
+      log: silentLogger,
+      ...overrides,
+    });
+    shippers.push(shipper);
+    return shipper;
+  };
+  const writeLines = (from: number, count: number) =>
+    appendFile(paths.accessLog, Array.from({ length: count }, (_, i) => `${accessLine(from + i)}\n`).join(''));
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rampart-shipper-'));
+    paths = {
+      accessLog: join(dir, 'access.log'),
+      streamLog: join(dir, 'stream.log'),
+      spoolDir: join(dir, 'spool'),
+      logCursorFile: join(dir, 'cursor.json'),
+    };
+    await mkdir(paths.spoolDir);
+  });
+  afterEach(async () => {
+    for (const shipper of shippers.splice(0)) await shipper.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('batches by size and by time, with increasing seq, and counts lines for metrics', async () => {
+    const received: LogBatchBody[] = [];
+    let counted = 0;
+    const shipper = make({ onLines: (access) => (counted += access.length) });
+    shipper.setSender(async (batch) => {
+      received.push(batch);
+      return { seq: batch.seq, duplicate: false };
+    });
+    await writeLines(0, 2500);
+    await appendFile(paths.streamLog, `${JSON.stringify({ time: 1, stream_id: '9', protocol: 'TCP', status: 200 })}\n`);
+    await shipper.start();
+    await until(() => received.reduce((n, b) => n + b.access.length + b.stream.length, 0) === 2501);
+    expect(received.map((b) => b.seq)).toEqual(received.map((_, i) => i + 1));
+    expect(received[0]!.access.length + received[0]!.stream.length).toBe(1000);
+    expect(received.flatMap((b) => b.access).map((l) => l.uri)).toEqual(
+      Array.from({ length: 2500 }, (_, i) => `/r/${i}`),
+    );
+    expect(received.flatMap((b) => b.access)[0]).toMatchObject({ site_id: 3, upstream_time: 0.001 });
+    expect(received.flatMap((b) => b.stream)).toEqual([expect.objectContaining({ stream_id: 9 })]);
+    expect(counted).toBe(2500);
+  });
+
+  it('keeps batches in the spool while the master is away and sends them in order later', async () => {
+    const received: number[] = [];
+    let up = false;
+    const sender: SendBatch = async (batch) => {
+      if (!up) throw new TypeError('fetch failed');
+      received.push(batch.seq);
+      return { seq: batch.seq, duplicate: false };
+    };
+    const shipper = make();
+    shipper.setSender(sender);
+    await shipper.start();
+    for (let i = 0; i < 3; i++) {
+      await writeLines(i * 10, 10);
+      await until(() => shipper.spool.pendingBatches === i + 1);
+    }
+    up = true;
+    await until(() => received.length === 3, 10_000);
+    expect(received).toEqual([1, 2, 3]);
+    expect(shipper.spool.pendingBatches).toBe(0);
+  });
+
+  it('re-sends an unacknowledged batch under the same seq after a crash, and resumes after it', async () => {
+    const stored = new Map<number, LogBatchBody>();
+    const first = make();
+    first.setSender(async (batch) => {
+      stored.set(batch.seq, batch);
+      throw new TypeError('connection reset');
+    });
+    await writeLines(0, 50);
+    await first.start();
+    await until(() => stored.size === 1);
+    // A crash: the first shipper stops where it is; its files stay as they are.
+    shippers.splice(0);
+    await first.stop({ seal: false });
+    await writeLines(50, 50);
+    const second = make();
+    second.setSender(async (batch) => {
+      const duplicate = stored.has(batch.seq);
+      if (!duplicate) stored.set(batch.seq, batch);
+      return { seq: batch.seq, duplicate };
+    });
+    await second.start();
+    await until(() => [...stored.values()].reduce((n, b) => n + b.access.length, 0) === 100);
+    const uris = [...stored.values()].flatMap((b) => b.access.map((l) => l.uri));
+    expect(new Set(uris).size).toBe(100);
+    expect([...stored.keys()]).toEqual([1, 2]);
+  });
+
+  it('drops and counts a batch the master refuses for good', async () => {
+    const shipper = make();
+    shipper.setSender(async (batch) => {
+      if (batch.seq === 1) throw new MasterError('invalid_body', 'bad', 400);
+      return { seq: batch.seq, duplicate: false };
+    });
+    await writeLines(0, 5);
+    await shipper.start();
+    await until(() => shipper.droppedLines === 5);
+    await writeLines(5, 1);
+    await until(() => shipper.spool.cursor.seq === 2 && shipper.spool.pendingBatches === 0);
+  });
+
+  it('counts unreadable lines as dropped', async () => {
+    const shipper = make();
+    await appendFile(paths.accessLog, 'not json\n{"uri":"/ok"}\n');
+    await shipper.start();
+    await until(() => shipper.spool.cursor.seq === 1);
+    expect(shipper.droppedLines).toBe(1);
+  });
+});

@@ -1,0 +1,147 @@
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AccessLogLine, StreamLogLine } from '@rampart/contracts';
+import { readJsonFile, writeFileAtomic } from '../fs-atomic.ts';
+import type { FilePosition } from './tailer.ts';
+
+/** How far the logs have been taken into batches, and the sequence of the last batch. */
+export interface LogCursor {
+  seq: number;
+  access: FilePosition | null;
+  stream: FilePosition | null;
+  /** Lines lost for good (spool full, unreadable lines, batches the master refused), cumulative. */
+  dropped: number;
+}
+
+export interface SpooledBatch {
+  seq: number;
+  access: AccessLogLine[];
+  stream: StreamLogLine[];
+  /** The cursor right after this batch: written with it, so batch and checkpoint cannot disagree. */
+  cursor: LogCursor;
+}
+
+const EMPTY: LogCursor = { seq: 0, access: null, stream: null, dropped: 0 };
+const NAME = /^(\d{12})\.json$/;
+
+/**
+ * Batches on disk until the master acknowledges them. Each batch file carries the log cursor after
+ * it, so after a kill -9 the agent resumes exactly after the last batch it made, and re-sends
+ * unacknowledged batches under the same sequence numbers (the master stores each (node, seq) once).
+ */
+export class Spool {
+  private readonly dir: string;
+  private readonly cursorFile: string;
+  private readonly maxBytes: number;
+  private sizes = new Map<number, number>();
+  private cursorValue: LogCursor = { ...EMPTY };
+
+  constructor(dir: string, cursorFile: string, maxBytes: number) {
+    this.dir = dir;
+    this.cursorFile = cursorFile;
+    this.maxBytes = maxBytes;
+  }
+
+  get cursor(): Readonly<LogCursor> {
+    return this.cursorValue;
+  }
+
+  get usedBytes(): number {
+    let total = 0;
+    for (const size of this.sizes.values()) total += size;
+    return total;
+  }
+
+  /** Reads the cursor and the batches left on disk; the newest of them wins over the cursor file. */
+  async open(): Promise<LogCursor> {
+    const saved = (await readJsonFile(this.cursorFile)) as Partial<LogCursor> | null;
+    let cursor: LogCursor = { ...EMPTY, ...saved };
+    this.sizes.clear();
+    const seqs: number[] = [];
+    for (const name of await readdir(this.dir)) {
+      const match = NAME.exec(name);
+      if (match) seqs.push(Number(match[1]));
+      else if (name.endsWith('.tmp')) await rm(join(this.dir, name), { force: true });
+    }
+    for (const seq of seqs.sort((a, b) => a - b)) {
+      this.sizes.set(seq, (await stat(this.fileOf(seq))).size);
+      if (seq > cursor.seq) {
+        const batch = await this.read(seq);
+        if (batch) cursor = { ...batch.cursor, dropped: Math.max(batch.cursor.dropped, cursor.dropped) };
+      }
+    }
+    this.cursorValue = cursor;
+    return cursor;
+  }
+
+  /**
+   * Stores lines as the next batch, or drops them when the spool is full; either way the cursor
+   * moves past them. Returns the batch, or null when dropped.
+   */
+  async add(
+    access: AccessLogLine[],
+    stream: StreamLogLine[],
+    positions: { access: FilePosition | null; stream: FilePosition | null },
+    malformed = 0,
+  ): Promise<SpooledBatch | null> {
+    const base = { ...this.cursorValue, ...positions, dropped: this.cursorValue.dropped + malformed };
+    if (access.length + stream.length === 0) {
+      await this.saveCursor(base);
+      return null;
+    }
+    const seq = base.seq + 1;
+    const batch: SpooledBatch = { seq, access, stream, cursor: { ...base, seq } };
+    const content = JSON.stringify(batch);
+    if (this.usedBytes + content.length > this.maxBytes) {
+      await this.saveCursor({ ...base, dropped: base.dropped + access.length + stream.length });
+      return null;
+    }
+    await writeFileAtomic(this.fileOf(seq), content, 0o600);
+    this.sizes.set(seq, content.length);
+    await this.saveCursor(batch.cursor);
+    return batch;
+  }
+
+  /** The oldest batch not yet acknowledged. */
+  async oldest(): Promise<SpooledBatch | null> {
+    const seqs = [...this.sizes.keys()].sort((a, b) => a - b);
+    for (const seq of seqs) {
+      const batch = await this.read(seq);
+      if (batch) return batch;
+      this.sizes.delete(seq);
+    }
+    return null;
+  }
+
+  /** Forgets an acknowledged batch. */
+  async remove(seq: number): Promise<void> {
+    await rm(this.fileOf(seq), { force: true });
+    this.sizes.delete(seq);
+  }
+
+  /** Counts lines lost after the fact (a batch the master refused for good). */
+  async addDropped(lines: number): Promise<void> {
+    await this.saveCursor({ ...this.cursorValue, dropped: this.cursorValue.dropped + lines });
+  }
+
+  get pendingBatches(): number {
+    return this.sizes.size;
+  }
+
+  private async saveCursor(cursor: LogCursor): Promise<void> {
+    this.cursorValue = cursor;
+    await writeFileAtomic(this.cursorFile, JSON.stringify(cursor), 0o600);
+  }
+
+  private async read(seq: number): Promise<SpooledBatch | null> {
+    try {
+      return JSON.parse(await readFile(this.fileOf(seq), 'utf8')) as SpooledBatch;
+    } catch {
+      return null;
+    }
+  }
+
+  private fileOf(seq: number): string {
+    return join(this.dir, `${String(seq).padStart(12, '0')}.json`);
+  }
+}

@@ -1,0 +1,102 @@
+import { appendFile, mkdtemp, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileTailer } from './tailer.ts';
+
+describe('FileTailer', () => {
+  let dir: string;
+  let path: string;
+  let clock: number;
+  const options = () => ({ graceMs: 1000, now: () => clock, chunkBytes: 16 });
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rampart-tailer-'));
+    path = join(dir, 'access.log');
+    clock = 0;
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('returns whole lines only, and the rest once it is complete', async () => {
+    await writeFile(path, 'one\ntwo\nthr');
+    const tailer = new FileTailer(path, null, options());
+    expect(await tailer.read(100)).toEqual(['one', 'two']);
+    expect(tailer.position()?.offset).toBe(8);
+    await appendFile(path, 'ee\n');
+    expect(await tailer.read(100)).toEqual(['three']);
+    expect(await tailer.read(100)).toEqual([]);
+    await tailer.close();
+  });
+
+  it('stops at maxLines and continues from there', async () => {
+    await writeFile(path, 'a\nb\nc\n');
+    const tailer = new FileTailer(path, null, options());
+    expect(await tailer.read(2)).toEqual(['a', 'b']);
+    expect(tailer.position()?.offset).toBe(4);
+    expect(await tailer.read(2)).toEqual(['c']);
+    await tailer.close();
+  });
+
+  it('resumes from a checkpoint after a restart', async () => {
+    await writeFile(path, 'a\nb\n');
+    const first = new FileTailer(path, null, options());
+    expect(await first.read(1)).toEqual(['a']);
+    const checkpoint = first.position();
+    await first.close();
+    await appendFile(path, 'c\n');
+    const second = new FileTailer(path, checkpoint, options());
+    expect(await second.read(10)).toEqual(['b', 'c']);
+    await second.close();
+  });
+
+  it('finishes the old file after a rotation, waits the grace period, then reads the new one', async () => {
+    await writeFile(path, 'a\n');
+    const tailer = new FileTailer(path, null, options());
+    expect(await tailer.read(10)).toEqual(['a']);
+    await rename(path, `${path}.1`);
+    await writeFile(path, 'new-1\n');
+    // nginx still writes to the old file until it reopens.
+    await appendFile(`${path}.1`, 'late\n');
+    expect(await tailer.read(10)).toEqual(['late']);
+    clock = 500;
+    await appendFile(`${path}.1`, 'later\n');
+    expect(await tailer.read(10)).toEqual(['later']);
+    clock = 1500;
+    expect(await tailer.read(10)).toEqual(['new-1']);
+    await tailer.close();
+  });
+
+  it('after a restart, drains the rotated file its checkpoint points at before the new one', async () => {
+    await writeFile(path, 'a\nb\n');
+    const first = new FileTailer(path, null, options());
+    expect(await first.read(1)).toEqual(['a']);
+    const checkpoint = first.position();
+    await first.close();
+    await rename(path, `${path}.1`);
+    await writeFile(path, 'c\n');
+    const second = new FileTailer(path, checkpoint, { ...options(), graceMs: 0 });
+    expect(await second.read(10)).toEqual(['b', 'c']);
+    await second.close();
+  });
+
+  it('starts over when the file was truncated', async () => {
+    await writeFile(path, 'aaaa\nbbbb\n');
+    const tailer = new FileTailer(path, null, options());
+    expect(await tailer.read(10)).toEqual(['aaaa', 'bbbb']);
+    await truncate(path, 0);
+    await appendFile(path, 'c\n');
+    expect(await tailer.read(10)).toEqual(['c']);
+    await tailer.close();
+  });
+
+  it('waits for a file that does not exist yet', async () => {
+    const tailer = new FileTailer(path, null, options());
+    expect(await tailer.read(10)).toEqual([]);
+    expect(tailer.position()).toBeNull();
+    await writeFile(path, 'x\n');
+    expect(await tailer.read(10)).toEqual(['x']);
+    await tailer.close();
+  });
+});

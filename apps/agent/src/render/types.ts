@@ -1,0 +1,32 @@
+/** Absolute locations outside the versioned config tree that the rendered config refers to. */
+export interface RenderPaths {
+  pidFile: string;
+  errorLog: string;
+  accessLog: string;
+  streamLog: string;
+  tempDir: string;
+  cacheDir: string;
+  modulesDir: string;
+}
+
+export interface RenderOptions {
+  paths: RenderPaths;
+  /** Loopback port of the control server (version probe, stub_status, purge). */
+  controlPort: number;
+  /** Address every site and stream listens on; empty for all addresses. */
+  listenAddress: string;
+  workerProcesses: number | 'auto';
+  /** `user` directive for worker processes (only meaningful when the agent runs as root). */
+  nginxUser: string | null;
+  /** Unique per render: the control server answers it so a probe proves this exact tree is live. */
+  applyId: string;
+  /** Ids to leave out, found by a failed `nginx -t` or reload of an earlier attempt. */
+  exclude?: { sites?: ReadonlySet<number>; streams?: ReadonlySet<number>; certs?: ReadonlySet<number> };
+}
+
+export interface RenderedFile {
+  /** Relative to the config directory (nginx resolves includes against the directory of nginx.conf). */
+  path: string;
+  content: string;
+  mode: number;
+}

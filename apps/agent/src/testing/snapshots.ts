@@ -1,0 +1,59 @@
+import type { EdgeCert, EdgeJob, EdgeNodeSettings, EdgeSite, EdgeSnapshot, EdgeStream } from '@rampart/contracts';
+
+/** Builders for snapshots in tests: valid by default, each field overridable. */
+export function makeSite(overrides: Partial<EdgeSite> = {}): EdgeSite {
+  return {
+    id: 1,
+    domains: ['www.example.com'],
+    origins: [{ address: '127.0.0.1', port: 9001, weight: 1, backup: false }],
+    balance: 'round_robin',
+    origin_protocol: 'http',
+    origin_host: '',
+    http_listen: true,
+    https_listen: false,
+    cert_id: null,
+    force_https: false,
+    hsts: false,
+    http2: false,
+    websocket: false,
+    gzip: false,
+    request_headers: [],
+    response_headers: [],
+    cache_rules: [],
+    enabled: true,
+    ...overrides,
+  };
+}
+
+export function makeStream(overrides: Partial<EdgeStream> = {}): EdgeStream {
+  return {
+    id: 1,
+    listen_port: 9100,
+    protocol: 'tcp',
+    origins: [{ address: '127.0.0.1', port: 9200, weight: 1, backup: false }],
+    balance: 'round_robin',
+    proxy_protocol: false,
+    enabled: true,
+    ...overrides,
+  };
+}
+
+export function makeSnapshot(
+  parts: {
+    version?: number;
+    node?: Partial<EdgeNodeSettings>;
+    sites?: EdgeSite[];
+    streams?: EdgeStream[];
+    certs?: EdgeCert[];
+    jobs?: EdgeJob[];
+  } = {},
+): EdgeSnapshot {
+  return {
+    version: parts.version ?? 1,
+    node: { id: 1, http_port: 8080, https_port: 8443, max_cache_size_mb: 64, ...parts.node },
+    sites: parts.sites ?? [],
+    streams: parts.streams ?? [],
+    certs: parts.certs ?? [],
+    jobs: parts.jobs ?? [],
+  };
+}

@@ -1,0 +1,205 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSelfSignedCert } from '../src/testing/certs.ts';
+import { makeSite } from '../src/testing/snapshots.ts';
+import { createEdge, type TestEdge } from './support/edge.ts';
+import { edgeRequest } from './support/http.ts';
+import { type Origin, startOrigin } from './support/origin.ts';
+
+describe('sites through a real nginx', () => {
+  let edge: TestEdge;
+  let a: Origin;
+  let b: Origin;
+  let secure: Origin;
+  let deadPort: number;
+  let certs: Record<string, { cert_pem: string; key_pem: string }>;
+
+  beforeAll(async () => {
+    edge = await createEdge();
+    a = await startOrigin('a');
+    b = await startOrigin('b');
+    const originCert = await makeSelfSignedCert(['origin.internal']);
+    secure = await startOrigin('secure', { tls: { cert: originCert.cert_pem, key: originCert.key_pem } });
+    const dead = await startOrigin('dead');
+    deadPort = dead.port;
+    await dead.close();
+    certs = {
+      one: await makeSelfSignedCert(['one.test', '*.one.test']),
+      two: await makeSelfSignedCert(['two.test']),
+    };
+    const origin = (port: number, weight = 1, backup = false) => ({ address: '127.0.0.1', port, weight, backup });
+    const outcome = await edge.applier.apply(
+      edge.snapshot({
+        version: 3,
+        certs: [
+          { id: 1, ...certs.one! },
+          { id: 2, ...certs.two! },
+        ],
+        sites: [
+          makeSite({
+            id: 10,
+            domains: ['plain.test', '*.wild.test'],
+            origins: [origin(a.port)],
+            request_headers: [{ name: 'X-Edge', value: 'rampart 1' }],
+            response_headers: [{ name: 'X-Served-By', value: 'edge-a' }],
+          }),
+          makeSite({ id: 11, domains: ['renamed.test'], origins: [origin(a.port)], origin_host: 'origin.internal' }),
+          makeSite({
+            id: 12,
+            domains: ['one.test', 'www.one.test'],
+            origins: [origin(a.port)],
+            https_listen: true,
+            cert_id: 1,
+            force_https: true,
+            hsts: true,
+            http2: true,
+          }),
+          makeSite({ id: 13, domains: ['two.test'], origins: [origin(b.port)], https_listen: true, cert_id: 2 }),
+          makeSite({ id: 14, domains: ['ws.test'], origins: [origin(a.port)], websocket: true }),
+          makeSite({
+            id: 15,
+            domains: ['weighted.test'],
+            balance: 'weighted',
+            origins: [origin(a.port, 3), origin(b.port, 1)],
+          }),
+          makeSite({ id: 16, domains: ['failover.test'], origins: [origin(deadPort), origin(b.port)] }),
+          makeSite({ id: 17, domains: ['backup.test'], origins: [origin(deadPort), origin(b.port, 1, true)] }),
+          makeSite({
+            id: 18,
+            domains: ['tls-origin.test'],
+            origins: [origin(secure.port)],
+            origin_protocol: 'https',
+            origin_host: 'origin.internal',
+          }),
+          makeSite({
+            id: 19,
+            domains: ['follow.test'],
+            origins: [origin(secure.port)],
+            origin_protocol: 'follow',
+            https_listen: true,
+            cert_id: 2,
+          }),
+          makeSite({ id: 20, domains: ['gzip.test'], origins: [origin(a.port)], gzip: true }),
+        ],
+      }),
+    );
+    expect(outcome).toMatchObject({ applied: true, errors: [], error: '', liveVersion: 3 });
+  });
+
+  afterAll(async () => {
+    await edge?.close();
+    await a?.close();
+    await b?.close();
+    await secure?.close();
+  });
+
+  it('proxies to the origin with the visitor Host, custom request and response headers', async () => {
+    const answer = await edgeRequest(edge.ports.http, { host: 'plain.test', path: '/hello?x=1' });
+    expect(answer.status).toBe(200);
+    const seen = JSON.parse(answer.body);
+    expect(seen).toMatchObject({ origin: 'a', host: 'plain.test', url: '/hello?x=1' });
+    expect(seen.headers['x-edge']).toBe('rampart 1');
+    expect(seen.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(answer.headers['x-served-by']).toBe('edge-a');
+  });
+
+  it('matches wildcard domains and sends the configured origin Host', async () => {
+    const wild = JSON.parse((await edgeRequest(edge.ports.http, { host: 'deep.wild.test' })).body);
+    expect(wild.host).toBe('deep.wild.test');
+    const renamed = JSON.parse((await edgeRequest(edge.ports.http, { host: 'renamed.test' })).body);
+    expect(renamed.host).toBe('origin.internal');
+  });
+
+  it('closes the connection for names no site serves', async () => {
+    await expect(edgeRequest(edge.ports.http, { host: 'nobody.test' })).rejects.toThrow();
+  });
+
+  it('serves HTTPS with the certificate chosen by SNI, with HSTS', async () => {
+    const one = await edgeRequest(edge.ports.https, { host: 'www.one.test', tls: true });
+    expect(one.status).toBe(200);
+    expect(one.cert?.subject?.CN).toBe('one.test');
+    expect(one.headers['strict-transport-security']).toBe('max-age=31536000');
+    const two = await edgeRequest(edge.ports.https, { host: 'two.test', tls: true });
+    expect(two.cert?.subject?.CN).toBe('two.test');
+    expect(JSON.parse(two.body).origin).toBe('b');
+    expect(two.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('redirects HTTP to HTTPS when forced', async () => {
+    const answer = await edgeRequest(edge.ports.http, { host: 'one.test', path: '/p?q=1' });
+    expect(answer.status).toBe(301);
+    expect(answer.headers.location).toBe(`https://one.test:${edge.ports.https}/p?q=1`);
+    expect(answer.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('passes a WebSocket upgrade through and relays frames both ways', async () => {
+    const socket = connect(edge.ports.http, '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.write(
+      'GET /chat HTTP/1.1\r\nHost: ws.test\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    );
+    const text = () => Buffer.concat(received).toString('latin1');
+    await waitFor(() => text().includes('\r\n\r\n'));
+    expect(text()).toMatch(/^HTTP\/1\.1 101/);
+    expect(text()).toContain('s3pPLMBiTxaQ9kYGzzhZRbK+xOo=');
+    received.length = 0;
+    socket.write('frame-bytes');
+    await waitFor(() => text() === 'frame-bytes');
+    socket.destroy();
+  });
+
+  it('balances by weight between two origins', async () => {
+    const counts: Record<string, number> = { a: 0, b: 0 };
+    for (let i = 0; i < 40; i++) {
+      const answer = await edgeRequest(edge.ports.http, { host: 'weighted.test' });
+      counts[JSON.parse(answer.body).origin] = (counts[JSON.parse(answer.body).origin] ?? 0) + 1;
+    }
+    expect(counts.a).toBe(30);
+    expect(counts.b).toBe(10);
+  });
+
+  it('fails over from a dead origin, and to a backup origin', async () => {
+    for (let i = 0; i < 6; i++) {
+      const failover = await edgeRequest(edge.ports.http, { host: 'failover.test' });
+      expect(failover.status).toBe(200);
+      expect(JSON.parse(failover.body).origin).toBe('b');
+      const backup = await edgeRequest(edge.ports.http, { host: 'backup.test' });
+      expect(backup.status).toBe(200);
+      expect(JSON.parse(backup.body).origin).toBe('b');
+    }
+  });
+
+  it('reaches an HTTPS origin with SNI and Host set to the origin host', async () => {
+    const answer = await edgeRequest(edge.ports.http, { host: 'tls-origin.test' });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      origin: 'secure',
+      host: 'origin.internal',
+      sni: 'origin.internal',
+    });
+  });
+
+  it('follows the visitor scheme to the origin', async () => {
+    const answer = await edgeRequest(edge.ports.https, { host: 'follow.test', tls: true });
+    expect(JSON.parse(answer.body)).toMatchObject({ origin: 'secure', host: 'follow.test', sni: 'follow.test' });
+    // Plain HTTP to the same TLS-only origin is not rewritten: the origin refuses it.
+    expect((await edgeRequest(edge.ports.http, { host: 'follow.test' })).status).toBe(502);
+  });
+
+  it('compresses responses when gzip is on, and only then', async () => {
+    const zipped = await edgeRequest(edge.ports.http, { host: 'gzip.test', headers: { 'accept-encoding': 'gzip' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    const plain = await edgeRequest(edge.ports.http, { host: 'plain.test', headers: { 'accept-encoding': 'gzip' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

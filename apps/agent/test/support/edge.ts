@@ -1,0 +1,74 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EdgeSnapshot } from '@rampart/contracts';
+import { Applier } from '../../src/apply/applier.ts';
+import { Nginx } from '../../src/apply/nginx.ts';
+import { defaultNginxUser, workersAreOtherUser } from '../../src/apply/nginx-user.ts';
+import { prepareDataDir } from '../../src/data-dir.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { type AgentPaths, agentPaths } from '../../src/paths.ts';
+import { makeSnapshot } from '../../src/testing/snapshots.ts';
+import { freePort } from './ports.ts';
+
+export const NGINX_BINARY = process.env.RAMPART_NGINX ?? '/usr/sbin/nginx';
+
+export interface TestEdge {
+  dataDir: string;
+  paths: AgentPaths;
+  nginx: Nginx;
+  applier: Applier;
+  /** A fresh applier on the same data directory, as a restarted agent would make. */
+  newApplier: () => Applier;
+  ports: { http: number; https: number; control: number };
+  /** A snapshot with this edge's ports. */
+  snapshot: (parts?: Parameters<typeof makeSnapshot>[0]) => EdgeSnapshot;
+  /** Stops nginx (QUIT, by the pid in its pid file) and removes the data directory. */
+  close: () => Promise<void>;
+}
+
+/** A private nginx on 127.0.0.1 high ports with its own temp data directory, driven through the applier. */
+export async function createEdge(
+  options: { dataDir?: string; proveTimeoutMs?: number; lookup?: (host: string) => Promise<unknown> } = {},
+): Promise<TestEdge> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'rampart-edge-')));
+  const paths = agentPaths(dataDir);
+  await prepareDataDir(paths, workersAreOtherUser());
+  const nginx = new Nginx({
+    binary: NGINX_BINARY,
+    prefix: paths.nginxDir,
+    errorLog: paths.errorLog,
+    pidFile: paths.pidFile,
+  });
+  const ports = { http: await freePort(), https: await freePort(), control: await freePort() };
+  const newApplier = () =>
+    new Applier({
+      paths,
+      nginx,
+      render: {
+        controlPort: ports.control,
+        listenAddress: '127.0.0.1',
+        workerProcesses: 1,
+        nginxUser: defaultNginxUser(),
+      },
+      modulesDir: '/usr/lib/nginx/modules',
+      proveTimeoutMs: options.proveTimeoutMs ?? 5000,
+      log: silentLogger,
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    });
+  const applier = newApplier();
+  return {
+    dataDir,
+    paths,
+    nginx,
+    applier,
+    newApplier,
+    ports,
+    snapshot: (parts = {}) =>
+      makeSnapshot({ ...parts, node: { http_port: ports.http, https_port: ports.https, ...parts.node } }),
+    close: async () => {
+      await nginx.stop(2000);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
