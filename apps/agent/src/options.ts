@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { AGENT_CONTROL_PORT } from '@rampart/contracts';
 import { defaultNginxUser } from './apply/nginx-user.ts';
 
 export interface AgentOptions {
@@ -29,7 +30,7 @@ export const USAGE = `Usage: npm run agent -- --master URL --token TOKEN --data-
   --master URL             the Rampart master, e.g. https://cdn.example.com
   --token TOKEN            cluster install token (only until the node is accepted)
   --data-dir DIR           agent state, nginx config, logs, cache and spool
-  --control-port PORT      loopback control server of nginx (default 8190)
+  --control-port PORT      loopback control server of nginx (default ${AGENT_CONTROL_PORT})
   --listen-address ADDR    address sites and streams listen on (default: all)
   --spool-max-mb MB        log spool size while the master is away (default 512)
   --nginx PATH             nginx binary (default $RAMPART_NGINX or /usr/sbin/nginx)
@@ -85,7 +86,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     token: values.token ?? env.RAMPART_INSTALL_TOKEN ?? null,
     // npm runs the workspace script in apps/agent; a relative path means where the user typed it.
     dataDir: resolve(env.INIT_CWD ?? process.cwd(), dataDir),
-    controlPort: integer(values['control-port'] ?? '8190', '--control-port', 1, 65535),
+    controlPort: integer(values['control-port'] ?? String(AGENT_CONTROL_PORT), '--control-port', 1, 65535),
     listenAddress,
     nginxBinary: values.nginx ?? env.RAMPART_NGINX ?? '/usr/sbin/nginx',
     modulesDir: values['nginx-modules'] ?? '/usr/lib/nginx/modules',

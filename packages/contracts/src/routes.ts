@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { PERMISSIONS, type UserType } from './permissions.ts';
+import { hasAccess, PERMISSIONS, type UserType } from './permissions.ts';
 
 /**
  * One record per page of the console (spec §2). The dashboard's router, breadcrumb, tab titles and
@@ -19,6 +19,8 @@ export interface RouteRecord {
   tabs?: boolean;
   /** true: the page is kept alive while its tab is open. */
   cache?: boolean;
+  /** A top-level entry whose pages show without the side menu in the header-menu layout. */
+  hideSider?: boolean;
   redirect?: string;
   children?: readonly RouteRecord[];
 }
@@ -177,8 +179,8 @@ export const ROUTES: readonly RouteRecord[] = [
       child('/sys/message', 'sys-message'),
     ],
   },
-  child('/log', 'log', { icon: 'file-text' }),
-  child('/system/log', 'system-log', { hidden: true }),
+  child('/log', 'log', { icon: 'file-text', cache: true }),
+  child('/system/log', 'system-log', { icon: 'file-text', hidden: true, cache: true }),
 ];
 
 /** A menu entry of GET /v1/common/menu2 (spec §2: path, name, title, header, icon, custom icon, img, auth, children, hidden). */
@@ -217,3 +219,39 @@ export const MenuItemSchema = Type.Object({
 
 export const Menus = Type.Object({ header: Type.Array(MenuItemSchema), sider: Type.Array(MenuItemSchema) });
 export type Menus = Static<typeof Menus>;
+
+export interface MenuViewer {
+  type: number;
+  access: readonly string[];
+}
+
+const visibleTo = (route: RouteRecord, viewer: MenuViewer) =>
+  (!route.types || route.types.some((type) => type === viewer.type)) && hasAccess(viewer.access, route.auth);
+
+const toMenuItem = (route: RouteRecord): MenuItem => ({
+  path: route.path,
+  name: route.name,
+  title: route.title,
+  ...(route.icon !== undefined && { icon: route.icon }),
+  ...(route.auth !== undefined && { auth: [...route.auth] }),
+  ...(route.hidden !== undefined && { hidden: route.hidden }),
+});
+
+/**
+ * The menus of GET /v1/common/menu2 for one viewer: the sider is the route tree the viewer may open
+ * (by user type and access list); the header lists its visible top-level entries for the
+ * header-menu layout, each marked `header` and carrying `hideSider` when its pages show without
+ * the side menu. The dashboard builds the same menus itself when dynamic menus are off.
+ */
+export function buildMenus(viewer: MenuViewer, routes: readonly RouteRecord[] = ROUTES): Menus {
+  const sider = routes
+    .filter((route) => visibleTo(route, viewer))
+    .map((route) => {
+      const children = route.children?.filter((child) => visibleTo(child, viewer)).map(toMenuItem);
+      return { ...toMenuItem(route), ...(children && { children }) };
+    });
+  const header = routes
+    .filter((route) => !route.hidden && visibleTo(route, viewer))
+    .map((route) => ({ ...toMenuItem(route), header: true, ...(route.hideSider && { hideSider: true }) }));
+  return { header, sider };
+}

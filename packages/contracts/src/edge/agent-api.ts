@@ -10,6 +10,9 @@ import { EdgeSnapshot } from './snapshot.ts';
 export const NODE_TOKEN_HEADER = 'node-token';
 export const NODE_SECRET_HEADER = 'node-secret';
 
+/** The agent's loopback control server (version probe, stub_status, purge); streams may not take it. */
+export const AGENT_CONTROL_PORT = 8190;
+
 /** POST /agent/v1/register */
 export const RegisterNodeBody = Type.Object(
   {

@@ -46,4 +46,17 @@ describe('buildMenus', () => {
     expect(header.every((item) => item.header === true && !('children' in item))).toBe(true);
     expect(names(header)).not.toContain('system-log');
   });
+
+  it('marks header entries whose pages show without the sider', () => {
+    const routes = [
+      { path: '/a', name: 'a', title: 'route.a', hideSider: true },
+      { path: '/b', name: 'b', title: 'route.b' },
+    ];
+    const { header, sider } = buildMenus({ type: 2, access: [] }, routes);
+    expect(header).toEqual([
+      { path: '/a', name: 'a', title: 'route.a', header: true, hideSider: true },
+      { path: '/b', name: 'b', title: 'route.b', header: true },
+    ]);
+    expect(sider.every((item) => !('hideSider' in item))).toBe(true);
+  });
 });

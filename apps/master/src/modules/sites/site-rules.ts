@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import type { Origin, SiteSettings } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
 
@@ -26,9 +27,20 @@ const RESERVED_REQUEST_HEADERS = [
   'upgrade',
   'content-length',
   'transfer-encoding',
+  'te',
+  'trailer',
+  'keep-alive',
+  'proxy-connection',
   'x-forwarded-for',
 ];
-const RESERVED_RESPONSE_HEADERS = ['connection', 'content-length', 'transfer-encoding', 'x-cache-status'];
+const RESERVED_RESPONSE_HEADERS = [
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'trailer',
+  'x-cache-status',
+];
 
 const invalid = (field: string, rule: string) => new AppError('invalid_param', `${field}: ${rule}`);
 
@@ -39,7 +51,11 @@ export function checkOrigins(origins: readonly Origin[], balance: string) {
     throw invalid('origins', 'backup origins cannot be combined with ip_hash balancing');
   }
   const seen = new Set<string>();
-  for (const origin of origins) {
+  for (const [index, origin] of origins.entries()) {
+    // The schema only shapes IPv6 loosely; the address itself must parse.
+    if (origin.address.includes(':') && !isIPv6(origin.address)) {
+      throw invalid(`origins/${index}/address`, `${origin.address} is not a valid IPv6 address`);
+    }
     const key = `${origin.address.toLowerCase()}:${origin.port}`;
     if (seen.has(key)) throw invalid('origins', `${key} is listed twice`);
     seen.add(key);

@@ -100,6 +100,16 @@ describe.each(DIALECTS)('sites on $dialect', (target) => {
       },
     });
     expect(ipHash.body.msg).toBe('origins: backup origins cannot be combined with ip_hash balancing');
+    const ipv6 = await test.call('POST', '/v1/sites', {
+      token: alice,
+      body: { ...body('a.example.com'), origins: [{ ...origin, address: '1:2' }] },
+    });
+    expect(ipv6.body.msg).toBe('origins/0/address: 1:2 is not a valid IPv6 address');
+    const te = await test.call('POST', '/v1/sites', {
+      token: alice,
+      body: { ...body('a.example.com'), request_headers: [{ name: 'TE', value: 'trailers' }] },
+    });
+    expect(te.body.msg).toBe('request_headers/0/name: TE is set by the proxy and cannot be changed here');
   });
 
   it('keeps a domain unique across all users', async () => {

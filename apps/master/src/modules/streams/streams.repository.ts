@@ -1,4 +1,4 @@
-import type { Stream, StreamSettings } from '@rampart/contracts';
+import { AGENT_CONTROL_PORT, type Stream, type StreamSettings } from '@rampart/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, StreamsTable } from '../../db/schema.ts';
 import type { Owner } from '../tenancy.ts';
@@ -105,6 +105,7 @@ export async function portUser(db: Kysely<Database>, protocol: string, port: num
     .executeTakeFirst();
   if (stream) return 'another forwarding rule';
   if (protocol !== 'tcp') return null;
+  if (port === AGENT_CONTROL_PORT) return 'the edge agent (its control port)';
   const node = await db
     .selectFrom('nodes')
     .select('name')
