@@ -1,0 +1,87 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { eventually } from './http.ts';
+
+const ROOT = resolve(import.meta.dirname, '../../../..');
+
+export const MASTER_ADMIN_PASSWORD = 'edge-admin-pass-1';
+
+/** A real master from source on a fixed port and data directory, so it can be stopped and started again. */
+export class MasterProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  private child: ChildProcess | null = null;
+  private output = '';
+
+  constructor(port: number, dataDir: string) {
+    this.port = port;
+    this.dataDir = dataDir;
+    this.url = `http://127.0.0.1:${port}`;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(process.execPath, [join(ROOT, 'apps/master/src/server.ts')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        RAMPART_PORT: String(this.port),
+        RAMPART_DATA_DIR: this.dataDir,
+        RAMPART_ADMIN_PASSWORD: MASTER_ADMIN_PASSWORD,
+        RAMPART_LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => this.record(chunk));
+    this.child = child;
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`master exited: ${this.output}`);
+        const response = await fetch(`${this.url}/v1/common/sysinfo`);
+        if (response.status !== 200) throw new Error(`status ${response.status}`);
+      },
+      30_000,
+      100,
+    );
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  private record(chunk: Buffer) {
+    this.output = (this.output + chunk.toString()).slice(-8000);
+  }
+}
+
+/** Calls the master's /v1 API as the given token and unwraps the envelope; throws on a failure code. */
+export async function api<T>(
+  master: MasterProcess,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${master.url}${path}`, {
+    method,
+    headers: { 'access-token': token, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const envelope = (await response.json()) as { code: number | string; msg: string; data: T };
+  if (envelope.code !== 0) throw new Error(`${method} ${path}: ${envelope.msg} - ${envelope.code}`);
+  return envelope.data;
+}
+
+export async function adminToken(master: MasterProcess): Promise<string> {
+  const response = await fetch(`${master.url}/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: 'admin', password: MASTER_ADMIN_PASSWORD }),
+  });
+  return ((await response.json()) as { data: { access_token: string } }).data.access_token;
+}
