@@ -53,6 +53,14 @@ export class Applier {
     this.store = new ConfigStore(options.paths);
   }
 
+  /**
+   * How long to wait for a version to answer: the configured time plus three times what parsing the
+   * tree took, since a reload parses it again (10k sites take seconds, not milliseconds).
+   */
+  private proveWindow(testMs: number): number {
+    return this.options.proveTimeoutMs + 3 * testMs;
+  }
+
   apply(snapshot: EdgeSnapshot): Promise<ApplyOutcome> {
     return this.serialize(() => this.applyNow(snapshot));
   }
@@ -110,7 +118,9 @@ export class Applier {
       const gen = `v${tree.version}-${applyId}`;
       await this.store.write(gen, tree);
 
+      const testStarted = performance.now();
       const test = await this.options.nginx.test(this.store.confPath(gen));
+      const testMs = Math.round(performance.now() - testStarted);
       if (!test.ok) {
         await this.store.prune([before?.gen, before?.previous]);
         const culprit = attributeTestFailure(test.output);
@@ -122,9 +132,9 @@ export class Applier {
         return outcome(false, tree, `nginx -t failed: ${firstFatal(test.output)}`, before?.version ?? null);
       }
 
-      const live = await this.goLive(gen, tree.token);
+      const live = await this.goLive(gen, tree.token, this.proveWindow(testMs));
       if (live.ok) {
-        const proven: ProvenConfig = { gen, version: tree.version, token: tree.token, digest };
+        const proven: ProvenConfig = { gen, version: tree.version, token: tree.token, digest, testMs };
         proven.errors = [...skipped, ...tree.errors];
         if (before) proven.previous = before.gen;
         await this.store.markProven(proven);
@@ -133,7 +143,7 @@ export class Applier {
         return outcome(true, tree, '', tree.version);
       }
 
-      const restored = await this.rollBack(before);
+      const restored = await this.rollBack(before, this.proveWindow(before?.testMs ?? testMs));
       await this.store.prune([before?.gen, before?.previous]);
       const culprit = this.streamOnFailedPort(snapshot, tree, live.output);
       if (culprit && this.exclude(exclude, culprit)) {
@@ -157,7 +167,7 @@ export class Applier {
   private async restoreNow(): Promise<ProvenConfig | null> {
     const proven = await this.store.proven();
     if (!proven) return null;
-    const { nginx, render, proveTimeoutMs } = this.options;
+    const { nginx, render } = this.options;
     if ((await this.store.currentGen()) !== proven.gen) await this.store.activate(proven.gen);
     const pid = await nginx.pid();
     if (pid !== null && (await proveLive(render.controlPort, proven.token, 300))) return proven;
@@ -166,14 +176,14 @@ export class Applier {
       if (!started.ok)
         throw new Error(`nginx did not start with the last proven config: ${firstFatal(started.output)}`);
     } else await nginx.reload();
-    if (!(await proveLive(render.controlPort, proven.token, proveTimeoutMs))) {
+    if (!(await proveLive(render.controlPort, proven.token, this.proveWindow(proven.testMs ?? 0)))) {
       throw new Error(`the last proven config (version ${proven.version}) did not come up`);
     }
     return proven;
   }
 
-  private async goLive(gen: string, token: string): Promise<{ ok: boolean; output: string }> {
-    const { nginx, paths, render, proveTimeoutMs } = this.options;
+  private async goLive(gen: string, token: string, window: number): Promise<{ ok: boolean; output: string }> {
+    const { nginx, paths, render } = this.options;
     await this.store.activate(gen);
     const offset = await fileSize(paths.errorLog);
     const oldWorkers = await nginx.workers();
@@ -188,15 +198,15 @@ export class Applier {
       logged = await readFrom(paths.errorLog, offset);
       return reloadRefused(logged);
     };
-    const ok = await proveLive(render.controlPort, token, proveTimeoutMs, refused);
-    if (ok && !(await nginx.waitRetired(oldWorkers, proveTimeoutMs))) {
+    const ok = await proveLive(render.controlPort, token, window, refused);
+    if (ok && !(await nginx.waitRetired(oldWorkers, window))) {
       this.options.log.warn('old nginx workers still accept connections after the reload');
     }
     return { ok, output: ok ? '' : logged || (await readFrom(paths.errorLog, offset)) };
   }
 
-  private async rollBack(before: ProvenConfig | null): Promise<boolean> {
-    const { nginx, render, proveTimeoutMs, log } = this.options;
+  private async rollBack(before: ProvenConfig | null, window: number): Promise<boolean> {
+    const { nginx, render, log } = this.options;
     if (!before) {
       await this.store.deactivate();
       await nginx.stop();
@@ -206,8 +216,8 @@ export class Applier {
     const oldWorkers = await nginx.workers();
     if ((await nginx.pid()) === null) await nginx.start(this.store.liveConfPath);
     else await nginx.reload();
-    const ok = await proveLive(render.controlPort, before.token, proveTimeoutMs);
-    if (ok) await nginx.waitRetired(oldWorkers, proveTimeoutMs);
+    const ok = await proveLive(render.controlPort, before.token, window);
+    if (ok) await nginx.waitRetired(oldWorkers, window);
     if (!ok) log.error('the rolled back config did not prove live', { version: before.version });
     return ok;
   }
