@@ -10,7 +10,7 @@ describe('login captcha', () => {
     const page = await suite.openPage();
     await page.goto(suite.url('/login'));
     await page.getByLabel('Account').fill('admin');
-    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
     for (let attempt = 0; attempt < FAILURE_LIMIT; attempt += 1) {
       const answered = page.waitForResponse((response) => response.url().endsWith('/v1/login'));
       await page.getByRole('button', { name: 'Sign in' }).click();

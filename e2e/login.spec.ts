@@ -8,25 +8,27 @@ describe('login page', () => {
     const page = await suite.openPage();
     await page.goto(suite.url('/login'));
     await page.getByLabel('Account').fill('admin');
-    await page.getByLabel('Password').fill(suite.master().adminPassword);
+    await page.getByLabel('Password', { exact: true }).fill(suite.master().adminPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(suite.url('/admin-home'));
     await page.getByTestId('admin-home-page').waitFor();
-    expect(await page.getByTestId('current-account').textContent()).toContain('admin');
+    expect(await page.getByTestId('current-account').textContent()).toBe('Administrator');
     expect(await page.title()).toBe('Service overview - Rampart');
   });
 
-  it('signs out from the header: the token is revoked and the console needs login again', async () => {
+  it('logs out from the user menu: the token is revoked and the console needs login again', async () => {
     const page = await suite.openPage();
     await page.goto(suite.url('/login'));
     await page.getByLabel('Account').fill('admin');
-    await page.getByLabel('Password').fill(suite.master().adminPassword);
+    await page.getByLabel('Password', { exact: true }).fill(suite.master().adminPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(suite.url('/admin-home'));
     const revoked = page.waitForResponse(
       (response) => response.url().endsWith('/v1/common/auth') && response.request().method() === 'DELETE',
     );
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.getByRole('dialog', { name: 'Logout confirmation' }).getByRole('button', { name: 'Log out' }).click();
     expect((await revoked).status()).toBe(200);
     await page.waitForURL(suite.url('/login'));
     expect((await page.context().cookies()).map((cookie) => cookie.name)).not.toContain('token');
@@ -38,7 +40,7 @@ describe('login page', () => {
     const page = await suite.openPage();
     await page.goto(suite.url('/login'));
     await page.getByLabel('Account').fill('admin');
-    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText(/ - bad_credentials$/).waitFor();
     expect(page.url()).toBe(suite.url('/login'));

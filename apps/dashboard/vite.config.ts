@@ -3,9 +3,22 @@ import { defineConfig } from 'vite';
 import { precompress } from './precompress.ts';
 import { BASE_PATH } from './src/app/basePath.ts';
 
+// Modules that do nothing when imported, though their packages do not say so: the contracts (and
+// TypeBox under them) only declare schemas, and antd's rc-components only define components. Without
+// this, a page that needs the route records pulls in every schema of the API, and the console's
+// dropdowns pull in the whole of rc-form (antd's ContextIsolator needs only its FormProvider).
+const SIDE_EFFECT_FREE = /\/packages\/contracts\/src\/|\/node_modules\/(typebox|@rc-component)\//;
+
 export default defineConfig({
   base: BASE_PATH,
   plugins: [react(), precompress('dist')],
-  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 600 },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      treeshake: { moduleSideEffects: (id: string) => !SIDE_EFFECT_FREE.test(id) },
+    },
+  },
   server: { proxy: { '/v1': 'http://127.0.0.1:8080' } },
 });

@@ -55,3 +55,25 @@ export const latestCode = async (baseUrl: string, token: string, target: string)
   if (!code) throw new Error(`no code in the message to ${target}: ${message.body}`);
   return code;
 };
+
+export interface RegisteredUser {
+  id: number;
+  account: string;
+  password: string;
+  token: string;
+}
+
+/** An ordinary user (type 2, empty access list), registered the way the register page does it. */
+export const registerUser = async (baseUrl: string, admin: string, username: string): Promise<RegisteredUser> => {
+  const email = `${username}@example.com`;
+  const password = `${username}-Pass-1`;
+  await callApi(baseUrl, 'POST', '/v1/email-captcha', { body: { email, purpose: 'register' } });
+  const captcha = await latestCode(baseUrl, admin, email);
+  const user = await callApi<{ id: number; access_token: string }>(baseUrl, 'POST', '/v1/user', {
+    body: { username, password, email, captcha, accept_agreement: true },
+  });
+  return { id: user.id, account: username, password, token: user.access_token };
+};
+
+export const login = async (baseUrl: string, account: string, password: string): Promise<string> =>
+  (await callApi<{ access_token: string }>(baseUrl, 'POST', '/v1/login', { body: { account, password } })).access_token;

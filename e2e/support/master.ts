@@ -13,6 +13,8 @@ export const ADMIN_PASSWORD = 'e2e-Admin-Pass-1';
 export interface RunningMaster {
   baseUrl: string;
   adminPassword: string;
+  /** The master's data directory (its SQLite files). */
+  dataDir: string;
   /** Everything the master printed, for failure messages. */
   output: () => string;
   stop: () => Promise<void>;
@@ -84,5 +86,5 @@ export const startMaster = async (): Promise<RunningMaster> => {
     await stop();
     throw error;
   }
-  return { baseUrl, adminPassword: ADMIN_PASSWORD, output, stop };
+  return { baseUrl, adminPassword: ADMIN_PASSWORD, dataDir, output, stop };
 };

@@ -1,19 +1,14 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { useRouteError } from 'react-router';
+import { logError } from '../shared/log/frontLog.ts';
+import { isChunkLoadError } from './chunkTimeout.ts';
+import { ErrorNotice } from './ErrorNotice.tsx';
 
-const ServerError = lazy(async () => ({
-  default: (await import('../features/errors/ErrorPages.tsx')).ServerErrorPage,
-}));
-
-/** Anything a route throws (a chunk that failed to load, a render error) shows the 500 page. */
+/** What a route shows when it throws while loading or rendering; the error goes to the front-end log. */
 export const RouteErrorBoundary = () => {
   const error = useRouteError();
   useEffect(() => {
-    console.error(error);
+    logError(error);
   }, [error]);
-  return (
-    <Suspense fallback={null}>
-      <ServerError />
-    </Suspense>
-  );
+  return <ErrorNotice chunk={isChunkLoadError(error)} />;
 };

@@ -31,4 +31,16 @@ describe('console routes', () => {
     const handle = byPath.get('/node/list')?.handle;
     expect(isRouteHandle(handle) && handle.gates?.map((gate) => gate.auth)).toEqual([['admin:node'], undefined]);
   });
+
+  it('carry the tab and keep-alive flags: unbuilt pages open no tab, the log page is kept alive', () => {
+    const handleOf = (path: string) => {
+      const handle = byPath.get(path)?.handle;
+      return isRouteHandle(handle) ? handle : undefined;
+    };
+    expect(handleOf('/log')).toMatchObject({ tabs: true, cache: true, trail: [{ title: 'route.log' }] });
+    expect(handleOf('/site/cert')).toMatchObject({
+      tabs: false,
+      trail: [{ title: 'route.site' }, { title: 'route.site-cert' }],
+    });
+  });
 });

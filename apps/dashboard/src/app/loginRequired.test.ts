@@ -5,7 +5,6 @@ import { useSession } from '../shared/session/session.ts';
 import { waitFor } from '../shared/testing/dom.ts';
 import { ROUTER_BASENAME } from './basePath.ts';
 import { createLoginRequiredHandler } from './loginRequired.ts';
-import { createQueryClient } from './queryClient.ts';
 
 describe('login_required handler', () => {
   it('clears the session and goes to login remembering the current page', async () => {
@@ -15,7 +14,7 @@ describe('login_required handler', () => {
       initialEntries: ['/dashboard/site/list?page=2'],
     });
     await waitFor(() => router.state.initialized);
-    createLoginRequiredHandler(router, createQueryClient())();
+    createLoginRequiredHandler(router)();
     await waitFor(() => router.state.location.pathname === '/dashboard/login');
     expect(router.state.location.search).toBe('?redirect=%2Fsite%2Flist%3Fpage%3D2');
     expect(useSession.getState().token).toBeNull();

@@ -1,26 +1,26 @@
-import type { ComponentType } from 'react';
-import { withChunkTimeout } from './chunkTimeout.ts';
+import { lazyRoute, type PageModule } from './lazyRoute.tsx';
 
-export interface PageModule {
-  Component: ComponentType;
-}
+type PageLoader = () => Promise<PageModule>;
 
 type ErrorPageName = 'ForbiddenPage' | 'NotFoundPage' | 'ServerErrorPage';
 
 const errorPage = (name: ErrorPageName) =>
-  withChunkTimeout(
-    async (): Promise<PageModule> => ({
-      Component: (await import('../features/errors/ErrorPages.tsx'))[name],
-    }),
-  );
+  lazyRoute(async () => ({ Component: (await import('../features/errors/ErrorPages.tsx'))[name] }));
 
 export const forbiddenPage = errorPage('ForbiddenPage');
 export const notFoundPage = errorPage('NotFoundPage');
 export const serverErrorPage = errorPage('ServerErrorPage');
 
-export const loginPage = withChunkTimeout(() => import('../features/auth/login/LoginPage.tsx'));
-export const registerPage = withChunkTimeout(() => import('../features/auth/register/RegisterPage.tsx'));
-export const forgetPasswordPage = withChunkTimeout(
-  () => import('../features/auth/forget-password/ForgetPasswordPage.tsx'),
-);
-export const consoleLayout = withChunkTimeout(() => import('../layout/ConsoleLayout.tsx'));
+export const loginPage = lazyRoute(() => import('../features/auth/login/LoginPage.tsx'));
+export const registerPage = lazyRoute(() => import('../features/auth/register/RegisterPage.tsx'));
+export const forgetPasswordPage = lazyRoute(() => import('../features/auth/forget-password/ForgetPasswordPage.tsx'));
+export const consoleLayout = lazyRoute(() => import('../layout/ConsoleLayout.tsx'));
+
+/** Console pages built so far, by route name; every other record of ROUTES renders the 404 page. */
+export const CONSOLE_PAGES: Partial<Record<string, PageLoader>> = {
+  home: () => import('../features/overview/HomePage.tsx'),
+  'admin-home': () => import('../features/overview/AdminHomePage.tsx'),
+  dashboard: () => import('../features/overview/DashboardPage.tsx'),
+  log: () => import('../features/log/LogPage.tsx'),
+  'system-log': () => import('../features/log/LogPage.tsx'),
+};

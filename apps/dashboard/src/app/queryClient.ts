@@ -8,3 +8,6 @@ export const createQueryClient = () =>
       mutations: { retry: false },
     },
   });
+
+/** The console's client: its module loads with the console, so the sign-in pages do without TanStack Query. */
+export const consoleQueryClient = createQueryClient();

@@ -1,9 +1,27 @@
 import type { RouteGates } from './access.ts';
+import { APP_CONFIG } from './config.ts';
 
-/** What each route carries: its title key, and for console pages the records that gate access. */
-export interface RouteHandle {
+/** One step of the breadcrumb: a route record's title and icon. */
+export interface TrailStep {
   title: string;
+  icon?: string;
+}
+
+/** What each route carries, from its route record (STYLE: routes and menus are data). */
+export interface RouteHandle {
+  /** i18n key of the page title. */
+  title: string;
+  /** The route record's name (console pages). */
+  name?: string;
+  icon?: string;
+  /** The records that gate access: the page's and its group's. */
   gates?: RouteGates;
+  /** false: visiting the page opens no tab. */
+  tabs?: boolean;
+  /** The page stays alive while its tab is open. */
+  cache?: boolean;
+  /** The group and the page, for the breadcrumb. */
+  trail?: readonly TrailStep[];
 }
 
 export const isRouteHandle = (handle: unknown): handle is RouteHandle =>
@@ -16,4 +34,4 @@ export const deepestHandle = (matches: readonly { handle: unknown }[]): RouteHan
     .filter(isRouteHandle)
     .at(-1);
 
-export const TITLE_SUFFIX = ' - Rampart';
+export const TITLE_SUFFIX = APP_CONFIG.titleSuffix;

@@ -1,7 +1,7 @@
-import { Navigate, type RouteObject } from 'react-router';
-import { landingPath, useSession } from '../shared/session/session.ts';
+import type { RouteObject } from 'react-router';
 import { consoleRoutes } from './consoleRoutes.ts';
 import { requireAuth } from './guard.ts';
+import { helperRoutes } from './helperRoutes.tsx';
 import {
   consoleLayout,
   forbiddenPage,
@@ -13,11 +13,6 @@ import {
 } from './pages.ts';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteErrorBoundary } from './RouteErrorBoundary.tsx';
-
-const LandingRedirect = () => {
-  const user = useSession((state) => state.user);
-  return <Navigate to={landingPath(user)} replace />;
-};
 
 const PageLoading = () => null;
 
@@ -38,7 +33,7 @@ export const appRoutes: RouteObject[] = [
         id: 'console',
         loader: requireAuth,
         lazy: consoleLayout,
-        children: [{ index: true, Component: LandingRedirect }, ...consoleRoutes()],
+        children: [...helperRoutes, ...consoleRoutes()],
       },
       { path: '*', lazy: notFoundPage, handle: { title: 'route.404' } },
     ],

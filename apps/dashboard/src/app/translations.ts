@@ -1,7 +1,11 @@
 import { authEnUS } from '../features/auth/locales/en-US.ts';
 import { authZhCN } from '../features/auth/locales/zh-CN.ts';
+import { logEnUS } from '../features/log/locales/en-US.ts';
+import { logZhCN } from '../features/log/locales/zh-CN.ts';
 import { overviewEnUS } from '../features/overview/locales/en-US.ts';
 import { overviewZhCN } from '../features/overview/locales/zh-CN.ts';
+import { layoutEnUS } from '../layout/locales/en-US.ts';
+import { layoutZhCN } from '../layout/locales/zh-CN.ts';
 import type { Translations } from '../shared/i18n/i18n.ts';
 import { commonEnUS } from '../shared/i18n/locales/en-US.ts';
 import { commonZhCN } from '../shared/i18n/locales/zh-CN.ts';
@@ -10,6 +14,6 @@ import { routeZhCN } from './locales/zh-CN.ts';
 
 /** Every feature's strings, merged per language. */
 export const TRANSLATIONS: Translations = {
-  'zh-CN': { ...commonZhCN, ...routeZhCN, ...authZhCN, ...overviewZhCN },
-  'en-US': { ...commonEnUS, ...routeEnUS, ...authEnUS, ...overviewEnUS },
+  'zh-CN': { ...commonZhCN, ...routeZhCN, ...authZhCN, ...overviewZhCN, ...layoutZhCN, ...logZhCN },
+  'en-US': { ...commonEnUS, ...routeEnUS, ...authEnUS, ...overviewEnUS, ...layoutEnUS, ...logEnUS },
 };

@@ -1,20 +1,50 @@
-import Spin from 'antd/es/spin';
-import { Outlet, useMatches } from 'react-router';
-import { canVisit } from '../app/access.ts';
-import { deepestHandle } from '../app/routeHandle.ts';
+import './layout.css';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { consoleQueryClient } from '../app/queryClient.ts';
 import { useSessionCheck } from '../features/auth/useSessionCheck.ts';
-import { ForbiddenPage, ServerErrorPage } from '../features/errors/ErrorPages.tsx';
+import { AntdScope } from '../shared/antd/AntdScope.tsx';
 import { useSession } from '../shared/session/session.ts';
-import { PlainLayout } from './PlainLayout.tsx';
+import { Shell } from './shell/Shell.tsx';
 
-/** Everything behind login: checks the session, then shows the page or 403 when the user may not see it. */
+const ServerErrorPage = lazy(async () => ({
+  default: (await import('../features/errors/ErrorPages.tsx')).ServerErrorPage,
+}));
+
+/** While the session check runs without a stored user (a sign-in in another tab). */
+const SessionLoading = () => {
+  const { t } = useTranslation();
+  return <div className="rp-session-loading" role="progressbar" aria-label={t('common.loading')} />;
+};
+
+/** Everything behind login: the console's query client around the session check and the chrome. */
 export const Component = () => {
+  // Leaving the console (logout, login_required) leaves no cached data for the next user.
+  useEffect(() => () => consoleQueryClient.clear(), []);
+  return (
+    <QueryClientProvider client={consoleQueryClient}>
+      <Console />
+    </QueryClientProvider>
+  );
+};
+
+/** Checks the session, then shows the console chrome around the page. */
+const Console = () => {
   const session = useSessionCheck();
   const user = useSession((state) => state.user);
-  const gates = deepestHandle(useMatches())?.gates ?? [];
-  if (!user) {
-    // Without a stored user the page waits for the session; login_required has already redirected.
-    return session.isError ? <ServerErrorPage /> : <Spin size="large" fullscreen />;
-  }
-  return <PlainLayout>{canVisit(user, gates) ? <Outlet /> : <ForbiddenPage />}</PlainLayout>;
+  return (
+    <AntdScope>
+      {user ? (
+        <Shell user={user} />
+      ) : session.isError ? (
+        <Suspense fallback={null}>
+          <ServerErrorPage />
+        </Suspense>
+      ) : (
+        // login_required has already gone to the login page; otherwise the answer brings the user.
+        <SessionLoading />
+      )}
+    </AntdScope>
+  );
 };

@@ -9,12 +9,11 @@ import type {
   RegisterInfo,
   ResetPassBody,
   Session,
-  SysInfo,
   UserWithToken,
 } from '@rampart/contracts';
-import { useQuery } from '@tanstack/react-query';
 import type { HttpClient, RequestOptions } from '../../shared/http/client.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
+import { useLoaded } from '../../shared/http/useLoaded.ts';
 import { dropEmpty } from '../../shared/util/dropEmpty.ts';
 
 /** The calls of sign-in, registration and password reset (spec §7, auth and common). */
@@ -35,29 +34,12 @@ export const authApi = (http: HttpClient) => ({
 
 export const useAuthApi = () => authApi(useHttp());
 
-const FOREVER = Number.POSITIVE_INFINITY;
-
-export const useSysInfo = () => {
-  const http = useHttp();
-  return useQuery({
-    queryKey: ['common', 'sysinfo'],
-    queryFn: () => http.get<SysInfo>('/v1/common/sysinfo'),
-    staleTime: FOREVER,
-  });
-};
-
 export const useRegisterInfo = () => {
   const http = useHttp();
-  return useQuery({
-    queryKey: ['common', 'register-info'],
-    queryFn: () => http.get<RegisterInfo>('/v1/common/register-info'),
-  });
+  return useLoaded('common/register-info', () => http.get<RegisterInfo>('/v1/common/register-info'));
 };
 
 export const useCaptchaTypes = () => {
   const http = useHttp();
-  return useQuery({
-    queryKey: ['common', 'captcha-type'],
-    queryFn: () => http.get<CaptchaTypes>('/v1/common/captcha-type'),
-  });
+  return useLoaded('common/captcha-type', () => http.get<CaptchaTypes>('/v1/common/captcha-type'));
 };

@@ -2,6 +2,7 @@ import Button from 'antd/es/button';
 import Result from 'antd/es/result';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { AntdScope } from '../../shared/antd/AntdScope.tsx';
 import { useSession } from '../../shared/session/session.ts';
 
 export type ErrorStatus = '403' | '404' | '500';
@@ -12,16 +13,18 @@ export const ErrorResult = ({ status }: { status: ErrorStatus }) => {
   const navigate = useNavigate();
   const signedIn = useSession((state) => state.token !== null);
   return (
-    <Result
-      status={status}
-      title={status}
-      subTitle={t(`route.${status}`)}
-      data-testid={`error-${status}`}
-      extra={
-        <Button type="primary" onClick={() => navigate(signedIn ? '/' : '/login')}>
-          {t('common.backHome')}
-        </Button>
-      }
-    />
+    <AntdScope>
+      <Result
+        status={status}
+        title={status}
+        subTitle={t(`route.${status}`)}
+        data-testid={`error-${status}`}
+        extra={
+          <Button type="primary" onClick={() => navigate(signedIn ? '/' : '/login')}>
+            {t('common.backHome')}
+          </Button>
+        }
+      />
+    </AntdScope>
   );
 };

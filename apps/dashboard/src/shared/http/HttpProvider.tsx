@@ -1,12 +1,9 @@
-import App from 'antd/es/app';
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRequestLog } from '../log/requestLog.ts';
+import { useFeedback } from '../feedback/FeedbackProvider.tsx';
+import { useFrontLog } from '../log/frontLog.ts';
 import { useSession } from '../session/session.ts';
 import { createHttpClient, type HttpClient } from './client.ts';
-
-/** Spec §9: error messages stay 3 s. */
-export const MESSAGE_SECONDS = 3;
 
 const HttpContext = createContext<HttpClient | null>(null);
 
@@ -15,29 +12,27 @@ interface HttpProviderProps {
   children: ReactNode;
 }
 
-/** Binds the one HTTP client to this app's session, translations and antd message API. */
+/** Binds the one HTTP client to this app's session, translations, popups and front-end log. */
 export const HttpProvider = ({ onLoginRequired, children }: HttpProviderProps) => {
-  const { message } = App.useApp();
+  const feedback = useFeedback();
   const { i18n } = useTranslation();
   const client = useMemo(
     () =>
       createHttpClient({
         getToken: () => useSession.getState().token,
         onLoginRequired,
-        notify: (text) => {
-          void message.error({ content: text, duration: MESSAGE_SECONDS });
-        },
+        notify: feedback.error,
         translate: (key, values) => i18n.t(key, values ?? {}),
         onFailure: (error, method) =>
-          useRequestLog.getState().add({
-            at: new Date().toISOString(),
+          useFrontLog.getState().add({
+            kind: 'request',
             method,
             url: error.url,
             code: error.code,
-            message: error.message,
+            message: error.display,
           }),
       }),
-    [message, i18n, onLoginRequired],
+    [feedback, i18n, onLoginRequired],
   );
   return <HttpContext value={client}>{children}</HttpContext>;
 };

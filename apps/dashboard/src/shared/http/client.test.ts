@@ -127,4 +127,28 @@ describe('http client', () => {
     await expect(client.get('/v1/x')).rejects.toMatchObject({ code: 'network' });
     expect(config.notify).toHaveBeenCalledWith('network error - network');
   });
+
+  it('lets the menu call reject on login_required without the login redirect', async () => {
+    const { client, config } = setup(async () => json(401, { code: 'login_required', msg: 'sign in', data: null }));
+    await expect(client.get('/v1/common/menu2', { loginRequired: 'reject' })).rejects.toMatchObject({
+      code: 'login_required',
+    });
+    expect(config.onLoginRequired).not.toHaveBeenCalled();
+  });
+
+  it('keeps silent calls out of the popup and the front-end log', async () => {
+    const onFailure = vi.fn();
+    const notify = vi.fn();
+    const client = createHttpClient({
+      getToken: () => null,
+      onLoginRequired: vi.fn(),
+      notify,
+      onFailure,
+      translate,
+      fetch: (async () => new Response('missing', { status: 404 })) as typeof fetch,
+    });
+    await expect(client.post('/api/system/i18n/list', {}, { silent: true })).rejects.toMatchObject({ code: '404' });
+    expect(notify).not.toHaveBeenCalled();
+    expect(onFailure).not.toHaveBeenCalled();
+  });
 });

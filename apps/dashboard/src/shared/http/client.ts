@@ -14,6 +14,10 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Replaces the default 'msg - code' popup for this call; the promise still rejects. */
   onError?: (error: ApiError) => void;
+  /** `reject`: a `login_required` answer only rejects, without the login redirect (the menu call). */
+  loginRequired?: 'redirect' | 'reject';
+  /** No popup and no front-end log entry: for optional calls whose failure is expected. */
+  silent?: boolean;
 }
 
 export interface HttpClientConfig {
@@ -61,6 +65,7 @@ export const createHttpClient = (config: HttpClientConfig): HttpClient => {
   const notify = (error: ApiError) => config.notify(error.display);
 
   const fail = (error: ApiError, method: Method, options: RequestOptions): never => {
+    if (options.silent) throw error;
     config.onFailure?.(error, method);
     if (options.onError) options.onError(error);
     else notify(error);
@@ -98,8 +103,8 @@ export const createHttpClient = (config: HttpClientConfig): HttpClient => {
       if (body.code === 0) return body.data as T;
       const error = new ApiError(body.code, body.msg, response.status, url);
       if (body.code === LOGIN_REQUIRED) {
-        config.onFailure?.(error, method);
-        config.onLoginRequired();
+        if (!options.silent) config.onFailure?.(error, method);
+        if (options.loginRequired !== 'reject') config.onLoginRequired();
         throw error;
       }
       return fail(error, method, options);

@@ -9,7 +9,10 @@ export type Translations = Record<Language, LocaleTree>;
 export const createI18n = (translations: Translations, language: Language): I18n => {
   const instance = i18next.createInstance();
   void instance.use(initReactI18next).init({
-    resources: Object.fromEntries(LANGUAGES.map(({ code }) => [code, { translation: translations[code] }])),
+    // A copy: merging remote translations must not change the bundled objects.
+    resources: Object.fromEntries(
+      LANGUAGES.map(({ code }) => [code, { translation: structuredClone(translations[code]) }]),
+    ),
     lng: language,
     fallbackLng: DEFAULT_LANGUAGE,
     supportedLngs: LANGUAGES.map(({ code }) => code),

@@ -8,3 +8,12 @@ export const safeExternalUrl = (value: string | undefined): string | undefined =
     return undefined;
   }
 };
+
+/** A relative URL or one on this origin (images named by the server: menu icons, the logo). */
+export const isSameOriginUrl = (value: string): boolean => {
+  try {
+    return new URL(value, window.location.origin).origin === window.location.origin;
+  } catch {
+    return false;
+  }
+};

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/databases.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { saveSetting } from '../settings/settings.service.ts';
 
 describe.each(DIALECTS)('common calls on $dialect', (target) => {
   let test: TestApp;
@@ -30,6 +31,15 @@ describe.each(DIALECTS)('common calls on $dialect', (target) => {
       site_name: 'Rampart',
       logo_url: '',
       register_open: true,
+    });
+  });
+
+  it('serves operator translations for the languages asked, none by default', async () => {
+    const body = { languages: ['zh-CN', 'en-US'] };
+    expect((await test.call('POST', '/api/system/i18n/list', { body })).body).toEqual({ code: 0, msg: 'ok', data: {} });
+    await saveSetting(test.database.db, 'i18n_overrides', { 'en-US': { layout: { title: 'Acme CDN' } } });
+    expect((await test.call('POST', '/api/system/i18n/list', { body })).body.data).toEqual({
+      'en-US': { layout: { title: 'Acme CDN' } },
     });
   });
 

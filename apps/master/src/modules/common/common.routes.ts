@@ -40,6 +40,24 @@ export async function publicCommonRoutes(app: App, { db }: AppContext) {
     });
   });
 
+  app.post(
+    '/api/system/i18n/list',
+    {
+      schema: {
+        tags,
+        body: Type.Object(
+          { languages: Type.Array(Type.String({ pattern: '^[a-z]{2,3}(-[A-Z][A-Za-z]{1,3})?$' }), { maxItems: 16 }) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => {
+      const { i18n_overrides } = await loadSettings(db);
+      const wanted = request.body.languages.filter((language) => Object.hasOwn(i18n_overrides, language));
+      return ok(Object.fromEntries(wanted.map((language) => [language, i18n_overrides[language]])));
+    },
+  );
+
   app.get('/v1/site-sys-config', { schema: { tags, response: { 200: Envelope(SiteSysConfig) } } }, async () => {
     const settings = await loadSettings(db);
     return ok({ site_name: settings.site_name, logo_url: settings.logo_url, register_open: settings.register_open });

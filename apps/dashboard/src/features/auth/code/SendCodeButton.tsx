@@ -1,8 +1,8 @@
 import type { CaptchaSent } from '@rampart/contracts';
-import App from 'antd/es/app';
 import Button from 'antd/es/button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
 import { useCountdown } from './useCountdown.ts';
 
 interface SendCodeButtonProps {
@@ -14,7 +14,7 @@ interface SendCodeButtonProps {
 /** Sends an email or SMS code, then counts down the server's `resend_after` seconds. */
 export const SendCodeButton = ({ send, testId }: SendCodeButtonProps) => {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const feedback = useFeedback();
   const { seconds, start } = useCountdown();
   const [sending, setSending] = useState(false);
   const onClick = async () => {
@@ -23,7 +23,7 @@ export const SendCodeButton = ({ send, testId }: SendCodeButtonProps) => {
       const sent = await send();
       if (sent) {
         start(sent.resend_after);
-        void message.success(t('auth.code.sent'));
+        feedback.success(t('auth.code.sent'));
       }
     } catch {
       // the HTTP client has shown the failure

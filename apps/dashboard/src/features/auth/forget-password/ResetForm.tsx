@@ -1,4 +1,3 @@
-import App from 'antd/es/app';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input/Input';
@@ -6,6 +5,7 @@ import Radio from 'antd/es/radio';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
 import { useAuthApi } from '../api.ts';
 import { CodeField } from '../code/CodeField.tsx';
 import { fieldRules } from '../fieldRules.ts';
@@ -17,7 +17,7 @@ const RESET_FORM = 'reset';
 /** Reset by email or phone, offering only the channels the server has (GET /v1/common/captcha-type). */
 export const ResetForm = ({ channels }: { channels: readonly ResetChannel[] }) => {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const feedback = useFeedback();
   const api = useAuthApi();
   const navigate = useNavigate();
   const [form] = Form.useForm<ResetValues>();
@@ -38,7 +38,7 @@ export const ResetForm = ({ channels }: { channels: readonly ResetChannel[] }) =
     setSubmitting(true);
     try {
       await api.resetPassword(toResetBody(values));
-      void message.success(t('auth.reset.success'));
+      feedback.success(t('auth.reset.success'));
       navigate('/login', { replace: true });
     } catch {
       // the HTTP client has shown the failure

@@ -11,6 +11,8 @@ export const authEnUS = {
       submit: 'Sign in',
       register: 'Create an account',
       forgetPassword: 'Forgot password?',
+      showPassword: 'Show password',
+      hidePassword: 'Hide password',
     },
     captcha: {
       label: 'Captcha',

@@ -14,6 +14,8 @@ export const authZhCN: LocaleOf<typeof authEnUS> = {
       submit: '登录',
       register: '注册账号',
       forgetPassword: '忘记密码？',
+      showPassword: '显示密码',
+      hidePassword: '隐藏密码',
     },
     captcha: {
       label: '验证码',

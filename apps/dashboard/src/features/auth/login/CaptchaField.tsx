@@ -1,27 +1,34 @@
 import type { ImageCaptcha } from '@rampart/contracts';
-import Flex from 'antd/es/flex';
-import Form from 'antd/es/form';
-import Input from 'antd/es/input/Input';
 import { useTranslation } from 'react-i18next';
+import { PlainField } from './PlainField.tsx';
 import { captchaImageSrc } from './useImageCaptcha.ts';
 
-const IMAGE_STYLE = { height: 32, width: 112, padding: 0, border: 0, background: 'none', cursor: 'pointer' } as const;
+interface CaptchaFieldProps {
+  image: ImageCaptcha | null;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+  onRefresh: () => void;
+}
 
 /** The captcha text input beside its image; clicking the image fetches a new one. */
-export const CaptchaField = ({ image, onRefresh }: { image: ImageCaptcha | null; onRefresh: () => void }) => {
+export const CaptchaField = ({ image, value, error, onChange, onRefresh }: CaptchaFieldProps) => {
   const { t } = useTranslation();
   return (
-    <Form.Item label={t('auth.captcha.label')} htmlFor="login_code" required>
-      <Flex gap={8}>
-        <Form.Item name="code" rules={[{ required: true, message: t('auth.captcha.required') }]} noStyle>
-          <Input placeholder={t('auth.captcha.placeholder')} autoComplete="off" />
-        </Form.Item>
+    <PlainField
+      label={t('auth.captcha.label')}
+      placeholder={t('auth.captcha.placeholder')}
+      autoComplete="off"
+      value={value}
+      error={error}
+      onChange={onChange}
+      addon={
         <button
           type="button"
+          className="rp-captcha-image"
           onClick={onRefresh}
           title={t('auth.captcha.refresh')}
           aria-label={t('auth.captcha.refresh')}
-          style={IMAGE_STYLE}
         >
           {image && (
             <img
@@ -33,7 +40,7 @@ export const CaptchaField = ({ image, onRefresh }: { image: ImageCaptcha | null;
             />
           )}
         </button>
-      </Flex>
-    </Form.Item>
+      }
+    />
   );
 };

@@ -1,8 +1,4 @@
-import Button from 'antd/es/button';
-import Form from 'antd/es/form';
-import Input from 'antd/es/input/Input';
-import Password from 'antd/es/input/Password';
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { REDIRECT_PARAM, safeRedirect } from '../../../app/navigation.ts';
@@ -11,29 +7,37 @@ import { useHttp } from '../../../shared/http/HttpProvider.tsx';
 import { landingPath, useSession } from '../../../shared/session/session.ts';
 import { useAuthApi } from '../api.ts';
 import { CaptchaField } from './CaptchaField.tsx';
+import { type LoginErrors, type LoginValues, missingFields } from './loginValues.ts';
+import { PlainField } from './PlainField.tsx';
 import { useImageCaptcha } from './useImageCaptcha.ts';
 
-interface LoginValues {
-  account: string;
-  password: string;
-  code?: string;
-}
-
 const CAPTCHA_ERRORS = new Set(['captcha_required', 'captcha_invalid']);
+const REQUIRED_MESSAGE = {
+  account: 'auth.login.accountRequired',
+  password: 'auth.login.passwordRequired',
+  code: 'auth.captcha.required',
+} as const;
 
+/** The sign-in form, in plain elements: the login route stays small (no antd Form). */
 export const LoginForm = () => {
   const { t } = useTranslation();
   const http = useHttp();
   const api = useAuthApi();
-  const [form] = Form.useForm<LoginValues>();
   const captcha = useImageCaptcha();
   const signIn = useSession((state) => state.signIn);
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
+  const [values, setValues] = useState<LoginValues>({ account: '', password: '', code: '' });
+  const [errors, setErrors] = useState<LoginErrors>({});
   const [submitting, setSubmitting] = useState(false);
 
+  const change = (field: keyof LoginValues) => (value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
   /** Asks whether this account (or this client) must solve a captcha; shows it when so. */
-  const checkPolicy = async (account: string | undefined): Promise<boolean> => {
+  const checkPolicy = async (account: string): Promise<boolean> => {
     if (!account || captcha.isRequired()) return captcha.isRequired();
     try {
       const policy = await api.loginPolicy(account, { onError: () => undefined });
@@ -46,7 +50,7 @@ export const LoginForm = () => {
 
   const onLoginError = (error: ApiError, account: string) => {
     http.notify(error);
-    form.setFieldValue('code', '');
+    setValues((current) => ({ ...current, code: '' }));
     if (CAPTCHA_ERRORS.has(error.code)) {
       void (captcha.isRequired() ? captcha.refresh() : captcha.require());
     } else if (captcha.isRequired()) {
@@ -56,16 +60,24 @@ export const LoginForm = () => {
     }
   };
 
-  const onFinish = async ({ account, password, code }: LoginValues) => {
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const account = values.account.trim();
     setSubmitting(true);
     try {
-      const needsCaptcha = await checkPolicy(account);
-      if (needsCaptcha && !code) {
-        await form.validateFields(['code']).catch(() => undefined);
+      const needsCaptcha = account ? await checkPolicy(account) : captcha.isRequired();
+      const missing = missingFields(values, needsCaptcha);
+      if (missing.length > 0) {
+        setErrors(Object.fromEntries(missing.map((field) => [field, t(REQUIRED_MESSAGE[field])])));
         return;
       }
       const user = await api.login(
-        { account, password, captcha: needsCaptcha ? captcha.currentId() : undefined, code },
+        {
+          account,
+          password: values.password,
+          captcha: needsCaptcha ? captcha.currentId() : undefined,
+          code: values.code,
+        },
         { onError: (error) => onLoginError(error, account) },
       );
       signIn(user);
@@ -78,29 +90,36 @@ export const LoginForm = () => {
   };
 
   return (
-    <Form form={form} name="login" layout="vertical" onFinish={onFinish} requiredMark={false}>
-      <Form.Item
-        name="account"
+    <form name="login" noValidate onSubmit={(event) => void onSubmit(event)}>
+      <PlainField
         label={t('auth.login.account')}
-        rules={[{ required: true, whitespace: true, message: t('auth.login.accountRequired') }]}
-      >
-        <Input
-          placeholder={t('auth.login.accountPlaceholder')}
-          autoComplete="username"
-          onBlur={() => void checkPolicy(form.getFieldValue('account'))}
-        />
-      </Form.Item>
-      <Form.Item
-        name="password"
+        placeholder={t('auth.login.accountPlaceholder')}
+        autoComplete="username"
+        value={values.account}
+        error={errors.account}
+        onChange={change('account')}
+        onBlur={() => void checkPolicy(values.account.trim())}
+      />
+      <PlainField
         label={t('auth.login.password')}
-        rules={[{ required: true, message: t('auth.login.passwordRequired') }]}
-      >
-        <Password autoComplete="current-password" />
-      </Form.Item>
-      {captcha.required && <CaptchaField image={captcha.image} onRefresh={() => void captcha.refresh()} />}
-      <Button type="primary" htmlType="submit" block loading={submitting}>
+        autoComplete="current-password"
+        secret
+        value={values.password}
+        error={errors.password}
+        onChange={change('password')}
+      />
+      {captcha.required && (
+        <CaptchaField
+          image={captcha.image}
+          value={values.code}
+          error={errors.code}
+          onChange={change('code')}
+          onRefresh={() => void captcha.refresh()}
+        />
+      )}
+      <button type="submit" className="rp-submit" disabled={submitting} aria-busy={submitting}>
         {t('auth.login.submit')}
-      </Button>
-    </Form>
+      </button>
+    </form>
   );
 };

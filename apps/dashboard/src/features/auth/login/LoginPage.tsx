@@ -1,4 +1,3 @@
-import Flex from 'antd/es/flex';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useRegisterInfo } from '../api.ts';
@@ -11,10 +10,10 @@ export const Component = () => {
   return (
     <AuthShell title={t('auth.login.title')}>
       <LoginForm />
-      <Flex justify="space-between" style={{ marginTop: 16 }}>
+      <div className="rp-auth-links">
         {registerInfo?.open ? <Link to="/register">{t('auth.login.register')}</Link> : <span />}
         <Link to="/forget-password">{t('auth.login.forgetPassword')}</Link>
-      </Flex>
+      </div>
     </AuthShell>
   );
 };

@@ -1,5 +1,4 @@
 import type { RegisterInfo } from '@rampart/contracts';
-import App from 'antd/es/app';
 import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
 import Form from 'antd/es/form';
@@ -8,17 +7,18 @@ import Typography from 'antd/es/typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
 import { useSession } from '../../../shared/session/session.ts';
+import { safeExternalUrl } from '../../../shared/util/safeUrl.ts';
 import { useAuthApi } from '../api.ts';
 import { fieldRules } from '../fieldRules.ts';
 import { PasswordFields } from '../password/PasswordFields.tsx';
-import { safeExternalUrl } from '../safeUrl.ts';
 import { ContactFields, REGISTER_FORM } from './RegisterFields.tsx';
 import { type RegisterValues, toRegisterBody } from './registerBody.ts';
 
 export const RegisterForm = ({ info }: { info: RegisterInfo }) => {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const feedback = useFeedback();
   const api = useAuthApi();
   const [form] = Form.useForm<RegisterValues>();
   const signIn = useSession((state) => state.signIn);
@@ -32,7 +32,7 @@ export const RegisterForm = ({ info }: { info: RegisterInfo }) => {
     try {
       const user = await api.register(toRegisterBody(values));
       signIn(user);
-      void message.success(t('auth.register.success'));
+      feedback.success(t('auth.register.success'));
       navigate('/home', { replace: true });
     } catch {
       // the HTTP client has shown the failure

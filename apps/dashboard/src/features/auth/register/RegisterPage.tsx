@@ -2,11 +2,12 @@ import Result from 'antd/es/result';
 import Spin from 'antd/es/spin';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { AntdScope } from '../../../shared/antd/AntdScope.tsx';
 import { useRegisterInfo } from '../api.ts';
 import { AuthShell } from '../shell/AuthShell.tsx';
 import { RegisterForm } from './RegisterForm.tsx';
 
-export const Component = () => {
+const Page = () => {
   const { t } = useTranslation();
   const { data: info, isPending } = useRegisterInfo();
   return (
@@ -14,9 +15,16 @@ export const Component = () => {
       {isPending && <Spin />}
       {info?.open === false && <Result status="info" title={t('auth.register.closed')} />}
       {info?.open && <RegisterForm info={info} />}
-      <div style={{ marginTop: 16, textAlign: 'center' }}>
+      <div className="rp-auth-links" style={{ justifyContent: 'center' }}>
         <Link to="/login">{t('auth.register.toLogin')}</Link>
       </div>
     </AuthShell>
   );
 };
+
+/** antd forms: this page brings antd's configuration with it. */
+export const Component = () => (
+  <AntdScope>
+    <Page />
+  </AntdScope>
+);

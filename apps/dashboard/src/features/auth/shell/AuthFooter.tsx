@@ -1,5 +1,5 @@
-import { useSysInfo } from '../api.ts';
-import { safeExternalUrl } from '../safeUrl.ts';
+import { useSysInfo } from '../../../shared/system/systemInfo.ts';
+import { safeExternalUrl } from '../../../shared/util/safeUrl.ts';
 
 /** Footer text and link from GET /v1/common/sysinfo. */
 export const AuthFooter = () => {
@@ -7,7 +7,7 @@ export const AuthFooter = () => {
   if (!data?.footer_copyright) return null;
   const href = safeExternalUrl(data.footer_link);
   return (
-    <footer data-testid="auth-footer" style={{ textAlign: 'center', padding: '16px 0', color: 'rgba(0,0,0,0.45)' }}>
+    <footer data-testid="auth-footer" className="rp-auth-footer">
       {href ? (
         <a href={href} target="_blank" rel="noopener noreferrer">
           {data.footer_copyright}

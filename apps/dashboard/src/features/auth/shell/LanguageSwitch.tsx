@@ -1,31 +1,25 @@
-import GlobalOutlined from '@ant-design/icons/GlobalOutlined';
-import Button from 'antd/es/button';
+import GlobalOutlined from '@ant-design/icons-svg/es/asn/GlobalOutlined';
 import { useTranslation } from 'react-i18next';
-import { applyLanguage } from './i18n.ts';
-import { LANGUAGES } from './languages.ts';
+import { applyLanguage } from '../../../shared/i18n/i18n.ts';
+import { LANGUAGES } from '../../../shared/i18n/languages.ts';
+import { PlainIcon } from './PlainIcon.tsx';
 
-/** One button per language (a menu would cost the login page ~30 kB of JavaScript). */
+/** One plain button per language on the public pages; the console has its own dropdown. */
 export const LanguageSwitch = () => {
   const { i18n, t } = useTranslation();
   return (
-    <fieldset
-      aria-label={t('common.language')}
-      data-testid="language-switch"
-      style={{ display: 'flex', border: 0, margin: 0, padding: 0 }}
-    >
-      <GlobalOutlined aria-hidden style={{ alignSelf: 'center', marginRight: 4 }} />
+    <fieldset aria-label={t('common.language')} data-testid="language-switch" className="rp-language">
+      <PlainIcon icon={GlobalOutlined} />
       {LANGUAGES.map(({ code, label }) => (
-        <Button
+        <button
           key={code}
-          type="text"
-          size="small"
+          type="button"
           lang={code}
           aria-pressed={i18n.language === code}
-          style={{ fontWeight: i18n.language === code ? 600 : 400 }}
           onClick={() => applyLanguage(i18n, code)}
         >
           {label}
-        </Button>
+        </button>
       ))}
     </fieldset>
   );

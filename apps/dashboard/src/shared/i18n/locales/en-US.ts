@@ -2,9 +2,15 @@ export const commonEnUS = {
   common: {
     appName: 'Rampart',
     language: 'Language',
-    signOut: 'Sign out',
     backHome: 'Back to home',
     loading: 'Loading…',
+    error: {
+      chunkTitle: 'This page could not be loaded',
+      chunkText: 'Its code did not arrive. Check the connection and try again.',
+      renderTitle: 'Something went wrong on this page',
+      renderText: 'The error is in the front-end log.',
+      retry: 'Retry',
+    },
   },
   http: {
     status: {

@@ -5,9 +5,15 @@ export const commonZhCN: LocaleOf<typeof commonEnUS> = {
   common: {
     appName: 'Rampart',
     language: '语言',
-    signOut: '退出登录',
     backHome: '返回首页',
     loading: '加载中…',
+    error: {
+      chunkTitle: '页面加载失败',
+      chunkText: '页面代码未能加载。请检查网络后重试。',
+      renderTitle: '页面出错了',
+      renderText: '错误已记录在前端日志中。',
+      retry: '重试',
+    },
   },
   http: {
     status: {

@@ -1,0 +1,11 @@
+export const logEnUS = {
+  log: {
+    count_one: '{{count}} entry',
+    count_other: '{{count}} entries',
+    filter: 'Filter by message or URL',
+    clear: 'Clear',
+    empty: 'Nothing went wrong in this tab yet',
+    columns: { time: 'Time', kind: 'Kind', message: 'Message', url: 'URL' },
+    kinds: { error: 'Uncaught error', rejection: 'Rejected promise', request: 'Failed request' },
+  },
+};

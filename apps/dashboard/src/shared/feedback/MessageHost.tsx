@@ -1,0 +1,21 @@
+import useMessage from 'antd/es/message/useMessage';
+import { useEffect } from 'react';
+import { MESSAGE_SECONDS } from './FeedbackProvider.tsx';
+
+export interface Toast {
+  type: 'error' | 'success';
+  text: string;
+}
+
+export type MessageApi = (toast: Toast) => void;
+
+/** antd's message holder; hands its API to the provider once mounted. */
+export const MessageHost = ({ onReady }: { onReady: (api: MessageApi) => void }) => {
+  const [message, holder] = useMessage({ maxCount: 5 });
+  useEffect(() => {
+    onReady(({ type, text }) => {
+      void message.open({ type, content: text, duration: MESSAGE_SECONDS });
+    });
+  }, [message, onReady]);
+  return holder;
+};
