@@ -45,6 +45,7 @@ export async function stop(child: ChildProcess): Promise<void> {
 }
 
 export interface WrkResult {
+  requests: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -68,7 +69,8 @@ export function wrk(url: string, options: { seconds: number; connections: number
   };
   const non2xx = Number(output.match(/Non-2xx or 3xx responses: (\d+)/)?.[1] ?? 0);
   if (non2xx > 0) throw new Error(`wrk saw ${non2xx} failed responses for ${url}`);
-  return { requestsPerSecond: rps, p50Ms: latency(' 50'), p99Ms: latency(' 99') };
+  const requests = Number(output.match(/(\d+) requests in/)?.[1]);
+  return { requests, requestsPerSecond: rps, p50Ms: latency(' 50'), p99Ms: latency(' 99') };
 }
 
 export const median = (values: number[]) => {

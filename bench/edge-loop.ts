@@ -1,0 +1,174 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { Site } from '@rampart/contracts';
+import { NGINX_BINARY } from '../apps/agent/test/support/edge.ts';
+import { edgeRequest } from '../apps/agent/test/support/http.ts';
+import { adminToken, api, MasterProcess } from '../apps/agent/test/support/master-process.ts';
+import { freePort } from '../apps/agent/test/support/ports.ts';
+import { openDatabase } from '../apps/master/src/db/database.ts';
+import { median, ROOT, tempDir, wrk } from './support.ts';
+
+const CHANGES = Number(process.env.BENCH_CHANGES ?? 100);
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? Number.NaN;
+const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+async function until<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    await pause(5);
+  }
+  throw new Error('timed out');
+}
+
+/** Figures 4 and 5: the real master, the agent as a process, and its nginx. */
+export async function edgeLoop(originPorts: { a: number; b: number }): Promise<string[]> {
+  const master = new MasterProcess(await freePort(), tempDir('rampart-bench-master-'));
+  await master.start();
+  const admin = await adminToken(master);
+  const ports = { http: await freePort(), https: await freePort() };
+  const { install_token } = await api<{ install_token: string }>(master, 'GET', '/v1/nodes/install-token', admin);
+  const args = [
+    join(ROOT, 'apps/agent/src/main.ts'),
+    '--master',
+    master.url,
+    '--token',
+    install_token,
+    '--data-dir',
+    tempDir('rampart-bench-agent-'),
+    '--control-port',
+    String(await freePort()),
+    '--listen-address',
+    '127.0.0.1',
+    '--workers',
+    '1',
+    '--nginx',
+    NGINX_BINARY,
+  ];
+  let agent: ChildProcess = spawn(process.execPath, args, { stdio: 'ignore' });
+  const stopAgent = async () => {
+    const exited = new Promise((done) => agent.once('exit', done));
+    agent.kill('SIGTERM');
+    await exited;
+  };
+  const lines: string[] = [];
+  try {
+    const pending = await until(
+      async () => (await api<{ list: { id: number }[] }>(master, 'GET', '/v1/pending-nodes', admin)).list[0],
+      15_000,
+    );
+    await api(master, 'POST', '/v1/nodes', admin, {
+      pending_id: pending.id,
+      http_port: ports.http,
+      https_port: ports.https,
+    });
+    const origin = (port: number) => [{ address: '127.0.0.1', port, weight: 1, backup: false }];
+    const site = await api<Site>(master, 'POST', '/v1/sites', admin, {
+      domains: ['loop.bench.test'],
+      origins: origin(originPorts.a),
+    });
+    const served = async () => {
+      const answer = await edgeRequest(ports.http, { host: 'loop.bench.test' });
+      return answer.status === 200 ? answer.body.trim() : undefined;
+    };
+    await until(async () => ((await served()) === 'origin-a' ? true : undefined), 15_000);
+
+    // Each change is unique (a response header carrying its number), so an answer from an old
+    // worker that is still retiring can never pass for the new config.
+    const changeServed = async (mark: string) => {
+      const answer = await edgeRequest(ports.http, { host: 'loop.bench.test' });
+      return answer.headers['x-change'] === mark ? true : undefined;
+    };
+    const propagation: number[] = [];
+    const roundTrips: number[] = [];
+    for (let i = 1; i <= CHANGES; i++) {
+      const started = performance.now();
+      await api(master, 'PUT', `/v1/sites/${site.id}`, admin, {
+        response_headers: [{ name: 'X-Change', value: String(i) }],
+      });
+      await until(() => changeServed(String(i)), 10_000);
+      propagation.push(performance.now() - started);
+      const trip = performance.now();
+      await api(master, 'GET', `/v1/sites/${site.id}`, admin);
+      roundTrips.push(performance.now() - trip);
+    }
+    lines.push(
+      `API change → served by the edge (${CHANGES} changes): p50 ${percentile(propagation, 0.5).toFixed(0)} ms, p95 ${percentile(propagation, 0.95).toFixed(0)} ms; one API round trip ${median(roundTrips).toFixed(1)} ms`,
+    );
+
+    // Log shipping: lines written while the agent is stopped, then shipped in one go when it starts.
+    const store = openDatabase({ dataDir: master.dataDir });
+    const stored = async () =>
+      Number(
+        (
+          await store.logs
+            .selectFrom('access_logs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    try {
+      await pause(2500);
+      await stopAgent();
+      const before = await stored();
+      const load = wrk(`http://127.0.0.1:${ports.http}/`, {
+        seconds: 3,
+        connections: 32,
+        lua: 'wrk.headers["Host"] = "loop.bench.test"',
+      });
+      await pause(1500); // nginx flushes its log buffer every second
+      const started = performance.now();
+      agent = spawn(process.execPath, args, { stdio: 'ignore' });
+      await until(async () => ((await stored()) >= before + load.requests ? true : undefined), 120_000);
+      const shipped = load.requests / ((performance.now() - started) / 1000);
+      const raw = await rawInsertRate(load.requests);
+      lines.push(
+        `log shipping: ${load.requests} lines from the nginx log to stored rows at ${shipped.toFixed(0)} lines/s (agent start included); raw bulk insert ${raw.toFixed(0)} lines/s; ratio ${(shipped / raw).toFixed(2)}`,
+      );
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await stopAgent().catch(() => undefined);
+    await master.stop();
+  }
+  return lines;
+}
+
+/** Rows/s for a plain bulk insert of `count` access-log rows into a fresh logs database. */
+async function rawInsertRate(count: number): Promise<number> {
+  const database = openDatabase({ dataDir: tempDir('rampart-bench-raw-') });
+  const { migrateToLatest } = await import('../apps/master/src/db/migrate.ts');
+  await migrateToLatest(database);
+  const row = {
+    node_id: 1,
+    site_id: 1,
+    time_ms: Date.now(),
+    client_ip: '127.0.0.1',
+    method: 'GET',
+    host: 'loop.bench.test',
+    uri: '/',
+    status: 200,
+    bytes_sent: 160,
+    bytes_received: 80,
+    request_time_ms: 0,
+    upstream_time_ms: 0,
+    cache_status: '',
+    user_agent: '',
+    referer: '',
+    block_reason: '',
+  };
+  const batch = Array.from({ length: 500 }, () => row);
+  const started = performance.now();
+  for (let done = 0; done < count; done += 1000) {
+    await database.logs.transaction().execute(async (trx) => {
+      await trx.insertInto('access_logs').values(batch).execute();
+      await trx.insertInto('access_logs').values(batch).execute();
+    });
+  }
+  const rate = (Math.ceil(count / 1000) * 1000) / ((performance.now() - started) / 1000);
+  await database.close();
+  return rate;
+}

@@ -1,0 +1,135 @@
+// Edge figures, each against a baseline measured in the same run:
+//  1. requests/s through the Rampart edge (one site, cache off, no protection) vs a hand-written
+//     plain nginx proxy to the same origin, same worker count (1), same upstream keepalive;
+//  2. a cache HIT through the edge vs plain nginx serving the same file from disk;
+//  3. render + nginx -t + reload + proof, and nginx memory, at 1k and 10k sites;
+//  4. API change → served by the edge (real master, agent process, nginx), p50/p95 over changes,
+//     vs one API round trip;
+//  5. log shipping: lines/s from the nginx log to stored rows vs a raw bulk insert.
+// Usage: node bench/edge.ts   (needs wrk and Debian's nginx with the Rampart modules)
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
+import { createEdge } from '../apps/agent/test/support/edge.ts';
+import { edgeRequest } from '../apps/agent/test/support/http.ts';
+import { freePort } from '../apps/agent/test/support/ports.ts';
+import { edgeLoop } from './edge-loop.ts';
+import { nginxMemoryMb, startPlainNginx } from './nginx-process.ts';
+import { median, wrk } from './support.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = 3;
+const report: string[] = [
+  `date: ${new Date().toISOString()}  node ${process.version}  wrk -t1 -c32, ${SECONDS} s a run, ${ROUNDS} alternating rounds, medians`,
+];
+const ratio = (a: number, b: number) => (a / b).toFixed(3);
+
+// The origin: a plain nginx answering a short body, and a static file for the cache figure.
+const originPorts = { a: await freePort(), b: await freePort() };
+const files = join(process.env.TMPDIR ?? '/tmp', `rampart-bench-files-${process.pid}`);
+const origin = startPlainNginx(
+  'origin',
+  `    access_log off;
+    server { listen 127.0.0.1:${originPorts.a}; location / { return 200 "origin-a\\n"; } location /static/ { root ${files}; } }
+    server { listen 127.0.0.1:${originPorts.b}; location / { return 200 "origin-b\\n"; } }`,
+);
+const { mkdirSync, chmodSync } = await import('node:fs');
+mkdirSync(join(files, 'static'), { recursive: true });
+chmodSync(files, 0o755);
+writeFileSync(join(files, 'static', 'file.bin'), Buffer.alloc(4096, 7));
+
+// The baseline proxy and static server, written by hand as an operator would.
+const plainPorts = { proxy: await freePort(), disk: await freePort() };
+const plain = startPlainNginx(
+  'plain',
+  `    access_log logs/access.log combined buffer=64k flush=1s;
+    upstream origin { server 127.0.0.1:${originPorts.a}; keepalive 16; }
+    server {
+      listen 127.0.0.1:${plainPorts.proxy};
+      location / { proxy_pass http://origin; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $host; }
+    }
+    server { listen 127.0.0.1:${plainPorts.disk}; location / { root ${files}; } }`,
+);
+
+const edge = await createEdge({ proveTimeoutMs: 120_000 });
+try {
+  const site = (id: number, domain: string, extra: Partial<Parameters<typeof makeSite>[0]> = {}) =>
+    makeSite({
+      id,
+      domains: [domain],
+      origins: [{ address: '127.0.0.1', port: originPorts.a, weight: 1, backup: false }],
+      ...extra,
+    });
+  const outcome = await edge.applier.apply(
+    edge.snapshot({
+      version: 1,
+      sites: [
+        site(1, 'bench.test'),
+        site(2, 'cached.test', {
+          cache_rules: [{ match: 'extension', value: 'bin', ttl: 600, ignore_query: false, honor_origin: false }],
+        }),
+      ],
+    }),
+  );
+  if (!outcome.applied) throw new Error(`edge did not apply: ${outcome.error}`);
+  const edgeUrl = (path: string) => `http://127.0.0.1:${edge.ports.http}${path}`;
+  const hostHeader = (host: string) => `wrk.headers["Host"] = "${host}"`;
+  await edgeRequest(edge.ports.http, { host: 'cached.test', path: '/static/file.bin' }); // warm the cache
+  const hit = await edgeRequest(edge.ports.http, { host: 'cached.test', path: '/static/file.bin' });
+  if (hit.headers['x-cache-status'] !== 'HIT')
+    throw new Error(`expected a cache HIT, got ${hit.headers['x-cache-status']}`);
+
+  const proxyRuns = { edge: [] as number[], plain: [] as number[], edgeP99: [] as number[], plainP99: [] as number[] };
+  const hitRuns = { edge: [] as number[], disk: [] as number[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const e = wrk(edgeUrl('/'), { seconds: SECONDS, connections: 32, lua: hostHeader('bench.test') });
+    const p = wrk(`http://127.0.0.1:${plainPorts.proxy}/`, {
+      seconds: SECONDS,
+      connections: 32,
+      lua: hostHeader('bench.test'),
+    });
+    proxyRuns.edge.push(e.requestsPerSecond);
+    proxyRuns.plain.push(p.requestsPerSecond);
+    proxyRuns.edgeP99.push(e.p99Ms);
+    proxyRuns.plainP99.push(p.p99Ms);
+    hitRuns.edge.push(
+      wrk(edgeUrl('/static/file.bin'), { seconds: SECONDS, connections: 32, lua: hostHeader('cached.test') })
+        .requestsPerSecond,
+    );
+    hitRuns.disk.push(
+      wrk(`http://127.0.0.1:${plainPorts.disk}/static/file.bin`, { seconds: SECONDS, connections: 32 })
+        .requestsPerSecond,
+    );
+  }
+  report.push(
+    `proxy, cache off: edge ${median(proxyRuns.edge).toFixed(0)} req/s (p99 ${median(proxyRuns.edgeP99).toFixed(2)} ms), plain nginx ${median(proxyRuns.plain).toFixed(0)} req/s (p99 ${median(proxyRuns.plainP99).toFixed(2)} ms), ratio ${ratio(median(proxyRuns.edge), median(proxyRuns.plain))}`,
+    `cache HIT, 4 KiB file: edge ${median(hitRuns.edge).toFixed(0)} req/s, nginx from disk ${median(hitRuns.disk).toFixed(0)} req/s, ratio ${ratio(median(hitRuns.edge), median(hitRuns.disk))}`,
+  );
+
+  // Render + test + reload + proof at 1k and 10k sites.
+  let version = 1;
+  for (const count of [1000, 10000]) {
+    const sites = Array.from({ length: count }, (_, i) => site(100 + i, `s${i}.scale.test`));
+    version++;
+    let started = performance.now();
+    const full = await edge.applier.apply(edge.snapshot({ version, sites }));
+    if (!full.applied) throw new Error(`${count} sites did not apply: ${full.error}`);
+    const fullMs = performance.now() - started;
+    // One site changes: the whole tree is rendered, tested and reloaded again.
+    version++;
+    const changed = sites.map((entry, i) => (i === 0 ? { ...entry, gzip: !entry.gzip } : entry));
+    started = performance.now();
+    const one = await edge.applier.apply(edge.snapshot({ version, sites: changed }));
+    if (!one.applied) throw new Error(`${count} sites did not apply a change: ${one.error}`);
+    report.push(
+      `${count} sites: render + nginx -t + reload + proof ${fullMs.toFixed(0)} ms from the smaller config, ${(performance.now() - started).toFixed(0)} ms for a one-site change; nginx memory (PSS, master + children) ${nginxMemoryMb(edge.paths.pidFile).toFixed(0)} MB`,
+    );
+  }
+} finally {
+  await edge.close();
+}
+
+report.push(...(await edgeLoop(originPorts)));
+plain.stop();
+origin.stop();
+console.log(report.join('\n'));

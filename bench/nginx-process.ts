@@ -1,0 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from './support.ts';
+
+export const NGINX = process.env.RAMPART_NGINX ?? '/usr/sbin/nginx';
+
+/** A hand-written nginx in a private prefix (the baselines the edge is compared with). */
+export interface PlainNginx {
+  dir: string;
+  stop(): void;
+}
+
+export function startPlainNginx(name: string, httpBlock: string): PlainNginx {
+  const dir = tempDir(`rampart-bench-${name}-`);
+  chmodSync(dir, 0o755); // workers run as another user when started as root
+  mkdirSync(join(dir, 'logs'));
+  const conf = join(dir, 'nginx.conf');
+  writeFileSync(
+    conf,
+    [
+      'worker_processes 1;',
+      `pid ${join(dir, 'nginx.pid')};`,
+      `error_log ${join(dir, 'logs/error.log')} warn;`,
+      'events { worker_connections 4096; }',
+      `http {\n${httpBlock}\n}`,
+      '',
+    ].join('\n'),
+  );
+  execFileSync(NGINX, ['-p', dir, '-c', conf]);
+  return {
+    dir,
+    stop: () => execFileSync(NGINX, ['-p', dir, '-c', conf, '-s', 'quit']),
+  };
+}
+
+/**
+ * Memory of an nginx master and its children in MB, as PSS: pages shared between them (the parsed
+ * configuration is copied on write into every worker) count once, split between the sharers.
+ */
+export function nginxMemoryMb(pidFile: string): number {
+  const master = Number(readFileSync(pidFile, 'utf8').trim());
+  const rss = (pid: number) =>
+    Number(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/Pss:\s+(\d+)/)?.[1] ?? 0);
+  let total = rss(master);
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === master) total += rss(Number(entry));
+    } catch {
+      // the process went away meanwhile
+    }
+  }
+  return total / 1024;
+}
