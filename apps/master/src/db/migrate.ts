@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import type { DatabaseHandle, Dialect as DialectName } from './database.ts';
 import { accounts } from './migrations/2026-11-21T0900-accounts.ts';
@@ -15,12 +15,19 @@ const logMigrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-21T1000-logs': logs(dialect),
 });
 
-async function run(db: Kysely<unknown>, list: Record<string, Migration>, table: string): Promise<string[]> {
+async function run(db: Kysely<unknown>, dialect: DialectName, list: Record<string, Migration>, table: string) {
+  // Kysely looks for its tables in every PostgreSQL schema; name ours, or one schema's migration
+  // table would make the migrator skip creating it in another (tests run one schema each, in parallel).
+  const schema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => list },
     migrationTableName: table,
     migrationLockTableName: `${table}_lock`,
+    ...(schema && { migrationTableSchema: schema }),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
@@ -30,7 +37,12 @@ async function run(db: Kysely<unknown>, list: Record<string, Migration>, table: 
 /** Brings both stores to the latest schema; each keeps its own migration table. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
   return [
-    ...(await run(handle.db as Kysely<unknown>, migrations(handle.dialect), 'kysely_migration')),
-    ...(await run(handle.logs as Kysely<unknown>, logMigrations(handle.dialect), 'kysely_migration_logs')),
+    ...(await run(handle.db as Kysely<unknown>, handle.dialect, migrations(handle.dialect), 'kysely_migration')),
+    ...(await run(
+      handle.logs as Kysely<unknown>,
+      handle.dialect,
+      logMigrations(handle.dialect),
+      'kysely_migration_logs',
+    )),
   ];
 }

@@ -27,12 +27,36 @@ async function postgresAnswers(url: string): Promise<boolean> {
 async function findDialects(): Promise<{ dialect: Dialect; url?: string }[]> {
   const configured = process.env.RAMPART_TEST_PG_URL;
   const url = configured || DEFAULT_PG_URL;
-  if (await postgresAnswers(url)) return [{ dialect: 'sqlite' }, { dialect: 'postgres', url }];
+  if (await postgresAnswers(url)) {
+    await dropStaleSchemas(url);
+    return [{ dialect: 'sqlite' }, { dialect: 'postgres', url }];
+  }
   if (configured) throw new Error(`RAMPART_TEST_PG_URL is set but PostgreSQL does not answer at ${configured}`);
   console.warn(
     `SKIPPING PostgreSQL tests: no PostgreSQL answers at ${DEFAULT_PG_URL} and RAMPART_TEST_PG_URL is not set`,
   );
   return [{ dialect: 'sqlite' }];
+}
+
+const SCHEMA_PREFIX = 'rampart_test_';
+
+/** Schemas a killed run left behind (their names carry their creation time) go after an hour. */
+async function dropStaleSchemas(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      'select schema_name as name from information_schema.schemata where schema_name like $1',
+      [`${SCHEMA_PREFIX}%`],
+    );
+    const cutoff = Math.floor(Date.now() / 1000) - 3600;
+    for (const { name } of rows) {
+      const created = Number(name.slice(SCHEMA_PREFIX.length).split('_')[0]);
+      if (!(created > cutoff)) await client.query(`drop schema if exists "${name}" cascade`).catch(() => undefined);
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 export const DIALECTS = await findDialects();
@@ -57,7 +81,7 @@ export async function createTestDatabase(target: { dialect: Dialect; url?: strin
     };
   }
   const url = target.url;
-  const schema = `rampart_test_${randomBytes(6).toString('hex')}`;
+  const schema = `${SCHEMA_PREFIX}${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`create schema ${schema}`);

@@ -85,23 +85,4 @@ export async function addUser(test: TestApp, username: string): Promise<string> 
   return test.login(username, `${username}-pass`);
 }
 
-/** Values that must never reach nginx: line breaks, NUL, quotes, braces, `;`, `$`, `#`, directives, Lua. */
-export const HOSTILE_VALUES = [
-  'a\rb',
-  'a\nb',
-  'a\u0000b',
-  'a"b',
-  "a'b",
-  'a{b',
-  'a}b',
-  'a;b',
-  '$host',
-  'a#b',
-  'x; return 200 "pwned"',
-  'x } server { listen 81',
-  'content_by_lua_block { os.execute("id") }',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${...} is the hostile value
-  '${jndi:ldap://x}',
-  'a`b',
-  'a\\b',
-];
+export { HOSTILE_VALUES } from '@rampart/contracts/testing';

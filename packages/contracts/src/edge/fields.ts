@@ -61,6 +61,6 @@ export const FileExtension = Type.String({
 export const ObjectName = Type.String({
   minLength: 1,
   maxLength: 64,
-  pattern: '^[^\\u0000-\\u001f\\u007f<>"\'`\\\\{};$#]+$',
-  description: '1 to 64 characters without control characters, quotes, \\ < > { } ; $ # or `',
+  pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029<>"\'`\\\\{};$#]+$',
+  description: '1 to 64 characters without control characters, line separators, quotes, \\ < > { } ; $ # or `',
 });

