@@ -1,12 +1,11 @@
 // Log ingest on the master: lines/s through POST /agent/v1/logs (validation, exactly-once batch
 // bookkeeping, insert) against a raw bulk insert of the same rows into the same SQLite table.
 // Usage: node bench/log-ingest.ts
-import { randomBytes } from 'node:crypto';
 import type { AccessLogLine } from '@rampart/contracts';
 import { buildApp } from '../apps/master/src/app.ts';
 import { readConfig } from '../apps/master/src/config.ts';
 import { openDatabase } from '../apps/master/src/db/database.ts';
-import { hashToken } from '../apps/master/src/modules/auth/tokens.ts';
+import { insertBenchNode } from './nodes.ts';
 import { tempDir } from './support.ts';
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 50);
@@ -21,29 +20,8 @@ const app = await buildApp(readConfig({ RAMPART_DATA_DIR: dataDir, RAMPART_ADMIN
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-const credential = randomBytes(24).toString('base64url');
+const credential = await insertBenchNode(database.db, 'bench');
 const now = Date.now();
-await database.db
-  .insertInto('nodes')
-  .values({
-    name: 'bench',
-    ips: '["127.0.0.1"]',
-    group_id: null,
-    region_id: null,
-    enabled: 1,
-    http_port: 80,
-    https_port: 443,
-    max_cache_size_mb: 1024,
-    credential_hash: hashToken(credential),
-    applied_version: 0,
-    last_seen_at: null,
-    last_error: '',
-    dropped_log_lines: 0,
-    agent_version: 'bench',
-    created_at: now,
-    updated_at: now,
-  })
-  .execute();
 
 const line = (i: number): AccessLogLine => ({
   time: now / 1000 + i / 1000,

@@ -2,12 +2,11 @@
 // long poll, have the new snapshot and acknowledged it with a status report; and the cost of a
 // snapshot at 1k and 10k sites. Baseline: the same number of bare GETs to /v1/common/sysinfo.
 // Usage: node bench/propagation.ts
-import { randomBytes } from 'node:crypto';
 import type { ConfigAnswer } from '@rampart/contracts';
 import { buildApp } from '../apps/master/src/app.ts';
 import { readConfig } from '../apps/master/src/config.ts';
 import { openDatabase } from '../apps/master/src/db/database.ts';
-import { hashToken } from '../apps/master/src/modules/auth/tokens.ts';
+import { insertBenchNode } from './nodes.ts';
 import { median, tempDir } from './support.ts';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 100);
@@ -43,31 +42,7 @@ const api = (method: string, path: string, body?: unknown) =>
 
 // Nodes are inserted directly with known credentials: registration is not what is measured.
 const credentials: string[] = [];
-for (let i = 0; i < AGENTS; i++) {
-  const credential = randomBytes(24).toString('base64url');
-  credentials.push(credential);
-  await db
-    .insertInto('nodes')
-    .values({
-      name: `sim-${i}`,
-      ips: '["127.0.0.1"]',
-      group_id: null,
-      region_id: null,
-      enabled: 1,
-      http_port: 80,
-      https_port: 443,
-      max_cache_size_mb: 1024,
-      credential_hash: hashToken(credential),
-      applied_version: 0,
-      last_seen_at: null,
-      last_error: '',
-      dropped_log_lines: 0,
-      agent_version: 'sim',
-      created_at: Date.now(),
-      updated_at: Date.now(),
-    })
-    .execute();
-}
+for (let i = 0; i < AGENTS; i++) credentials.push(await insertBenchNode(db, `sim-${i}`));
 const origin = { address: '127.0.0.1', port: 9000, weight: 1, backup: false };
 const site = (await (await api('POST', '/v1/sites', { domains: ['prop.example.com'], origins: [origin] })).json()) as {
   data: { id: number };
