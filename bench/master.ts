@@ -2,11 +2,12 @@
 // Fastify server measured in the same run. Usage: node bench/master.ts  (needs wrk and a dashboard build)
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, median, ROOT, start, stop, tempDir, waitFor200, wrk } from './support.ts';
+import { freePort, median, ROOT, start, stop, tempDir, type WrkResult, waitFor200, wrk } from './support.ts';
 
 const NODE = process.execPath;
 const PASSWORD = 'bench-admin-pass';
 const RUNS = 5;
+const ROUNDS = 3;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
 if (!existsSync(join(ROOT, 'apps/dashboard/dist/index.html'))) {
@@ -56,12 +57,23 @@ try {
   });
   const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
 
-  const bareRoute = wrk(`http://127.0.0.1:${barePort}/bare`, { seconds: SECONDS, connections: 32 });
-  const currentUser = wrk(`${base}/v1/user`, {
-    seconds: SECONDS,
-    connections: 32,
-    lua: `wrk.headers["Access-Token"] = "${token}"`,
+  // Alternate the two servers for several rounds and compare medians: single runs swing by 20%.
+  const bareRuns: WrkResult[] = [];
+  const userRuns: WrkResult[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    bareRuns.push(wrk(`http://127.0.0.1:${barePort}/bare`, { seconds: SECONDS, connections: 32 }));
+    userRuns.push(
+      wrk(`${base}/v1/user`, { seconds: SECONDS, connections: 32, lua: `wrk.headers["Access-Token"] = "${token}"` }),
+    );
+  }
+  const mid = (runs: WrkResult[]): WrkResult => ({
+    requests: median(runs.map((run) => run.requests)),
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    p50Ms: median(runs.map((run) => run.p50Ms)),
+    p99Ms: median(runs.map((run) => run.p99Ms)),
   });
+  const bareRoute = mid(bareRuns);
+  const currentUser = mid(userRuns);
   const loginRoute = wrk(`${base}/v1/login`, {
     seconds: SECONDS,
     connections: 8,
@@ -69,7 +81,9 @@ try {
   });
 
   const fixed = (value: number, digits = 1) => value.toFixed(digits);
-  console.log(`date: ${new Date().toISOString()}  node ${process.version}  wrk -t1, ${SECONDS} s per run`);
+  console.log(
+    `date: ${new Date().toISOString()}  node ${process.version}  wrk -t1, ${SECONDS} s per run, ${ROUNDS} alternating rounds (medians)`,
+  );
   console.log(
     `cold start to first 200 (median of ${RUNS}): npm start → /dashboard/ ${fixed(median(masterStarts), 0)} ms; bare Fastify ${fixed(median(bareStarts), 0)} ms`,
   );

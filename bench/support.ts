@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,8 +33,12 @@ export async function waitFor200(url: string, since: number): Promise<number> {
   throw new Error(`${url} did not answer 200 within 30 s`);
 }
 
+/** Servers under test run on core 0 and wrk on core 1 (where taskset exists), so they do not share a core. */
+const TASKSET = ['/usr/bin/taskset', '/bin/taskset'].find((path) => existsSync(path));
+
 export function start(command: string, args: string[], env: Record<string, string>, cwd = ROOT): ChildProcess {
-  return spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: 'ignore' });
+  const [file, argv] = TASKSET ? [TASKSET, ['-c', '0', command, ...args]] : [command, args];
+  return spawn(file, argv, { cwd, env: { ...process.env, ...env }, stdio: 'ignore' });
 }
 
 export async function stop(child: ChildProcess): Promise<void> {
@@ -59,7 +63,8 @@ export function wrk(url: string, options: { seconds: number; connections: number
     writeFileSync(script, options.lua);
     args.push('-s', script);
   }
-  const output = execFileSync('wrk', [...args, url], { encoding: 'utf8' });
+  const [file, argv] = TASKSET ? [TASKSET, ['-c', '1', 'wrk', ...args, url]] : ['wrk', [...args, url]];
+  const output = execFileSync(file, argv, { encoding: 'utf8' });
   const rps = Number(output.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
   const latency = (label: string) => {
     const match = output.match(new RegExp(`${label}%\\s+([\\d.]+)(us|ms|s)`));

@@ -49,11 +49,15 @@ describe('the master', () => {
     }
   });
 
-  it('sends security headers and a request id', async () => {
+  it('sends security headers and a request id: the dashboard policy on pages, the short one on calls', async () => {
     const result = await test.call('GET', '/v1/common/sysinfo');
-    expect(result.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(result.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(result.headers['x-content-type-options']).toBe('nosniff');
     expect(result.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const page = await test.app.inject({ method: 'GET', url: '/dashboard/site/list' });
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
   });
 
   it('publishes OpenAPI 3 generated from the route schemas', async () => {

@@ -15,7 +15,7 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const HEADERS = {
+const DOCUMENT_HEADERS = {
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
@@ -23,10 +23,18 @@ const HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
+/** JSON calls are never rendered as documents: the short policy for APIs is enough (and keeps every answer small). */
+const API_HEADERS = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+};
+
+const isApi = (url: string) => url.startsWith('/v1/') || url.startsWith('/agent/') || url.startsWith('/api/');
+
 /** Security headers and the request id on every response (one synchronous hook: it runs on every call). */
 async function securityHeadersPlugin(app: FastifyInstance) {
   app.addHook('onSend', (request, reply, payload, done) => {
-    reply.headers(HEADERS);
+    reply.headers(isApi(request.url) ? API_HEADERS : DOCUMENT_HEADERS);
     reply.header('x-request-id', request.id);
     done(null, payload);
   });

@@ -9,9 +9,14 @@ export type UserRow = Selectable<UsersTable>;
 export const accountKey = (value: string) => value.trim().toLowerCase();
 const optionalKey = (value: string) => (value.trim() ? accountKey(value) : null);
 
+// Rows are never mutated (a change returns a new row), so a cached session's user is presented once.
+const presented = new WeakMap<UserRow, User>();
+
 /** The row as every call returns it: never the password hash. */
 export function presentUser(row: UserRow): User {
-  return {
+  const known = presented.get(row);
+  if (known) return known;
+  const user: User = {
     id: row.id,
     account: row.username,
     username: row.username,
@@ -27,6 +32,8 @@ export function presentUser(row: UserRow): User {
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
+  presented.set(row, user);
+  return user;
 }
 
 export interface NewUser {
