@@ -17,6 +17,7 @@ import { createMessenger, type SmsProvider } from './modules/messages/messenger.
 import { nodeRoutes } from './modules/nodes/nodes.routes.ts';
 import { siteRoutes } from './modules/sites/sites.routes.ts';
 import { streamRoutes } from './modules/streams/streams.routes.ts';
+import { userConfigRoutes } from './modules/user-configs/user-configs.routes.ts';
 import { ensureFirstAdmin } from './modules/users/first-admin.ts';
 import { currentUserRoutes } from './modules/users/users.routes.ts';
 import { auth } from './plugins/auth.ts';
@@ -92,6 +93,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
       label: 'stream group',
     });
     await certRoutes(signedIn, context);
+    await userConfigRoutes(signedIn, context);
     await jobRoutes(signedIn, context);
     await nodeRoutes(signedIn, context);
   });

@@ -60,6 +60,17 @@ export async function certRoutes(app: App, { db }: AppContext) {
     },
   );
 
+  // The certificate and its chain as PEM, for download: never the key.
+  app.get('/v1/certs/:id/pem', { schema: { tags, params: IdParams } }, async (request, reply) => {
+    const row = await findCert(db, ownerOf(request), request.params.id);
+    if (!row) throw new AppError('not_found', `certificate ${request.params.id} does not exist`);
+    const filename = `${row.name.replace(/[^A-Za-z0-9._-]/g, '_')}.pem`;
+    return reply
+      .type('application/x-pem-file')
+      .header('content-disposition', `attachment; filename="${filename}"`)
+      .send(row.cert_pem);
+  });
+
   app.put(
     '/v1/certs/:id',
     { schema: { tags, params: IdParams, body: UpdateCertBody, response: { 200: Envelope(Cert) } } },

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.ts';
 import { certCovers } from '../certs/cert-validation.ts';
 import { changeConfig } from '../config/config-version.ts';
 import type { Owner } from '../tenancy.ts';
+import { readSiteDefaults } from '../user-configs/user-configs.ts';
 import { checkSiteSettings, DEFAULT_SITE_SETTINGS } from './site-rules.ts';
 import {
   deleteSites,
@@ -45,9 +46,10 @@ async function checkOwnership(db: Kysely<Database>, record: SiteRecord, siteId: 
   }
 }
 
+/** A new site: built-in defaults, then the owner's own defaults (/v1/user-configs), then what was sent. */
 export async function createSite(db: Kysely<Database>, userId: number, body: CreateSiteBody) {
   const { name, group_id, ...fields } = body;
-  const settings: SiteSettings = { ...DEFAULT_SITE_SETTINGS, ...fields };
+  const settings: SiteSettings = { ...DEFAULT_SITE_SETTINGS, ...(await readSiteDefaults(db, userId)), ...fields };
   checkSiteSettings(settings);
   const record: SiteRecord = { userId, groupId: group_id ?? null, name: name ?? settings.domains[0] ?? '', settings };
   await checkOwnership(db, record, null);
