@@ -9,6 +9,7 @@ import type { App } from './http.ts';
 import { agentRoutes } from './modules/agent/agent.routes.ts';
 import { publicAuthRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
 import { certRoutes } from './modules/certs/certs.routes.ts';
+import { cnameRoutes } from './modules/cname/cname.routes.ts';
 import { publicCommonRoutes, signedInCommonRoutes } from './modules/common/common.routes.ts';
 import { ownedGroupRoutes } from './modules/groups/owned-groups.routes.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
@@ -94,6 +95,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     });
     await certRoutes(signedIn, context);
     await userConfigRoutes(signedIn, context);
+    await cnameRoutes(signedIn, context);
     await jobRoutes(signedIn, context);
     await nodeRoutes(signedIn, context);
   });

@@ -210,6 +210,14 @@ export interface JobNodesTable {
   updated_at: number;
 }
 
+export interface CnameDomainsTable {
+  id: Generated<number>;
+  domain: string;
+  is_default: number;
+  note: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -232,4 +240,5 @@ export interface Database {
   streams: StreamsTable;
   jobs: JobsTable;
   job_nodes: JobNodesTable;
+  cname_domains: CnameDomainsTable;
 }

@@ -78,6 +78,7 @@ export const Site = Type.Intersect([
     user_id: Type.Integer(),
     group_id: SiteGroupRef,
     name: Type.String(),
+    cname: Type.String({ description: 'where the domains must point (CNAME); empty until a CNAME domain is set up' }),
     created_at: Type.String(),
     updated_at: Type.String(),
   }),

@@ -1,16 +1,19 @@
 import type { Site, SiteSettings } from '@rampart/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SitesTable } from '../../db/schema.ts';
+import { cnameTarget } from '../cname/cname.repository.ts';
 import type { Owner } from '../tenancy.ts';
 
 export type SiteRow = Selectable<SitesTable>;
 
-export const presentSite = (row: SiteRow): Site => ({
+/** `cnameDomain`: the operator's default CNAME domain, which the site's target hangs under. */
+export const presentSite = (row: SiteRow, cnameDomain = ''): Site => ({
   ...(JSON.parse(row.settings) as SiteSettings),
   id: row.id,
   user_id: row.user_id,
   group_id: row.group_id,
   name: row.name,
+  cname: cnameTarget(row.id, cnameDomain),
   created_at: new Date(row.created_at).toISOString(),
   updated_at: new Date(row.updated_at).toISOString(),
 });
@@ -27,7 +30,14 @@ export interface SiteFilter {
 const SORT_COLUMNS = { id: 'sites.id', domain: 'sites.primary_domain', updated_at: 'sites.updated_at' } as const;
 
 /** A page of the owner's sites; the domain filter matches any of a site's domains by substring. */
-export async function listSites(db: Kysely<Database>, owner: Owner, filter: SiteFilter, page: number, limit: number) {
+export async function listSites(
+  db: Kysely<Database>,
+  owner: Owner,
+  filter: SiteFilter,
+  page: number,
+  limit: number,
+  cnameDomain = '',
+) {
   const scoped = db
     .selectFrom('sites')
     .$if(owner.kind === 'user', (qb) => qb.where('sites.user_id', '=', owner.userId))
@@ -60,7 +70,7 @@ export async function listSites(db: Kysely<Database>, owner: Owner, filter: Site
       .execute(),
     scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { list: rows.map(presentSite), total: Number(count.n) };
+  return { list: rows.map((row) => presentSite(row, cnameDomain)), total: Number(count.n) };
 }
 
 export const findSite = (db: Kysely<Database>, owner: Owner, id: number) =>

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { defaultCnameDomain } from '../cname/cname.repository.ts';
 import { creatorOf, ownerOf } from '../tenancy.ts';
 import { siteApplyStatus } from './site-apply-status.ts';
 import { findSite, listSites, presentSite } from './sites.repository.ts';
@@ -80,7 +81,7 @@ export async function siteRoutes(app: App, { db }: AppContext) {
     async (request) => {
       const { page = 1, limit = 20, domain, group_id, enabled, https, user_id, sort } = request.query;
       const filter = { domain, groupId: group_id, enabled, https, userId: user_id, sort: sort as never };
-      return ok(await listSites(db, ownerOf(request), filter, page, limit));
+      return ok(await listSites(db, ownerOf(request), filter, page, limit, await defaultCnameDomain(db)));
     },
   );
 
@@ -89,7 +90,9 @@ export async function siteRoutes(app: App, { db }: AppContext) {
     { preValidation: normalizeDomains, schema: { tags, body: CreateBody, response: { 200: Envelope(Site) } } },
     async (request) => {
       const { user_id, ...body } = request.body;
-      return ok(presentSite(await createSite(db, creatorOf(ownerOf(request), user_id), body)));
+      return ok(
+        presentSite(await createSite(db, creatorOf(ownerOf(request), user_id), body), await defaultCnameDomain(db)),
+      );
     },
   );
 
@@ -108,7 +111,7 @@ export async function siteRoutes(app: App, { db }: AppContext) {
     async (request) => {
       const row = await findSite(db, ownerOf(request), request.params.id);
       if (!row) throw new AppError('not_found', `site ${request.params.id} does not exist`);
-      return ok(presentSite(row));
+      return ok(presentSite(row, await defaultCnameDomain(db)));
     },
   );
 
@@ -118,7 +121,13 @@ export async function siteRoutes(app: App, { db }: AppContext) {
       preValidation: normalizeDomains,
       schema: { tags, params: IdParams, body: UpdateSiteBody, response: { 200: Envelope(Site) } },
     },
-    async (request) => ok(presentSite(await editSite(db, ownerOf(request), request.params.id, request.body))),
+    async (request) =>
+      ok(
+        presentSite(
+          await editSite(db, ownerOf(request), request.params.id, request.body),
+          await defaultCnameDomain(db),
+        ),
+      ),
   );
 
   app.delete(
