@@ -66,6 +66,28 @@ async function urlsBySite(db: Kysely<Database>, owner: Owner, urls: readonly str
   return bySite;
 }
 
+/** URLs a user may submit per day and kind of job; a constant until packages set their own. */
+export const DAILY_JOB_QUOTA: Record<JobType, number> = { 'purge-url': 10_000, 'purge-dir': 500, prefetch: 5_000 };
+
+async function checkQuota(db: Kysely<Database>, userId: number, type: JobType, adding: number) {
+  const since = Date.now() - 24 * 60 * 60 * 1000;
+  const rows = await db
+    .selectFrom('jobs')
+    .select('urls')
+    .where('user_id', '=', userId)
+    .where('type', '=', type)
+    .where('created_at', '>', since)
+    .execute();
+  const used = rows.reduce((sum, row) => sum + (JSON.parse(row.urls) as string[]).length, 0);
+  const quota = DAILY_JOB_QUOTA[type];
+  if (used + adding > quota) {
+    throw new AppError(
+      'throttled',
+      `urls: ${type} allows ${quota} URLs a day; ${Math.max(0, quota - used)} are left for now`,
+    );
+  }
+}
+
 export async function jobRoutes(app: App, { db }: AppContext) {
   app.get('/v1/jobs', { schema: { tags, querystring: ListQuery } }, async (request) =>
     ok(await listJobs(db, ownerOf(request), request.query.page ?? 1, request.query.limit ?? 20)),
@@ -74,6 +96,7 @@ export async function jobRoutes(app: App, { db }: AppContext) {
   app.post('/v1/jobs', { schema: { tags, body: CreateJobBody } }, async (request) => {
     const owner = ownerOf(request);
     const bySite = await urlsBySite(db, owner, request.body.urls);
+    if (owner.kind === 'user') await checkQuota(db, owner.userId, request.body.type, request.body.urls.length);
     const ids = await changeConfig(db, async (trx) => {
       const created: number[] = [];
       for (const [siteId, urls] of bySite) {
