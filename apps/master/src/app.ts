@@ -11,6 +11,7 @@ import { publicAuthRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
 import { certRoutes } from './modules/certs/certs.routes.ts';
 import { cnameRoutes } from './modules/cname/cname.routes.ts';
 import { publicCommonRoutes, signedInCommonRoutes } from './modules/common/common.routes.ts';
+import { dnsApiRoutes } from './modules/dnsapis/dnsapis.routes.ts';
 import { ownedGroupRoutes } from './modules/groups/owned-groups.routes.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
 import { jobRoutes } from './modules/jobs/jobs.routes.ts';
@@ -26,6 +27,7 @@ import { dashboard } from './plugins/dashboard.ts';
 import { envelope } from './plugins/envelope.ts';
 import { openapi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
+import { loadSecretKey, secretBox } from './secrets.ts';
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
@@ -59,7 +61,15 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     smtpFrom: config.smtpFrom,
     sms: options.sms,
   });
-  const context: AppContext = { config, db: database.db, logs: database.logs, dialect: database.dialect, messenger };
+  const secrets = secretBox(loadSecretKey(config.dataDir, config.secretKey));
+  const context: AppContext = {
+    config,
+    db: database.db,
+    logs: database.logs,
+    dialect: database.dialect,
+    messenger,
+    secrets,
+  };
   app.addHook('onClose', async () => {
     messenger.close();
     if (!options.database) await database.close();
@@ -96,6 +106,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await certRoutes(signedIn, context);
     await userConfigRoutes(signedIn, context);
     await cnameRoutes(signedIn, context);
+    await dnsApiRoutes(signedIn, context);
     await jobRoutes(signedIn, context);
     await nodeRoutes(signedIn, context);
   });

@@ -11,6 +11,7 @@ export interface MasterConfig {
   smtpFrom: string;
   dashboardDir: string;
   logLevel: string;
+  secretKey: string | undefined;
 }
 
 const DEFAULT_DASHBOARD_DIR = resolve(import.meta.dirname, '../../dashboard/dist');
@@ -34,5 +35,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): MasterConfig {
     smtpFrom: env.RAMPART_SMTP_FROM || 'Rampart <no-reply@localhost>',
     dashboardDir: resolve(env.RAMPART_DASHBOARD_DIR || DEFAULT_DASHBOARD_DIR),
     logLevel: env.RAMPART_LOG_LEVEL || 'info',
+    secretKey: env.RAMPART_SECRET_KEY || undefined,
   };
 }

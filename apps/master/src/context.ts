@@ -4,6 +4,7 @@ import type { Dialect } from './db/database.ts';
 import type { LogDatabase } from './db/logs-schema.ts';
 import type { Database } from './db/schema.ts';
 import type { Messenger } from './modules/messages/messenger.ts';
+import type { SecretBox } from './secrets.ts';
 
 /** What services need besides their arguments: built once in app.ts and handed to route modules. */
 export interface AppContext {
@@ -12,4 +13,5 @@ export interface AppContext {
   logs: Kysely<LogDatabase>;
   dialect: Dialect;
   messenger: Messenger;
+  secrets: SecretBox;
 }

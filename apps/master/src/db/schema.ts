@@ -218,6 +218,17 @@ export interface CnameDomainsTable {
   created_at: number;
 }
 
+export interface DnsApisTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  provider: string;
+  /** Sealed with the master's secret key: never returned by any call. */
+  credentials: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -241,4 +252,5 @@ export interface Database {
   jobs: JobsTable;
   job_nodes: JobNodesTable;
   cname_domains: CnameDomainsTable;
+  dnsapis: DnsApisTable;
 }

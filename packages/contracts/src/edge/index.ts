@@ -1,5 +1,6 @@
 export * from './agent-api.ts';
 export * from './cert.ts';
+export * from './dnsapi.ts';
 export * from './fields.ts';
 export * from './site.ts';
 export * from './snapshot.ts';

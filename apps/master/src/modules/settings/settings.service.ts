@@ -24,6 +24,8 @@ export const SETTING_DEFAULTS = {
   verify_code_max_attempts: 5,
   /** DNS server used to check customers' CNAME records, as ip or ip:port; empty: the system's resolver. */
   dns_resolver: '',
+  /** Let users point DNS APIs at loopback or private addresses (self-hosted set-ups and tests only). */
+  dnsapi_allow_private: false,
   /** Operator translations by language, merged by the dashboard over its own (POST /api/system/i18n/list). */
   i18n_overrides: {} as Record<string, unknown>,
   /** Agents present this to register; empty until first read, when a random one is made. */

@@ -1,0 +1,146 @@
+import {
+  CreateDnsApiBody,
+  DnsApi,
+  DomainSync,
+  Envelope,
+  ListResult,
+  type PowerDnsCredentials,
+  SyncDomainsBody,
+  UpdateDnsApiBody,
+} from '@rampart/contracts';
+import type { Static } from 'typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import type { App } from '../../http.ts';
+import { ok } from '../../plugins/envelope.ts';
+import { cnameTarget, defaultCnameDomain } from '../cname/cname.repository.ts';
+import { loadSettings } from '../settings/settings.service.ts';
+import { findSite } from '../sites/sites.repository.ts';
+import { ownerOf } from '../tenancy.ts';
+import { type DnsApiRow, findDnsApi, listDnsApis, presentDnsApi } from './dnsapis.repository.ts';
+import { checkProviderUrl } from './provider-url.ts';
+import { powerDns, zoneOf } from './providers.ts';
+
+const tags = ['dns'];
+const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+type Credentials = Static<typeof PowerDnsCredentials>;
+
+/** DNS provider accounts (credentials sealed at rest, never returned) and CNAME records made through them. */
+export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
+  /** Checks the URL (no SSRF) and that the provider accepts the credentials, before anything is stored. */
+  const verified = async (credentials: Credentials) => {
+    const { dnsapi_allow_private } = await loadSettings(db);
+    await checkProviderUrl(credentials.url, dnsapi_allow_private);
+    await powerDns(credentials).listZones();
+    return secrets.seal(JSON.stringify(credentials));
+  };
+  const providerOf = async (row: DnsApiRow) => {
+    const credentials = JSON.parse(secrets.open(row.credentials)) as Credentials;
+    await checkProviderUrl(credentials.url, (await loadSettings(db)).dnsapi_allow_private);
+    return powerDns(credentials);
+  };
+  const notFound = (id: number) => new AppError('not_found', `DNS API ${id} does not exist`);
+
+  app.get('/v1/dnsapis', { schema: { tags, response: { 200: Envelope(ListResult(DnsApi)) } } }, async (request) => {
+    const rows = await listDnsApis(db, ownerOf(request));
+    return ok({ list: rows.map(presentDnsApi), total: rows.length });
+  });
+
+  app.post(
+    '/v1/dnsapis',
+    { schema: { tags, body: CreateDnsApiBody, response: { 200: Envelope(DnsApi) } } },
+    async (request) => {
+      const sealed = await verified(request.body.credentials);
+      const now = Date.now();
+      const row = await db
+        .insertInto('dnsapis')
+        .values({
+          user_id: ownerOf(request).userId,
+          name: request.body.name,
+          provider: request.body.provider,
+          credentials: sealed,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return ok(presentDnsApi(row));
+    },
+  );
+
+  app.put(
+    '/v1/dnsapis/:id',
+    { schema: { tags, params: IdParams, body: UpdateDnsApiBody, response: { 200: Envelope(DnsApi) } } },
+    async (request) => {
+      const row = await findDnsApi(db, ownerOf(request), request.params.id);
+      if (!row) throw notFound(request.params.id);
+      const credentials = request.body.credentials ? await verified(request.body.credentials) : row.credentials;
+      const updated = await db
+        .updateTable('dnsapis')
+        .set({ name: request.body.name ?? row.name, credentials, updated_at: Date.now() })
+        .where('id', '=', row.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return ok(presentDnsApi(updated));
+    },
+  );
+
+  app.delete('/v1/dnsapis/:id', { schema: { tags, params: IdParams } }, async (request) => {
+    const row = await findDnsApi(db, ownerOf(request), request.params.id);
+    if (!row) throw notFound(request.params.id);
+    await db.deleteFrom('dnsapis').where('id', '=', row.id).execute();
+    return ok(null);
+  });
+
+  app.get(
+    '/v1/domains',
+    { schema: { tags, querystring: Type.Object({ dnsapi_id: Type.Integer({ minimum: 1 }) }) } },
+    async (request) => {
+      const row = await findDnsApi(db, ownerOf(request), request.query.dnsapi_id);
+      if (!row) throw notFound(request.query.dnsapi_id);
+      const zones = await (await providerOf(row)).listZones();
+      return ok({ list: zones.map((zone) => ({ zone })), total: zones.length });
+    },
+  );
+
+  app.post(
+    '/v1/domains',
+    {
+      schema: {
+        tags,
+        body: SyncDomainsBody,
+        response: { 200: Envelope(Type.Object({ target: Type.String(), domains: Type.Array(DomainSync) })) },
+      },
+    },
+    async (request) => {
+      const owner = ownerOf(request);
+      const [row, site] = await Promise.all([
+        findDnsApi(db, owner, request.body.dnsapi_id),
+        findSite(db, owner, request.body.site_id),
+      ]);
+      if (!row) throw notFound(request.body.dnsapi_id);
+      if (!site) throw new AppError('not_found', `site ${request.body.site_id} does not exist`);
+      const target = cnameTarget(site.id, await defaultCnameDomain(db));
+      if (!target) throw new AppError('conflict', 'no CNAME domain is set up yet; an administrator adds one first');
+      const provider = await providerOf(row);
+      const zones = await provider.listZones();
+      const { domains } = JSON.parse(site.settings) as { domains: string[] };
+      const results = [];
+      for (const domain of domains) {
+        const zone = zoneOf(domain, zones) ?? null;
+        if (!zone) {
+          results.push({ domain, zone, ok: false, error: 'no zone of this DNS API holds the domain' });
+          continue;
+        }
+        try {
+          await provider.setCname(zone, domain, target);
+          results.push({ domain, zone, ok: true, error: '' });
+        } catch (error) {
+          results.push({ domain, zone, ok: false, error: error instanceof Error ? error.message : 'failed' });
+        }
+      }
+      return ok({ target, domains: results });
+    },
+  );
+}
