@@ -1,0 +1,118 @@
+// GET /v1/sites with 100k sites in SQLite: p50/p99 of filtered pages through the API (HTTP, auth,
+// envelope, schema) against the same queries run as raw SQL on the same database file.
+// Usage: node bench/sites-list.ts
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { buildApp } from '../apps/master/src/app.ts';
+import { readConfig } from '../apps/master/src/config.ts';
+import { openDatabase } from '../apps/master/src/db/database.ts';
+import { DEFAULT_SITE_SETTINGS } from '../apps/master/src/modules/sites/site-rules.ts';
+import { tempDir } from './support.ts';
+
+const SITES = Number(process.env.BENCH_SITES ?? 100_000);
+const SAMPLES = 300;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? Number.NaN;
+
+const dataDir = tempDir('rampart-sites-');
+const database = openDatabase({ dataDir });
+const app = await buildApp(readConfig({ RAMPART_DATA_DIR: dataDir, RAMPART_ADMIN_PASSWORD: 'bench-admin-pass' }), {
+  logger: false,
+  database,
+});
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+// Seed straight into the file: 100k sites of one user in 5 groups, every 7th disabled, every 3rd on HTTPS.
+const raw = new SqliteDatabase(join(dataDir, 'rampart.db'));
+const now = Date.now();
+const settings = (i: number) =>
+  JSON.stringify({
+    ...DEFAULT_SITE_SETTINGS,
+    domains: [`s${i}.bench.example.com`],
+    origins: [{ address: '127.0.0.1', port: 9000, weight: 1, backup: false }],
+  });
+raw.transaction(() => {
+  const groups = [1, 2, 3, 4, 5].map((g) =>
+    Number(
+      raw.prepare('insert into site_groups (user_id, name, created_at) values (1, ?, ?)').run(`g${g}`, now)
+        .lastInsertRowid,
+    ),
+  );
+  const site = raw.prepare(
+    'insert into sites (user_id, group_id, name, primary_domain, settings, enabled, https, cert_id, version, created_at, updated_at) values (1, ?, ?, ?, ?, ?, ?, null, 1, ?, ?)',
+  );
+  const domain = raw.prepare('insert into site_domains (domain, site_id) values (?, ?)');
+  for (let i = 0; i < SITES; i++) {
+    const name = `s${i}.bench.example.com`;
+    const id = site.run(
+      groups[i % 5],
+      name,
+      name,
+      settings(i),
+      i % 7 === 0 ? 0 : 1,
+      i % 3 === 0 ? 1 : 0,
+      now,
+      now + i,
+    ).lastInsertRowid;
+    domain.run(name, id);
+  }
+})();
+raw.pragma('optimize');
+
+const login = (await (
+  await fetch(`${base}/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: 'admin', password: 'bench-admin-pass' }),
+  })
+).json()) as { data: { access_token: string } };
+const token = login.data.access_token;
+
+const cases = [
+  {
+    label: 'group + enabled, sorted by domain, page 50',
+    query: 'group_id=3&enabled=true&sort=domain&page=50&limit=20',
+    sql: `select * from sites where user_id = 1 and group_id = 3 and enabled = 1 order by primary_domain asc, id desc limit 20 offset 980`,
+    count: `select count(*) from sites where user_id = 1 and group_id = 3 and enabled = 1`,
+  },
+  {
+    label: 'domain search "s4242"',
+    query: 'domain=s4242&limit=20',
+    sql: `select * from sites where user_id = 1 and exists (select 1 from site_domains d where d.site_id = sites.id and d.domain like '%s4242%') order by id desc limit 20`,
+    count: `select count(*) from sites where user_id = 1 and exists (select 1 from site_domains d where d.site_id = sites.id and d.domain like '%s4242%')`,
+  },
+  {
+    label: 'HTTPS only, newest first, page 1',
+    query: 'https=true&limit=20',
+    sql: `select * from sites where user_id = 1 and https = 1 order by id desc limit 20`,
+    count: `select count(*) from sites where user_id = 1 and https = 1`,
+  },
+];
+
+console.log(
+  `date: ${new Date().toISOString()}  node ${process.version}  ${SITES} sites, ${SAMPLES} requests a case, SQLite`,
+);
+for (const entry of cases) {
+  const api: number[] = [];
+  const sqlTimes: number[] = [];
+  const list = raw.prepare(entry.sql);
+  const count = raw.prepare(entry.count);
+  for (let i = 0; i < SAMPLES; i++) {
+    let started = performance.now();
+    const response = await fetch(`${base}/v1/sites?${entry.query}`, { headers: { 'access-token': token } });
+    await response.arrayBuffer();
+    api.push(performance.now() - started);
+    started = performance.now();
+    list.all();
+    count.get();
+    sqlTimes.push(performance.now() - started);
+  }
+  const ratio = percentile(sqlTimes, 0.5) / percentile(api, 0.5);
+  console.log(
+    `${entry.label}: API p50 ${percentile(api, 0.5).toFixed(2)} ms, p99 ${percentile(api, 0.99).toFixed(2)} ms; raw SQL p50 ${percentile(sqlTimes, 0.5).toFixed(2)} ms, p99 ${percentile(sqlTimes, 0.99).toFixed(2)} ms; ratio (SQL/API at p50) ${ratio.toFixed(2)}`,
+  );
+}
+raw.close();
+await app.close();
