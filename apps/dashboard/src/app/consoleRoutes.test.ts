@@ -21,8 +21,8 @@ describe('console routes', () => {
 
   it('redirect groups and title pages that are not built yet as 404', () => {
     expect(byPath.get('/site')?.loader).toBeTypeOf('function');
-    const siteList = byPath.get('/site/list')?.handle;
-    expect(isRouteHandle(siteList) && siteList.title).toBe('route.404');
+    const siteRule = byPath.get('/site/rule')?.handle;
+    expect(isRouteHandle(siteRule) && siteRule.title).toBe('route.404');
     const home = byPath.get('/home')?.handle;
     expect(isRouteHandle(home) && home.title).toBe('route.home');
   });
@@ -38,9 +38,10 @@ describe('console routes', () => {
       return isRouteHandle(handle) ? handle : undefined;
     };
     expect(handleOf('/log')).toMatchObject({ tabs: true, cache: true, trail: [{ title: 'route.log' }] });
-    expect(handleOf('/site/cert')).toMatchObject({
+    expect(handleOf('/site/list')).toMatchObject({ tabs: true, cache: true });
+    expect(handleOf('/site/rule')).toMatchObject({
       tabs: false,
-      trail: [{ title: 'route.site' }, { title: 'route.site-cert' }],
+      trail: [{ title: 'route.site' }, { title: 'route.site-rule' }],
     });
   });
 });

@@ -23,4 +23,10 @@ export const CONSOLE_PAGES: Partial<Record<string, PageLoader>> = {
   dashboard: () => import('../features/overview/DashboardPage.tsx'),
   log: () => import('../features/log/LogPage.tsx'),
   'system-log': () => import('../features/log/LogPage.tsx'),
+  'site-list': () => import('../features/sites/list/SiteListPage.tsx'),
+  'site-edit': () => import('../features/sites/edit/SiteEditPage.tsx'),
+  'site-cert': () => import('../features/certs/CertPage.tsx'),
+  'site-cache-clean': () => import('../features/cache-clean/CacheCleanPage.tsx'),
+  'stream-list': () => import('../features/streams/StreamListPage.tsx'),
+  'stream-edit': () => import('../features/streams/StreamEditPage.tsx'),
 };

@@ -1,0 +1,48 @@
+import UploadOutlined from '@ant-design/icons/UploadOutlined';
+import type { Cert } from '@rampart/contracts';
+import Button from 'antd/es/button';
+import Table from 'antd/es/table';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
+import { useCertActions, useCertList } from './api.ts';
+import { CertUploadModal } from './CertUploadModal.tsx';
+import { certColumns } from './certColumns.tsx';
+
+/** Spec §2 /site/cert: the customer's certificates; the key is never shown. */
+export const Component = () => {
+  const { t, i18n } = useTranslation();
+  const feedback = useFeedback();
+  const [page, setPage] = useState({ current: 1, size: 20 });
+  const [uploading, setUploading] = useState(false);
+  const certs = useCertList(page.current, page.size);
+  const actions = useCertActions();
+  const remove = async (cert: Cert) => {
+    await actions.remove(cert.id);
+    feedback.success(t('certs.deleted'));
+  };
+  return (
+    <section data-testid="cert-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
+      <div style={{ display: 'flex', justifyContent: 'flex-end', marginBottom: 16 }}>
+        <Button type="primary" icon={<UploadOutlined />} onClick={() => setUploading(true)}>
+          {t('certs.upload')}
+        </Button>
+      </div>
+      <Table<Cert>
+        rowKey="id"
+        size="middle"
+        loading={certs.isFetching}
+        dataSource={certs.data?.list ?? []}
+        columns={certColumns(t, i18n.language, Date.now(), (cert) => void remove(cert).catch(() => undefined))}
+        pagination={{
+          current: page.current,
+          pageSize: page.size,
+          total: certs.data?.total ?? 0,
+          showSizeChanger: true,
+        }}
+        onChange={(pagination) => setPage({ current: pagination.current ?? 1, size: pagination.pageSize ?? 20 })}
+      />
+      <CertUploadModal open={uploading} onClose={() => setUploading(false)} />
+    </section>
+  );
+};

@@ -1,0 +1,103 @@
+import type { CreateSiteBody, Site, SiteGroup, UpdateSiteBody } from '@rampart/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RequestOptions } from '../../shared/http/client.ts';
+import { useHttp } from '../../shared/http/HttpProvider.tsx';
+
+export interface ListPage<T> {
+  list: T[];
+  total: number;
+}
+
+export interface SiteListQuery {
+  page: number;
+  limit: number;
+  domain?: string;
+  group_id?: number;
+  enabled?: boolean;
+  https?: boolean;
+  sort?: string;
+}
+
+export type BatchAction = 'enable' | 'disable' | 'delete' | 'move';
+
+export interface ApplyStatus {
+  version: number;
+  nodes: { node_id: number; name: string; applied: boolean; error: string }[];
+}
+
+export const SITES_KEY = ['sites'] as const;
+
+export const useSiteList = (query: SiteListQuery) => {
+  const http = useHttp();
+  return useQuery({
+    queryKey: [...SITES_KEY, 'list', query],
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) => http.get<ListPage<Site>>('/v1/sites', { query: { ...query }, signal }),
+  });
+};
+
+export const useSite = (id: number) => {
+  const http = useHttp();
+  return useQuery({
+    queryKey: [...SITES_KEY, 'one', id],
+    queryFn: ({ signal }) => http.get<Site>(`/v1/sites/${id}`, { signal }),
+  });
+};
+
+export const useApplyStatus = (id: number) => {
+  const http = useHttp();
+  return useQuery<ApplyStatus>({
+    queryKey: [...SITES_KEY, 'apply-status', id],
+    // Poll while some node has not applied the current version yet.
+    refetchInterval: (query) => (query.state.data?.nodes.some((node) => !node.applied) ? 5000 : false),
+    queryFn: ({ signal }) => http.get<ApplyStatus>(`/v1/sites/${id}/apply-status`, { signal }),
+  });
+};
+
+export const useSiteGroups = () => {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['site-groups'],
+    queryFn: ({ signal }) => http.get<ListPage<SiteGroup>>('/v1/site-groups', { signal }),
+    select: (answer) => answer.list,
+  });
+};
+
+/** Calls that change sites; each refreshes the site queries once it succeeds. */
+export const useSiteActions = () => {
+  const http = useHttp();
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: SITES_KEY });
+  const after =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A) => {
+      const answer = await call(...args);
+      await refresh();
+      return answer;
+    };
+  return {
+    create: after((body: CreateSiteBody, options?: RequestOptions) => http.post<Site>('/v1/sites', body, options)),
+    update: after((id: number, body: UpdateSiteBody, options?: RequestOptions) =>
+      http.put<Site>(`/v1/sites/${id}`, body, options),
+    ),
+    remove: after((id: number) => http.delete<unknown>(`/v1/sites/${id}`)),
+    batch: after((ids: number[], action: BatchAction, groupId?: number | null) =>
+      http.put<unknown>('/v1/sites', { ids, action, ...(groupId !== undefined && { group_id: groupId }) }),
+    ),
+  };
+};
+
+export const useGroupActions = (base: '/v1/site-groups' | '/v1/stream-groups', key: string) => {
+  const http = useHttp();
+  const queryClient = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: (call: () => Promise<unknown>) => call(),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [key] }),
+  });
+  return {
+    pending: mutation.isPending,
+    create: (name: string) => mutation.mutateAsync(() => http.post(base, { name })),
+    rename: (id: number, name: string) => mutation.mutateAsync(() => http.put(`${base}/${id}`, { name })),
+    remove: (id: number) => mutation.mutateAsync(() => http.delete(`${base}/${id}`)),
+  };
+};

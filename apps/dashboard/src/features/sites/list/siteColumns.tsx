@@ -1,0 +1,99 @@
+import type { Site, SiteGroup } from '@rampart/contracts';
+import Button from 'antd/es/button';
+import Popconfirm from 'antd/es/popconfirm';
+import type { ColumnsType } from 'antd/es/table';
+import type { SortOrder } from 'antd/es/table/interface';
+import Tag from 'antd/es/tag';
+import type { TFunction } from 'i18next';
+import { Link } from 'react-router';
+
+const order = (sort: string | undefined, field: string): SortOrder =>
+  sort === field ? 'ascend' : sort === `-${field}` ? 'descend' : null;
+
+/** Domains (linking to the edit page), origins, group, HTTPS, status and last change. */
+export const siteColumns = (
+  t: TFunction,
+  language: string,
+  groups: readonly SiteGroup[],
+  sort: string | undefined,
+  onDelete: (site: Site) => Promise<void>,
+): ColumnsType<Site> => [
+  { key: 'id', dataIndex: 'id', title: 'ID', width: 80, sorter: true, sortOrder: order(sort, 'id') },
+  {
+    key: 'domain',
+    dataIndex: 'domains',
+    title: t('sites.column.domains'),
+    sorter: true,
+    sortOrder: order(sort, 'domain'),
+    render: (domains: string[], site) => (
+      <Link to={`/site/list/${site.id}`} data-testid={`site-link:${site.id}`}>
+        {domains.join(', ')}
+      </Link>
+    ),
+  },
+  {
+    key: 'origins',
+    dataIndex: 'origins',
+    title: t('sites.column.origins'),
+    ellipsis: true,
+    render: (origins: Site['origins']) => origins.map((origin) => `${origin.address}:${origin.port}`).join(', '),
+  },
+  {
+    key: 'cname',
+    dataIndex: 'cname',
+    title: 'CNAME',
+    ellipsis: true,
+    render: (cname: string | undefined) => cname || '—',
+  },
+  {
+    key: 'group',
+    dataIndex: 'group_id',
+    title: t('sites.column.group'),
+    render: (groupId: number | null) => groups.find((group) => group.id === groupId)?.name ?? '—',
+  },
+  {
+    key: 'https',
+    dataIndex: 'https_listen',
+    title: 'HTTPS',
+    width: 90,
+    render: (https: boolean) => (https ? <Tag color="green">{t('sites.on')}</Tag> : <Tag>{t('sites.off')}</Tag>),
+  },
+  {
+    key: 'enabled',
+    dataIndex: 'enabled',
+    title: t('sites.column.status'),
+    width: 100,
+    render: (enabled: boolean) =>
+      enabled ? <Tag color="blue">{t('sites.enabled')}</Tag> : <Tag>{t('sites.disabled')}</Tag>,
+  },
+  {
+    key: 'updated_at',
+    dataIndex: 'updated_at',
+    title: t('sites.column.updated'),
+    width: 190,
+    sorter: true,
+    sortOrder: order(sort, 'updated_at'),
+    render: (at: string) => new Date(at).toLocaleString(language),
+  },
+  {
+    key: 'actions',
+    title: t('sites.column.actions'),
+    width: 150,
+    render: (_value, site) => (
+      <>
+        <Link to={`/site/list/${site.id}`}>{t('sites.list.edit')}</Link>
+        <Popconfirm
+          title={t('sites.list.confirmDelete', { domain: site.domains[0] })}
+          okText={t('sites.confirm')}
+          cancelText={t('sites.cancel')}
+          okButtonProps={{ danger: true }}
+          onConfirm={() => onDelete(site).catch(() => undefined)}
+        >
+          <Button type="link" danger size="small">
+            {t('sites.batch.delete')}
+          </Button>
+        </Popconfirm>
+      </>
+    ),
+  },
+];

@@ -1,0 +1,74 @@
+import { type CreateSiteBody, type Origin, type Site, SiteSettings, type UpdateSiteBody } from '@rampart/contracts';
+import { asciiDomain, domainLines, type FieldPath } from './edgeRules.ts';
+
+/** An origins editor row; numbers are undefined while the field is empty. */
+export interface OriginRow {
+  address?: string;
+  port?: number | null;
+  weight?: number | null;
+  backup?: boolean;
+}
+
+export const NEW_ORIGIN: OriginRow = { address: '', port: 80, weight: 1, backup: false };
+
+/** The add-site drawer's values. */
+export interface SiteDraft {
+  domainsText?: string;
+  origins?: OriginRow[];
+  group_id?: number | null;
+  name?: string;
+}
+
+/** The edit page's values: the site's settings, domains as one per line. */
+export type SiteFormValues = Omit<SiteSettings, 'domains' | 'origins'> & {
+  domainsText: string;
+  origins: OriginRow[];
+  name: string;
+  group_id: number | null;
+};
+
+export const toOrigins = (rows: readonly OriginRow[] | undefined): Origin[] =>
+  (rows ?? []).map((row) => ({
+    address: (row.address ?? '').trim(),
+    port: row.port ?? 0,
+    weight: row.weight ?? 1,
+    backup: row.backup === true,
+  }));
+
+const toDomains = (text: string | undefined): string[] => domainLines(text).map(asciiDomain);
+
+/** POST /v1/sites from the drawer: domains and origins, with a group and name only when set. */
+export const createSiteBody = (draft: SiteDraft): CreateSiteBody => {
+  const body: CreateSiteBody = { domains: toDomains(draft.domainsText), origins: toOrigins(draft.origins) };
+  if (draft.group_id) body.group_id = draft.group_id;
+  const name = draft.name?.trim();
+  if (name) body.name = name;
+  return body;
+};
+
+/** The editable values of a site: its settings, name and group (not its id, owner, CNAME or times). */
+export const siteFormValues = (site: Site): SiteFormValues => {
+  const settings = Object.fromEntries(
+    Object.keys(SiteSettings.properties).map((key) => [key, site[key as keyof SiteSettings]]),
+  ) as SiteSettings;
+  const { domains, ...rest } = settings;
+  return { ...rest, name: site.name, group_id: site.group_id, domainsText: domains.join('\n') };
+};
+
+/** PUT /v1/sites/{id}: only the fields whose value differs from the stored site. */
+export const changedSiteFields = (site: Site, values: Partial<SiteFormValues>): UpdateSiteBody => {
+  const { domainsText, origins, ...rest } = values;
+  const next: Record<string, unknown> = { ...rest };
+  if (domainsText !== undefined) next.domains = toDomains(domainsText);
+  if (origins !== undefined) next.origins = toOrigins(origins);
+  const stored = site as unknown as Record<string, unknown>;
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(next)) {
+    if (value === undefined) continue;
+    if (JSON.stringify(value) !== JSON.stringify(stored[key])) changed[key] = value;
+  }
+  return changed as UpdateSiteBody;
+};
+
+/** The form field for a server-named field: the domains list is one text box. */
+export const siteFieldPath = (name: FieldPath): FieldPath => (name[0] === 'domains' ? ['domainsText'] : name);

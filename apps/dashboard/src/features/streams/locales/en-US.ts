@@ -1,0 +1,15 @@
+export const streamsEnUS = {
+  streams: {
+    field: { listenPort: 'Listen port', protocol: 'Protocol', proxyProtocol: 'PROXY protocol to the origin' },
+    list: {
+      port: 'Search by port',
+      add: 'Add forwarding',
+      actions: 'Actions',
+      edit: 'Edit',
+      total_one: '{{count}} rule',
+      total_other: '{{count}} rules',
+    },
+    add: { title: 'Add forwarding' },
+    edit: { title: 'Forwarding on port {{port}}' },
+  },
+};

@@ -1,0 +1,62 @@
+import type { Stream } from '@rampart/contracts';
+import Button from 'antd/es/button';
+import type { ColumnsType } from 'antd/es/table';
+import Tag from 'antd/es/tag';
+import type { TFunction } from 'i18next';
+import { Link } from 'react-router';
+
+/** Listen port, protocol, origins, group, status, and the edit actions. */
+export const streamColumns = (
+  t: TFunction,
+  groups: readonly { id: number; name: string }[],
+  onEdit: (stream: Stream) => void,
+): ColumnsType<Stream> => [
+  { key: 'id', dataIndex: 'id', title: 'ID', width: 80 },
+  {
+    key: 'listen_port',
+    dataIndex: 'listen_port',
+    title: t('streams.field.listenPort'),
+    render: (port: number, stream) => (
+      <Link to={`/stream/list/${stream.id}`} data-testid={`stream-link:${stream.id}`}>
+        {port}
+      </Link>
+    ),
+  },
+  {
+    key: 'protocol',
+    dataIndex: 'protocol',
+    title: t('streams.field.protocol'),
+    render: (protocol: string) => <Tag>{protocol.toUpperCase()}</Tag>,
+  },
+  {
+    key: 'origins',
+    dataIndex: 'origins',
+    title: t('sites.column.origins'),
+    ellipsis: true,
+    render: (origins: Stream['origins']) => origins.map((origin) => `${origin.address}:${origin.port}`).join(', '),
+  },
+  { key: 'name', dataIndex: 'name', title: t('sites.field.name'), ellipsis: true },
+  {
+    key: 'group',
+    dataIndex: 'group_id',
+    title: t('sites.column.group'),
+    render: (groupId: number | null) => groups.find((group) => group.id === groupId)?.name ?? '—',
+  },
+  {
+    key: 'enabled',
+    dataIndex: 'enabled',
+    title: t('sites.column.status'),
+    render: (enabled: boolean) =>
+      enabled ? <Tag color="blue">{t('sites.enabled')}</Tag> : <Tag>{t('sites.disabled')}</Tag>,
+  },
+  {
+    key: 'actions',
+    title: t('streams.list.actions'),
+    width: 100,
+    render: (_value, stream) => (
+      <Button type="link" size="small" onClick={() => onEdit(stream)}>
+        {t('streams.list.edit')}
+      </Button>
+    ),
+  },
+];

@@ -1,0 +1,36 @@
+import type { Stream } from '@rampart/contracts';
+import { describe, expect, it } from 'vitest';
+import { callApi } from './support/api.ts';
+import { customerOf } from './support/edge.ts';
+import { useSuite } from './support/suite.ts';
+
+describe('streams: add drawer and listen-port conflicts', () => {
+  const suite = useSuite();
+  const customer = customerOf(suite, 'stefan');
+
+  it('adds a stream, then explains the port conflict of a second one on the same port', async () => {
+    const { token } = await customer();
+    const page = await suite.openPage({ token });
+    await page.goto(suite.url('/stream/list'));
+    await page.getByTestId('stream-list-page').waitFor();
+    const add = async () => {
+      await page.getByRole('button', { name: 'Add forwarding' }).click();
+      const drawer = page.getByRole('dialog');
+      await drawer.getByLabel('Listen port').fill('15353');
+      await drawer.getByLabel('Origin 1 address').fill('10.0.0.53');
+      await drawer.getByLabel('Origin 1 port').fill('53');
+      await drawer.getByTestId('stream-drawer-submit').click();
+      return drawer;
+    };
+    await add();
+    await page.getByRole('link', { name: '15353' }).waitFor();
+    const { list } = await callApi<{ list: Stream[] }>(suite.master().baseUrl, 'GET', '/v1/streams', { token });
+    expect(list.map((stream) => [stream.listen_port, stream.protocol, stream.origins[0]?.address])).toEqual([
+      [15353, 'tcp', '10.0.0.53'],
+    ]);
+    const second = await add();
+    await second.getByText(/port 15353\/tcp is already used/).waitFor();
+    const after = await callApi<{ total: number }>(suite.master().baseUrl, 'GET', '/v1/streams', { token });
+    expect(after.total).toBe(1);
+  });
+});
