@@ -4,4 +4,5 @@ export * from './dnsapi.ts';
 export * from './fields.ts';
 export * from './site.ts';
 export * from './snapshot.ts';
+export * from './status.ts';
 export * from './stream.ts';

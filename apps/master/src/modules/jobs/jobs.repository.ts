@@ -1,4 +1,4 @@
-import type { EdgeJob, JobType } from '@rampart/contracts';
+import type { EdgeJob, Job, JobType } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Owner } from '../tenancy.ts';
@@ -48,7 +48,12 @@ export async function insertJob(
   return row.id;
 }
 
-export async function listJobs(db: Kysely<Database>, owner: Owner, page: number, limit: number) {
+export async function listJobs(
+  db: Kysely<Database>,
+  owner: Owner,
+  page: number,
+  limit: number,
+): Promise<{ list: Job[]; total: number }> {
   const scoped = db.selectFrom('jobs').$if(owner.kind === 'user', (qb) => qb.where('user_id', '=', owner.userId));
   const [rows, count] = await Promise.all([
     scoped
@@ -75,11 +80,16 @@ export async function listJobs(db: Kysely<Database>, owner: Owner, page: number,
   const list = rows.map((row) => {
     const nodes = progress
       .filter((entry) => entry.job_id === row.id)
-      .map((entry) => ({ node_id: entry.node_id, name: entry.name, state: entry.state, error: entry.error }));
+      .map((entry) => ({
+        node_id: entry.node_id,
+        name: entry.name,
+        state: entry.state as Job['nodes'][number]['state'],
+        error: entry.error,
+      }));
     const count = (state: string) => nodes.filter((node) => node.state === state).length;
     return {
       id: row.id,
-      type: row.type,
+      type: row.type as JobType,
       site_id: row.site_id,
       urls: JSON.parse(row.urls) as string[],
       created_at: new Date(row.created_at).toISOString(),

@@ -1,4 +1,4 @@
-import { JobType, ListQuery } from '@rampart/contracts';
+import { Envelope, Job, JobType, ListQuery, ListResult } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
@@ -89,8 +89,10 @@ async function checkQuota(db: Kysely<Database>, userId: number, type: JobType, a
 }
 
 export async function jobRoutes(app: App, { db }: AppContext) {
-  app.get('/v1/jobs', { schema: { tags, querystring: ListQuery } }, async (request) =>
-    ok(await listJobs(db, ownerOf(request), request.query.page ?? 1, request.query.limit ?? 20)),
+  app.get(
+    '/v1/jobs',
+    { schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(Job)) } } },
+    async (request) => ok(await listJobs(db, ownerOf(request), request.query.page ?? 1, request.query.limit ?? 20)),
   );
 
   app.post('/v1/jobs', { schema: { tags, body: CreateJobBody } }, async (request) => {

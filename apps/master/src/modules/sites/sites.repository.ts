@@ -23,6 +23,7 @@ export interface SiteFilter {
   groupId?: number | undefined;
   enabled?: boolean | undefined;
   https?: boolean | undefined;
+  certId?: number | undefined;
   userId?: number | undefined;
   sort?: 'id' | '-id' | 'domain' | '-domain' | 'updated_at' | '-updated_at' | undefined;
 }
@@ -47,6 +48,7 @@ export async function listSites(
     .$if(filter.groupId !== undefined, (qb) => qb.where('sites.group_id', '=', filter.groupId ?? 0))
     .$if(filter.enabled !== undefined, (qb) => qb.where('sites.enabled', '=', filter.enabled ? 1 : 0))
     .$if(filter.https !== undefined, (qb) => qb.where('sites.https', '=', filter.https ? 1 : 0))
+    .$if(filter.certId !== undefined, (qb) => qb.where('sites.cert_id', '=', filter.certId ?? 0))
     .$if(!!filter.domain, (qb) =>
       qb.where((eb) =>
         eb.exists(

@@ -193,6 +193,9 @@ describe.each(DIALECTS)('sites on $dialect', (target) => {
     });
     expect(uncovered.body.msg).toBe('cert_id: the certificate does not cover other.example.com');
     expect((await test.call('POST', '/v1/sites', { token: alice, body: https })).body.code).toBe(0);
+    expect((await test.call('GET', `/v1/sites?cert_id=${certId}&limit=1`, { token: alice })).body.data).toMatchObject({
+      total: 1,
+    });
     const inUse = await test.call('DELETE', `/v1/certs/${certId}`, { token: alice });
     expect(inUse.body).toMatchObject({
       code: 'conflict',

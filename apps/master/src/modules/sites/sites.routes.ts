@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import { CreateSiteBody, Envelope, ListResult, Site, UpdateSiteBody } from '@rampart/contracts';
+import { ApplyStatus, CreateSiteBody, Envelope, ListResult, Site, UpdateSiteBody } from '@rampart/contracts';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
@@ -7,8 +7,8 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { defaultCnameDomain } from '../cname/cname.repository.ts';
+import { applyStatus } from '../nodes/apply-status.ts';
 import { creatorOf, ownerOf } from '../tenancy.ts';
-import { siteApplyStatus } from './site-apply-status.ts';
 import { findSite, listSites, presentSite } from './sites.repository.ts';
 import { batchSites, createSite, editSite } from './sites.service.ts';
 
@@ -21,6 +21,7 @@ const SiteListQuery = Type.Object({
   group_id: Type.Optional(Type.Integer({ minimum: 1 })),
   enabled: Type.Optional(Type.Boolean()),
   https: Type.Optional(Type.Boolean()),
+  cert_id: Type.Optional(Type.Integer({ minimum: 1 })),
   user_id: Type.Optional(Type.Integer({ minimum: 1 })),
   sort: Type.Optional(
     Type.Union(['id', '-id', 'domain', '-domain', 'updated_at', '-updated_at'].map((value) => Type.Literal(value))),
@@ -43,12 +44,6 @@ const BatchBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const ApplyStatus = Type.Object({
-  version: Type.Integer(),
-  nodes: Type.Array(
-    Type.Object({ node_id: Type.Integer(), name: Type.String(), applied: Type.Boolean(), error: Type.String() }),
-  ),
-});
 
 /**
  * Domains arrive as typed: spaces trimmed, lowercased and converted from Unicode (IDNA) before
@@ -79,8 +74,16 @@ export async function siteRoutes(app: App, { db }: AppContext) {
     '/v1/sites',
     { schema: { tags, querystring: SiteListQuery, response: { 200: Envelope(ListResult(Site)) } } },
     async (request) => {
-      const { page = 1, limit = 20, domain, group_id, enabled, https, user_id, sort } = request.query;
-      const filter = { domain, groupId: group_id, enabled, https, userId: user_id, sort: sort as never };
+      const { page = 1, limit = 20, domain, group_id, enabled, https, cert_id, user_id, sort } = request.query;
+      const filter = {
+        domain,
+        groupId: group_id,
+        enabled,
+        https,
+        certId: cert_id,
+        userId: user_id,
+        sort: sort as never,
+      };
       return ok(await listSites(db, ownerOf(request), filter, page, limit, await defaultCnameDomain(db)));
     },
   );
@@ -145,7 +148,7 @@ export async function siteRoutes(app: App, { db }: AppContext) {
     async (request) => {
       const row = await findSite(db, ownerOf(request), request.params.id);
       if (!row) throw new AppError('not_found', `site ${request.params.id} does not exist`);
-      return ok(await siteApplyStatus(db, row.id, row.version));
+      return ok(await applyStatus(db, 'site', row.id, row.version));
     },
   );
 }

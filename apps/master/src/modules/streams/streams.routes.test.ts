@@ -30,6 +30,10 @@ describe.each(DIALECTS)('streams on $dialect', (target) => {
     expect((await test.call('GET', '/v1/streams', { token: bob })).body.data).toMatchObject({ total: 0 });
     const id = (created.body.data as { id: number }).id;
     expect((await test.call('PUT', `/v1/streams/${id}`, { token: bob, body: { enabled: false } })).status).toBe(404);
+    expect((await test.call('GET', `/v1/streams/${id}/apply-status`, { token: alice })).body.data).toMatchObject({
+      nodes: [],
+    });
+    expect((await test.call('GET', `/v1/streams/${id}/apply-status`, { token: bob })).status).toBe(404);
   });
 
   it('explains a listen-port conflict, per protocol', async () => {

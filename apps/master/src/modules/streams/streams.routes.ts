@@ -1,9 +1,10 @@
-import { Envelope, ListResult, ObjectName, Stream, StreamSettings } from '@rampart/contracts';
+import { ApplyStatus, Envelope, ListResult, ObjectName, Stream, StreamSettings } from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { applyStatus } from '../nodes/apply-status.ts';
 import { creatorOf, ownerOf } from '../tenancy.ts';
 import { findStreams, listStreams, presentStream } from './streams.repository.ts';
 import { batchStreams, createStream, DEFAULT_STREAM_SETTINGS, editStream } from './streams.service.ts';
@@ -99,6 +100,16 @@ export async function streamRoutes(app: App, { db }: AppContext) {
     '/v1/streams/:id',
     { schema: { tags, params: IdParams, body: UpdateBody, response: { 200: Envelope(Stream) } } },
     async (request) => ok(presentStream(await editStream(db, ownerOf(request), request.params.id, request.body))),
+  );
+
+  app.get(
+    '/v1/streams/:id/apply-status',
+    { schema: { tags, params: IdParams, response: { 200: Envelope(ApplyStatus) } } },
+    async (request) => {
+      const [row] = await findStreams(db, ownerOf(request), [request.params.id]);
+      if (!row) throw new AppError('not_found', `stream ${request.params.id} does not exist`);
+      return ok(await applyStatus(db, 'stream', row.id, row.version));
+    },
   );
 
   app.delete(

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
-/** Which enabled nodes serve the site as last saved, and any error a node reported for it. */
-export async function siteApplyStatus(db: Kysely<Database>, siteId: number, siteVersion: number) {
+/** Which enabled nodes serve a site or stream as last saved, and any error a node reported for it. */
+export async function applyStatus(db: Kysely<Database>, kind: 'site' | 'stream', id: number, savedVersion: number) {
   const nodes = await db
     .selectFrom('nodes')
     .select(['id', 'name', 'applied_version'])
@@ -12,14 +12,14 @@ export async function siteApplyStatus(db: Kysely<Database>, siteId: number, site
   const errors = await db
     .selectFrom('node_apply_errors')
     .select(['node_id', 'error'])
-    .where('kind', '=', 'site')
-    .where('object_id', '=', siteId)
+    .where('kind', '=', kind)
+    .where('object_id', '=', id)
     .execute();
   return {
-    version: siteVersion,
+    version: savedVersion,
     nodes: nodes.map((node) => {
       const error = errors.find((entry) => entry.node_id === node.id)?.error ?? '';
-      return { node_id: node.id, name: node.name, applied: node.applied_version >= siteVersion && !error, error };
+      return { node_id: node.id, name: node.name, applied: node.applied_version >= savedVersion && !error, error };
     }),
   };
 }
