@@ -5,6 +5,7 @@ import { accounts } from './migrations/2026-11-21T0900-accounts.ts';
 import { edge } from './migrations/2026-11-21T1000-edge.ts';
 import { cname } from './migrations/2026-11-21T1100-cname.ts';
 import { dnsapis } from './migrations/2026-11-21T1130-dnsapis.ts';
+import { siteList } from './migrations/2026-11-21T1200-site-list.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 
 /** Every migration, by its timestamped name. Landed migrations are frozen: add new ones, never edit. */
@@ -13,6 +14,7 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-21T1000-edge': edge(dialect),
   '2026-11-21T1100-cname': cname(dialect),
   '2026-11-21T1130-dnsapis': dnsapis(dialect),
+  '2026-11-21T1200-site-list': siteList(),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({
