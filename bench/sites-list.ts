@@ -6,7 +6,9 @@ import SqliteDatabase from 'better-sqlite3';
 import { buildApp } from '../apps/master/src/app.ts';
 import { readConfig } from '../apps/master/src/config.ts';
 import { openDatabase } from '../apps/master/src/db/database.ts';
+import { hashPassword } from '../apps/master/src/modules/auth/passwords.ts';
 import { DEFAULT_SITE_SETTINGS } from '../apps/master/src/modules/sites/site-rules.ts';
+import { insertUser } from '../apps/master/src/modules/users/users.repository.ts';
 import { tempDir } from './support.ts';
 
 const SITES = Number(process.env.BENCH_SITES ?? 100_000);
@@ -24,8 +26,14 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-// Seed straight into the file: 100k sites of one user in 5 groups, every 7th disabled, every 3rd on HTTPS.
+// A customer with 100k sites, seeded straight into the file: 5 groups, every 7th disabled, every 3rd on HTTPS.
+await insertUser(
+  database.db,
+  { username: 'customer', passwordHash: await hashPassword('customer-pass'), type: 2, access: [] },
+  Date.now(),
+);
 const raw = new SqliteDatabase(join(dataDir, 'rampart.db'));
+const USER = Number((raw.prepare("select id from users where username = 'customer'").get() as { id: number }).id);
 const now = Date.now();
 const settings = (i: number) =>
   JSON.stringify({
@@ -36,17 +44,18 @@ const settings = (i: number) =>
 raw.transaction(() => {
   const groups = [1, 2, 3, 4, 5].map((g) =>
     Number(
-      raw.prepare('insert into site_groups (user_id, name, created_at) values (1, ?, ?)').run(`g${g}`, now)
+      raw.prepare('insert into site_groups (user_id, name, created_at) values (?, ?, ?)').run(USER, `g${g}`, now)
         .lastInsertRowid,
     ),
   );
   const site = raw.prepare(
-    'insert into sites (user_id, group_id, name, primary_domain, settings, enabled, https, cert_id, version, created_at, updated_at) values (1, ?, ?, ?, ?, ?, ?, null, 1, ?, ?)',
+    'insert into sites (user_id, group_id, name, primary_domain, settings, enabled, https, cert_id, version, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, null, 1, ?, ?)',
   );
   const domain = raw.prepare('insert into site_domains (domain, site_id) values (?, ?)');
   for (let i = 0; i < SITES; i++) {
     const name = `s${i}.bench.example.com`;
     const id = site.run(
+      USER,
       groups[i % 5],
       name,
       name,
@@ -65,29 +74,32 @@ const login = (await (
   await fetch(`${base}/v1/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ account: 'admin', password: 'bench-admin-pass' }),
+    body: JSON.stringify({ account: 'customer', password: 'customer-pass' }),
   })
 ).json()) as { data: { access_token: string } };
 const token = login.data.access_token;
 
+const GROUP = Number(
+  (raw.prepare('select id from site_groups order by id limit 1 offset 2').get() as { id: number }).id,
+);
 const cases = [
   {
     label: 'group + enabled, sorted by domain, page 50',
-    query: 'group_id=3&enabled=true&sort=domain&page=50&limit=20',
-    sql: `select * from sites where user_id = 1 and group_id = 3 and enabled = 1 order by primary_domain asc, id desc limit 20 offset 980`,
-    count: `select count(*) from sites where user_id = 1 and group_id = 3 and enabled = 1`,
+    query: `group_id=${GROUP}&enabled=true&sort=domain&page=50&limit=20`,
+    sql: `select * from sites where user_id = ${USER} and group_id = ${GROUP} and enabled = 1 order by primary_domain asc, id desc limit 20 offset 980`,
+    count: `select count(*) from sites where user_id = ${USER} and group_id = ${GROUP} and enabled = 1`,
   },
   {
     label: 'domain search "s4242"',
     query: 'domain=s4242&limit=20',
-    sql: `select * from sites where user_id = 1 and exists (select 1 from site_domains d where d.site_id = sites.id and d.domain like '%s4242%') order by id desc limit 20`,
-    count: `select count(*) from sites where user_id = 1 and exists (select 1 from site_domains d where d.site_id = sites.id and d.domain like '%s4242%')`,
+    sql: `select * from sites where user_id = ${USER} and exists (select 1 from site_domains d where d.site_id = sites.id and d.domain like '%s4242%') order by id desc limit 20`,
+    count: `select count(*) from sites where user_id = ${USER} and exists (select 1 from site_domains d where d.site_id = sites.id and d.domain like '%s4242%')`,
   },
   {
     label: 'HTTPS only, newest first, page 1',
     query: 'https=true&limit=20',
-    sql: `select * from sites where user_id = 1 and https = 1 order by id desc limit 20`,
-    count: `select count(*) from sites where user_id = 1 and https = 1`,
+    sql: `select * from sites where user_id = ${USER} and https = 1 order by id desc limit 20`,
+    count: `select count(*) from sites where user_id = ${USER} and https = 1`,
   },
 ];
 
