@@ -1,14 +1,4 @@
-export type JobType = 'purge-url' | 'purge-dir' | 'prefetch';
-
-export interface Job {
-  id: number;
-  type: JobType;
-  site_id: number;
-  urls: string[];
-  created_at: string;
-  progress: { total: number; done: number; failed: number; pending: number };
-  nodes: { node_id: number; name: string; state: string; error: string }[];
-}
+export type { Job, JobType } from '@rampart/contracts';
 
 /** The master's URL rule: absolute http(s), printable ASCII, 8 to 2048 characters. */
 const URL_PATTERN = /^https?:\/\/[\x21-\x7e]+$/;
