@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { Cert } from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
 import { callApi } from './support/api.ts';
-import { customerOf } from './support/edge.ts';
+import { createSite, customerOf } from './support/edge.ts';
 import { useSuite } from './support/suite.ts';
 
 const run = promisify(execFile);
@@ -66,5 +66,27 @@ describe('certificates: upload and list', () => {
     await page.getByTestId('expiry:soon').waitFor();
     const { list } = await callApi<{ list: Cert[] }>(suite.master().baseUrl, 'GET', '/v1/certs', { token });
     expect(list.map((cert) => cert.names)).toEqual([['secure.example.com']]);
+  });
+
+  it('counts the sites using a certificate, keeps its delete disabled and downloads its chain without the key', async () => {
+    const { token } = await customer();
+    const base = suite.master().baseUrl;
+    const pem = await selfSigned('used.example.com');
+    const cert = await callApi<Cert>(base, 'POST', '/v1/certs', { token, body: { name: 'used', ...pem } });
+    const site = await createSite(suite, token, 'used.example.com');
+    await callApi(base, 'PUT', `/v1/sites/${site.id}`, { token, body: { cert_id: cert.id } });
+    const page = await suite.openPage({ token });
+    await page.goto(suite.url('/site/cert'));
+    await page.getByTestId('cert-page').waitFor();
+    await expect.poll(() => page.getByTestId(`cert-sites:${cert.id}`).textContent()).toBe('1');
+    const row = page.getByRole('row').filter({ has: page.getByTestId(`cert-sites:${cert.id}`) });
+    expect(await row.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
+    const download = page.waitForEvent('download');
+    await row.getByRole('button', { name: 'Download certificate' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('used.pem');
+    const text = await readFile((await file.path()) ?? '', 'utf8');
+    expect(text).toContain('-----BEGIN CERTIFICATE-----');
+    expect(text).not.toContain('PRIVATE KEY');
   });
 });

@@ -33,4 +33,23 @@ describe('streams: add drawer and listen-port conflicts', () => {
     const after = await callApi<{ total: number }>(suite.master().baseUrl, 'GET', '/v1/streams', { token });
     expect(after.total).toBe(1);
   });
+
+  it('shows on the edit page which nodes have applied the stream', async () => {
+    const { token } = await customer();
+    const stream = await callApi<Stream>(suite.master().baseUrl, 'POST', '/v1/streams', {
+      token,
+      body: {
+        listen_port: 15454,
+        protocol: 'tcp',
+        origins: [{ address: '10.0.0.54', port: 54, weight: 1, backup: false }],
+      },
+    });
+    const page = await suite.openPage({ token });
+    await page.goto(suite.url(`/stream/list/${stream.id}`));
+    await page.getByTestId('stream-edit-page').waitFor();
+    await page
+      .getByTestId('apply-status')
+      .getByText(/^Version \d+/)
+      .waitFor();
+  });
 });

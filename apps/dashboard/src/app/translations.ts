@@ -4,6 +4,8 @@ import { cacheCleanEnUS } from '../features/cache-clean/locales/en-US.ts';
 import { cacheCleanZhCN } from '../features/cache-clean/locales/zh-CN.ts';
 import { certsEnUS } from '../features/certs/locales/en-US.ts';
 import { certsZhCN } from '../features/certs/locales/zh-CN.ts';
+import { dnsEnUS } from '../features/dns/locales/en-US.ts';
+import { dnsZhCN } from '../features/dns/locales/zh-CN.ts';
 import { logEnUS } from '../features/log/locales/en-US.ts';
 import { logZhCN } from '../features/log/locales/zh-CN.ts';
 import { overviewEnUS } from '../features/overview/locales/en-US.ts';
@@ -33,6 +35,7 @@ export const TRANSLATIONS: Translations = {
     ...streamsZhCN,
     ...certsZhCN,
     ...cacheCleanZhCN,
+    ...dnsZhCN,
   },
   'en-US': {
     ...commonEnUS,
@@ -45,5 +48,6 @@ export const TRANSLATIONS: Translations = {
     ...streamsEnUS,
     ...certsEnUS,
     ...cacheCleanEnUS,
+    ...dnsEnUS,
   },
 };

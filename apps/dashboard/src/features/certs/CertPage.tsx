@@ -5,7 +5,7 @@ import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
-import { useCertActions, useCertList } from './api.ts';
+import { useCertActions, useCertList, useCertUsage } from './api.ts';
 import { CertUploadModal } from './CertUploadModal.tsx';
 import { certColumns } from './certColumns.tsx';
 
@@ -17,6 +17,8 @@ export const Component = () => {
   const [uploading, setUploading] = useState(false);
   const certs = useCertList(page.current, page.size);
   const actions = useCertActions();
+  const list = certs.data?.list ?? [];
+  const usage = useCertUsage(list.map((cert) => cert.id));
   const remove = async (cert: Cert) => {
     await actions.remove(cert.id);
     feedback.success(t('certs.deleted'));
@@ -32,8 +34,11 @@ export const Component = () => {
         rowKey="id"
         size="middle"
         loading={certs.isFetching}
-        dataSource={certs.data?.list ?? []}
-        columns={certColumns(t, i18n.language, Date.now(), (cert) => void remove(cert).catch(() => undefined))}
+        dataSource={list}
+        columns={certColumns(t, i18n.language, Date.now(), usage, {
+          onDownload: (cert) => void actions.download(cert).catch(() => undefined),
+          onDelete: (cert) => void remove(cert).catch(() => undefined),
+        })}
         pagination={{
           current: page.current,
           pageSize: page.size,

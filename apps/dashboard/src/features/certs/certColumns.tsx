@@ -3,6 +3,7 @@ import Button from 'antd/es/button';
 import Popconfirm from 'antd/es/popconfirm';
 import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
+import Tooltip from 'antd/es/tooltip';
 import type { TFunction } from 'i18next';
 import { daysLeft, expiryState } from './certExpiry.ts';
 
@@ -13,7 +14,8 @@ export const certColumns = (
   t: TFunction,
   language: string,
   now: number,
-  onDelete: (cert: Cert) => void,
+  usage: ReadonlyMap<number, number>,
+  actions: { onDownload: (cert: Cert) => void; onDelete: (cert: Cert) => void },
 ): ColumnsType<Cert> => [
   { key: 'name', dataIndex: 'name', title: t('certs.column.name'), ellipsis: true },
   {
@@ -40,21 +42,43 @@ export const certColumns = (
     },
   },
   {
+    key: 'sites',
+    title: t('certs.column.sites'),
+    width: 110,
+    render: (_value, cert) => <span data-testid={`cert-sites:${cert.id}`}>{usage.get(cert.id) ?? '…'}</span>,
+  },
+  {
     key: 'actions',
     title: t('certs.column.actions'),
-    width: 100,
-    render: (_value, cert) => (
-      <Popconfirm
-        title={t('certs.confirmDelete', { name: cert.name })}
-        okText={t('sites.confirm')}
-        cancelText={t('sites.cancel')}
-        okButtonProps={{ danger: true }}
-        onConfirm={() => onDelete(cert)}
-      >
-        <Button type="link" danger size="small">
-          {t('certs.delete')}
-        </Button>
-      </Popconfirm>
-    ),
+    width: 220,
+    render: (_value, cert) => {
+      const inUse = (usage.get(cert.id) ?? 0) > 0;
+      return (
+        <>
+          <Button type="link" size="small" onClick={() => actions.onDownload(cert)}>
+            {t('certs.download')}
+          </Button>
+          {inUse ? (
+            <Tooltip title={t('certs.inUse')}>
+              <Button type="link" danger size="small" disabled>
+                {t('certs.delete')}
+              </Button>
+            </Tooltip>
+          ) : (
+            <Popconfirm
+              title={t('certs.confirmDelete', { name: cert.name })}
+              okText={t('sites.confirm')}
+              cancelText={t('sites.cancel')}
+              okButtonProps={{ danger: true }}
+              onConfirm={() => actions.onDelete(cert)}
+            >
+              <Button type="link" danger size="small">
+                {t('certs.delete')}
+              </Button>
+            </Popconfirm>
+          )}
+        </>
+      );
+    },
   },
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysLeft, expiryState, uploadCertBody } from './certExpiry.ts';
+import { certFileName, daysLeft, expiryState, uploadCertBody } from './certExpiry.ts';
 
 const NOW = Date.parse('2026-11-21T00:00:00Z');
 
@@ -14,5 +14,10 @@ describe('certificate expiry', () => {
   it('trims the PEM text and leaves out a blank name', () => {
     expect(uploadCertBody({ name: ' ', cert: '\nCERT\n', key: 'KEY ' })).toEqual({ cert: 'CERT', key: 'KEY' });
     expect(uploadCertBody({ name: 'shop', cert: 'C', key: 'K' })).toEqual({ name: 'shop', cert: 'C', key: 'K' });
+  });
+
+  it('names the download after the certificate, safe for a file system', () => {
+    expect(certFileName('*.example.com')).toBe('_.example.com.pem');
+    expect(certFileName('shop cert/2')).toBe('shop_cert_2.pem');
   });
 });

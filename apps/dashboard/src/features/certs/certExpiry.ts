@@ -16,3 +16,6 @@ export const uploadCertBody = (values: { name?: string; cert?: string; key?: str
   const name = values.name?.trim();
   return { cert: (values.cert ?? '').trim(), key: (values.key ?? '').trim(), ...(name && { name }) };
 };
+
+/** The download's file name: the certificate name with anything unsafe for a file name replaced. */
+export const certFileName = (name: string): string => `${name.replace(/[^A-Za-z0-9._-]+/g, '_') || 'certificate'}.pem`;

@@ -44,15 +44,17 @@ export const useSite = (id: number) => {
   });
 };
 
-export const useApplyStatus = (id: number) => {
+/** GET /v1/{sites|streams}/{id}/apply-status, polled while some node has not applied the current version. */
+export const useApplyStatusOf = (kind: 'sites' | 'streams', id: number) => {
   const http = useHttp();
   return useQuery<ApplyStatus>({
-    queryKey: [...SITES_KEY, 'apply-status', id],
-    // Poll while some node has not applied the current version yet.
+    queryKey: [kind, 'apply-status', id],
     refetchInterval: (query) => (query.state.data?.nodes.some((node) => !node.applied) ? 5000 : false),
-    queryFn: ({ signal }) => http.get<ApplyStatus>(`/v1/sites/${id}/apply-status`, { signal }),
+    queryFn: ({ signal }) => http.get<ApplyStatus>(`/v1/${kind}/${id}/apply-status`, { signal }),
   });
 };
+
+export const useApplyStatus = (id: number) => useApplyStatusOf('sites', id);
 
 export const useSiteGroups = () => {
   const http = useHttp();

@@ -4,6 +4,8 @@ import Form from 'antd/es/form';
 import Spin from 'antd/es/spin';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { useApplyStatusOf } from '../sites/api.ts';
+import { ApplyStatusLine } from '../sites/edit/ApplyStatusLine.tsx';
 import { useStream } from './api.ts';
 import { StreamFields } from './StreamFields.tsx';
 import { type StreamDraft, streamDraft } from './streamPayload.ts';
@@ -28,6 +30,7 @@ export const Component = () => {
   const { t } = useTranslation();
   const { id } = useParams();
   const stream = useStream(Number(id));
+  const applyStatus = useApplyStatusOf('streams', Number(id));
   return (
     <section data-testid="stream-edit-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
       {stream.data ? (
@@ -35,6 +38,7 @@ export const Component = () => {
           <h2 style={{ fontSize: 18, fontWeight: 600, marginTop: 0 }}>
             {t('streams.edit.title', { port: stream.data.listen_port })}
           </h2>
+          <ApplyStatusLine status={applyStatus} />
           <StreamForm key={stream.data.updated_at} stream={stream.data} />
         </>
       ) : (

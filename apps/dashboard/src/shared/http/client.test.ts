@@ -151,4 +151,18 @@ describe('http client', () => {
     expect(notify).not.toHaveBeenCalled();
     expect(onFailure).not.toHaveBeenCalled();
   });
+
+  it('downloads a file answer as a blob and reports an envelope failure', async () => {
+    const { client, config } = setup(async (url) =>
+      url.endsWith('/pem')
+        ? new Response('-----BEGIN CERTIFICATE-----', {
+            status: 200,
+            headers: { 'Content-Type': 'application/x-pem-file' },
+          })
+        : json(404, { code: 'not_found', msg: 'no such certificate', data: null }),
+    );
+    await expect((await client.download('/v1/certs/1/pem')).text()).resolves.toBe('-----BEGIN CERTIFICATE-----');
+    await expect(client.download('/v1/certs/2/missing')).rejects.toMatchObject({ code: 'not_found' });
+    expect(config.notify).toHaveBeenCalledWith('no such certificate - not_found');
+  });
 });

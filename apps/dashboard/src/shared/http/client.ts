@@ -39,6 +39,8 @@ export interface HttpClient {
   post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
   put<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
   delete<T>(path: string, options?: RequestOptions): Promise<T>;
+  /** A file answer (not an envelope) as a Blob; failures are reported like any call. */
+  download(path: string, options?: RequestOptions): Promise<Blob>;
   /** The default popup, for callers with their own handler that still want it. */
   notify(error: ApiError): void;
 }
@@ -120,8 +122,29 @@ export const createHttpClient = (config: HttpClientConfig): HttpClient => {
     return fail(error, method, options);
   };
 
+  const download = async (path: string, options: RequestOptions = {}): Promise<Blob> => {
+    const url = withQuery(path, options.query);
+    const response = await send('GET', url, options);
+    if (response.ok && !response.headers.get('Content-Type')?.includes('application/json')) return response.blob();
+    const body = await readJson(response);
+    const error = isEnvelope(body)
+      ? new ApiError(String(body.code), body.msg, response.status, url)
+      : new ApiError(
+          String(response.status),
+          statusMessage(response.status, url, config.translate),
+          response.status,
+          url,
+        );
+    if (error.code === LOGIN_REQUIRED) {
+      config.onLoginRequired();
+      throw error;
+    }
+    return fail(error, 'GET', options);
+  };
+
   return {
     request,
+    download,
     get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
     post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
     put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),

@@ -1,13 +1,13 @@
 import ReloadOutlined from '@ant-design/icons/ReloadOutlined';
+import type { UseQueryResult } from '@tanstack/react-query';
 import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import { useTranslation } from 'react-i18next';
-import { useApplyStatus } from '../api.ts';
+import type { ApplyStatus } from '../api.ts';
 
-/** Which nodes have applied the site's current version, with each node's error. */
-export const ApplyStatusLine = ({ siteId }: { siteId: number }) => {
+/** Which nodes have applied a site's or a stream's current version, with each node's error. */
+export const ApplyStatusLine = ({ status }: { status: UseQueryResult<ApplyStatus> }) => {
   const { t } = useTranslation();
-  const status = useApplyStatus(siteId);
   if (!status.data) return null;
   const { version, nodes } = status.data;
   const applied = nodes.filter((node) => node.applied).length;

@@ -9,7 +9,7 @@ import { useLocation, useParams } from 'react-router';
 import { useTabs } from '../../../layout/tabs/tabsStore.ts';
 import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
 import { useHttp } from '../../../shared/http/HttpProvider.tsx';
-import { useSite, useSiteActions } from '../api.ts';
+import { useApplyStatus, useSite, useSiteActions } from '../api.ts';
 import { fieldErrorHandler } from '../serverErrors.ts';
 import { changedSiteFields, type SiteFormValues, siteFieldPath, siteFormValues } from '../sitePayload.ts';
 import { ApplyStatusLine } from './ApplyStatusLine.tsx';
@@ -98,6 +98,7 @@ export const Component = () => {
   const { id } = useParams();
   const siteId = Number(id);
   const site = useSite(siteId);
+  const applyStatus = useApplyStatus(siteId);
   const location = useLocation();
   const domain = site.data?.domains[0];
   useEffect(() => {
@@ -109,7 +110,7 @@ export const Component = () => {
       {site.data ? (
         <>
           <h2 style={{ fontSize: 18, fontWeight: 600, marginTop: 0 }}>{site.data.domains.join(', ')}</h2>
-          <ApplyStatusLine siteId={siteId} />
+          <ApplyStatusLine status={applyStatus} />
           <SiteForm key={site.data.updated_at} site={site.data} />
         </>
       ) : (

@@ -6,9 +6,13 @@ import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
+import { CnameCheckModal } from '../../dns/CnameCheckModal.tsx';
+import { CnameRecordsModal } from '../../dns/CnameRecordsModal.tsx';
+import { DnsApiModal } from '../../dns/DnsApiModal.tsx';
 import { type SiteListQuery, useGroupActions, useSiteActions, useSiteGroups, useSiteList } from '../api.ts';
 import { BatchBar, type BatchRequest } from './BatchBar.tsx';
 import { GroupModal } from './GroupModal.tsx';
+import { SiteDefaultsDrawer } from './SiteDefaultsDrawer.tsx';
 import { SiteDrawer } from './SiteDrawer.tsx';
 import { type SiteFilter, SiteFilters } from './SiteFilters.tsx';
 import { siteColumns } from './siteColumns.tsx';
@@ -29,6 +33,8 @@ export const Component = () => {
   const [selected, setSelected] = useState<number[]>([]);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [groupsOpen, setGroupsOpen] = useState(false);
+  // Which dialog besides the add drawer is open; the DNS ones are for one site.
+  const [dialog, setDialog] = useState<{ kind: 'defaults' | 'dnsApis' } | { kind: 'check' | 'records'; site: Site }>();
   const sites = useSiteList(query);
   const groups = useSiteGroups();
   const groupActions = useGroupActions('/v1/site-groups', 'site-groups');
@@ -43,6 +49,8 @@ export const Component = () => {
     feedback.success(t('sites.batch.done'));
   };
 
+  const closeDialog = () => setDialog(undefined);
+
   const removeSite = async (site: Site) => {
     await actions.remove(site.id);
     feedback.success(t('sites.list.deleted'));
@@ -53,6 +61,8 @@ export const Component = () => {
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center', marginBottom: 16 }}>
         <SiteFilters groups={groupList} onChange={filter} />
         <span style={{ marginLeft: 'auto' }} />
+        <Button onClick={() => setDialog({ kind: 'dnsApis' })}>{t('dns.api.manage')}</Button>
+        <Button onClick={() => setDialog({ kind: 'defaults' })}>{t('sites.defaults.button')}</Button>
         <Button onClick={() => setGroupsOpen(true)}>{t('sites.group.manage')}</Button>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setDrawerOpen(true)}>
           {t('sites.list.add')}
@@ -68,7 +78,11 @@ export const Component = () => {
         size="middle"
         loading={sites.isFetching}
         dataSource={sites.data?.list ?? []}
-        columns={siteColumns(t, i18n.language, groupList, query.sort, removeSite)}
+        columns={siteColumns(t, i18n.language, groupList, query.sort, {
+          onDelete: removeSite,
+          onCheckDns: (site) => setDialog({ kind: 'check', site }),
+          onCreateRecords: (site) => setDialog({ kind: 'records', site }),
+        })}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
         scroll={{ x: 900 }}
         pagination={{
@@ -90,6 +104,10 @@ export const Component = () => {
         }}
       />
       <SiteDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+      <SiteDefaultsDrawer open={dialog?.kind === 'defaults'} onClose={closeDialog} />
+      <DnsApiModal open={dialog?.kind === 'dnsApis'} onClose={closeDialog} />
+      <CnameCheckModal site={dialog?.kind === 'check' ? dialog.site : null} onClose={closeDialog} />
+      <CnameRecordsModal site={dialog?.kind === 'records' ? dialog.site : null} onClose={closeDialog} />
       <GroupModal open={groupsOpen} onClose={() => setGroupsOpen(false)} groups={groupList} actions={groupActions} />
     </section>
   );

@@ -4,8 +4,16 @@ import Popconfirm from 'antd/es/popconfirm';
 import type { ColumnsType } from 'antd/es/table';
 import type { SortOrder } from 'antd/es/table/interface';
 import Tag from 'antd/es/tag';
+import Typography from 'antd/es/typography';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
+
+/** What a row's action links do besides editing. */
+export interface SiteRowActions {
+  onDelete: (site: Site) => Promise<void>;
+  onCheckDns: (site: Site) => void;
+  onCreateRecords: (site: Site) => void;
+}
 
 const order = (sort: string | undefined, field: string): SortOrder =>
   sort === field ? 'ascend' : sort === `-${field}` ? 'descend' : null;
@@ -16,7 +24,7 @@ export const siteColumns = (
   language: string,
   groups: readonly SiteGroup[],
   sort: string | undefined,
-  onDelete: (site: Site) => Promise<void>,
+  actions: SiteRowActions,
 ): ColumnsType<Site> => [
   { key: 'id', dataIndex: 'id', title: 'ID', width: 80, sorter: true, sortOrder: order(sort, 'id') },
   {
@@ -43,7 +51,14 @@ export const siteColumns = (
     dataIndex: 'cname',
     title: 'CNAME',
     ellipsis: true,
-    render: (cname: string | undefined) => cname || '—',
+    render: (cname: string | undefined) =>
+      cname ? (
+        <Typography.Text copyable data-testid="site-cname">
+          {cname}
+        </Typography.Text>
+      ) : (
+        '—'
+      ),
   },
   {
     key: 'group',
@@ -78,16 +93,22 @@ export const siteColumns = (
   {
     key: 'actions',
     title: t('sites.column.actions'),
-    width: 150,
+    width: 220,
     render: (_value, site) => (
       <>
         <Link to={`/site/list/${site.id}`}>{t('sites.list.edit')}</Link>
+        <Button type="link" size="small" onClick={() => actions.onCheckDns(site)}>
+          {t('dns.check.action')}
+        </Button>
+        <Button type="link" size="small" onClick={() => actions.onCreateRecords(site)}>
+          {t('dns.records.action')}
+        </Button>
         <Popconfirm
           title={t('sites.list.confirmDelete', { domain: site.domains[0] })}
           okText={t('sites.confirm')}
           cancelText={t('sites.cancel')}
           okButtonProps={{ danger: true }}
-          onConfirm={() => onDelete(site).catch(() => undefined)}
+          onConfirm={() => actions.onDelete(site).catch(() => undefined)}
         >
           <Button type="link" danger size="small">
             {t('sites.batch.delete')}

@@ -137,6 +137,15 @@ export const sitesEnUS = {
       down: 'Move down',
       remove: 'Remove',
     },
+    defaults: {
+      button: 'Defaults for new sites',
+      title: 'Defaults for new sites',
+      help: 'New sites start with these settings; a setting left at the platform default follows it.',
+      saved: 'The defaults were saved',
+      inherit: 'Platform default',
+      on: 'On',
+      off: 'Off',
+    },
     header: {
       request: 'Request headers (to the origin)',
       response: 'Response headers (to the visitor)',

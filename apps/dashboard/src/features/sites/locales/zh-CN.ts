@@ -132,6 +132,15 @@ export const sitesZhCN: LocaleOf<typeof sitesEnUS> = {
       down: '下移',
       remove: '删除',
     },
+    defaults: {
+      button: '新网站默认设置',
+      title: '新网站默认设置',
+      help: '新建的网站使用这些设置；保持“平台默认”的设置跟随平台默认值。',
+      saved: '默认设置已保存',
+      inherit: '平台默认',
+      on: '开启',
+      off: '关闭',
+    },
     header: {
       request: '回源请求头',
       response: '响应头',

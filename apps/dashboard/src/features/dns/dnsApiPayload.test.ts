@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { createDnsApiBody, updateDnsApiBody } from './dnsApiPayload.ts';
+
+describe('DNS API payloads', () => {
+  it('creates a PowerDNS account and leaves out a blank server id', () => {
+    expect(
+      createDnsApiBody({ name: ' ns1 ', url: 'https://ns.example.com:8081 ', api_key: 'k', server_id: ' ' }),
+    ).toEqual({ name: 'ns1', provider: 'powerdns', credentials: { url: 'https://ns.example.com:8081', api_key: 'k' } });
+    expect(createDnsApiBody({ name: 'a', url: 'u', api_key: 'k', server_id: 'main' }).credentials.server_id).toBe(
+      'main',
+    );
+  });
+
+  it('renames without touching the stored credentials unless a new key is typed', () => {
+    expect(updateDnsApiBody({ name: 'renamed', url: 'https://x', api_key: '' })).toEqual({ name: 'renamed' });
+    expect(updateDnsApiBody({ name: 'n', url: 'https://x', api_key: 'new' })).toEqual({
+      name: 'n',
+      credentials: { url: 'https://x', api_key: 'new' },
+    });
+  });
+});
