@@ -61,3 +61,21 @@ export const DomainSync = Type.Object({
   error: Type.String(),
 });
 export type DomainSync = Static<typeof DomainSync>;
+
+/** POST /v1/domains: the CNAME record made (or not) for each of the site's domains. */
+export const DomainSyncResult = Type.Object({ target: Type.String(), domains: Type.Array(DomainSync) });
+export type DomainSyncResult = Static<typeof DomainSyncResult>;
+
+/** POST /v1/cname-check: where each of the site's domains points now, and whether that is its target. */
+export const CnameCheck = Type.Object({
+  target: Type.String(),
+  domains: Type.Array(
+    Type.Object({
+      domain: Type.String(),
+      cname: Type.Union([Type.String(), Type.Null()]),
+      points: Type.Boolean(),
+      reason: Type.String(),
+    }),
+  ),
+});
+export type CnameCheck = Static<typeof CnameCheck>;

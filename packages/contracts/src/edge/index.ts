@@ -6,3 +6,4 @@ export * from './site.ts';
 export * from './snapshot.ts';
 export * from './status.ts';
 export * from './stream.ts';
+export * from './user-configs.ts';

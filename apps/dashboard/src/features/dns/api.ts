@@ -1,21 +1,10 @@
-import type { CreateDnsApiBody, DnsApi, DomainSync, UpdateDnsApiBody } from '@rampart/contracts';
+import type { CnameCheck, CreateDnsApiBody, DnsApi, DomainSyncResult, UpdateDnsApiBody } from '@rampart/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RequestOptions } from '../../shared/http/client.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import type { ListPage } from '../sites/api.ts';
 
-// The cname-check answer has no schema in @rampart/contracts yet; this mirrors the master's route.
-/** POST /v1/cname-check: where each of the site's domains points now. */
-export interface CnameCheck {
-  target: string;
-  domains: { domain: string; cname: string | null; points: boolean; reason: string }[];
-}
-
-/** POST /v1/domains: the CNAME record made (or not) for each of the site's domains. */
-export interface DomainSyncResult {
-  target: string;
-  domains: DomainSync[];
-}
+export type { CnameCheck, DomainSyncResult } from '@rampart/contracts';
 
 const DNSAPIS_KEY = ['dnsapis'] as const;
 

@@ -1,24 +1,8 @@
-import type { SiteSettings } from '@rampart/contracts';
+import type { SiteDefaults, UserConfigs } from '@rampart/contracts';
 
-// GET/PUT /v1/user-configs has no schema in @rampart/contracts yet; its defaults are site settings.
-/** The settings a user's new sites start with; a field left out takes the platform default. */
-export type SiteDefaults = Partial<
-  Pick<
-    SiteSettings,
-    | 'balance'
-    | 'origin_protocol'
-    | 'http2'
-    | 'websocket'
-    | 'gzip'
-    | 'request_headers'
-    | 'response_headers'
-    | 'cache_rules'
-  >
->;
-
-export interface UserConfig {
-  site_defaults: SiteDefaults;
-}
+export type { SiteDefaults };
+/** GET/PUT /v1/user-configs */
+export type UserConfig = UserConfigs;
 
 const TOGGLES = ['http2', 'websocket', 'gzip'] as const;
 const LISTS = ['request_headers', 'response_headers', 'cache_rules'] as const;

@@ -1,4 +1,4 @@
-import { Domain, Envelope, PERMISSIONS } from '@rampart/contracts';
+import { CnameCheck, Domain, Envelope, PERMISSIONS } from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -21,17 +21,6 @@ const CnameDomainBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const CheckResult = Type.Object({
-  target: Type.String(),
-  domains: Type.Array(
-    Type.Object({
-      domain: Type.String(),
-      cname: Type.Union([Type.String(), Type.Null()]),
-      points: Type.Boolean(),
-      reason: Type.String(),
-    }),
-  ),
-});
 
 export async function cnameRoutes(app: App, { db }: AppContext) {
   const present = (row: { id: number; domain: string; is_default: number; note: string }) => ({
@@ -80,7 +69,7 @@ export async function cnameRoutes(app: App, { db }: AppContext) {
       schema: {
         tags,
         body: Type.Object({ site_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
-        response: { 200: Envelope(CheckResult) },
+        response: { 200: Envelope(CnameCheck) },
       },
     },
     async (request) => {

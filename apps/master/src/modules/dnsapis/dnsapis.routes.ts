@@ -1,7 +1,7 @@
 import {
   CreateDnsApiBody,
   DnsApi,
-  DomainSync,
+  DomainSyncResult,
   Envelope,
   ListResult,
   type PowerDnsCredentials,
@@ -110,7 +110,7 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
       schema: {
         tags,
         body: SyncDomainsBody,
-        response: { 200: Envelope(Type.Object({ target: Type.String(), domains: Type.Array(DomainSync) })) },
+        response: { 200: Envelope(DomainSyncResult) },
       },
     },
     async (request) => {

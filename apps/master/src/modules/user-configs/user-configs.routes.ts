@@ -1,10 +1,10 @@
-import { Envelope } from '@rampart/contracts';
+import { Envelope, UserConfigs } from '@rampart/contracts';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { checkSiteSettings, DEFAULT_SITE_SETTINGS } from '../sites/site-rules.ts';
-import { readSiteDefaults, UserConfigs, writeSiteDefaults } from './user-configs.ts';
+import { readSiteDefaults, writeSiteDefaults } from './user-configs.ts';
 
 const tags = ['sites'];
 
