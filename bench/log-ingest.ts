@@ -1,25 +1,15 @@
 // Log ingest on the master: lines/s through POST /agent/v1/logs (validation, exactly-once batch
 // bookkeeping, insert) against a raw bulk insert of the same rows into the same SQLite table.
 // Usage: node bench/log-ingest.ts
+
 import type { AccessLogLine } from '@rampart/contracts';
-import { buildApp } from '../apps/master/src/app.ts';
-import { readConfig } from '../apps/master/src/config.ts';
-import { openDatabase } from '../apps/master/src/db/database.ts';
+import { startInProcessMaster } from './in-process.ts';
 import { insertBenchNode } from './nodes.ts';
-import { tempDir } from './support.ts';
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 50);
 const LINES = 1000;
 
-const dataDir = tempDir('rampart-ingest-');
-const database = openDatabase({ dataDir });
-const app = await buildApp(readConfig({ RAMPART_DATA_DIR: dataDir, RAMPART_ADMIN_PASSWORD: 'bench-admin-pass' }), {
-  logger: false,
-  database,
-});
-await app.listen({ host: '127.0.0.1', port: 0 });
-const address = app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const { app, database, base } = await startInProcessMaster('rampart-ingest-');
 const credential = await insertBenchNode(database.db, 'bench');
 const now = Date.now();
 

@@ -2,27 +2,18 @@
 // long poll, have the new snapshot and acknowledged it with a status report; and the cost of a
 // snapshot at 1k and 10k sites. Baseline: the same number of bare GETs to /v1/common/sysinfo.
 // Usage: node bench/propagation.ts
+
 import type { ConfigAnswer } from '@rampart/contracts';
-import { buildApp } from '../apps/master/src/app.ts';
-import { readConfig } from '../apps/master/src/config.ts';
-import { openDatabase } from '../apps/master/src/db/database.ts';
+import { startInProcessMaster } from './in-process.ts';
 import { insertBenchNode } from './nodes.ts';
-import { median, tempDir } from './support.ts';
+import { median } from './support.ts';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 100);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 100);
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? Number.NaN;
 
-const dataDir = tempDir('rampart-prop-');
-const database = openDatabase({ dataDir });
-const app = await buildApp(readConfig({ RAMPART_DATA_DIR: dataDir, RAMPART_ADMIN_PASSWORD: 'bench-admin-pass' }), {
-  logger: false,
-  database,
-});
-await app.listen({ host: '127.0.0.1', port: 0 });
-const address = app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const { app, database, base } = await startInProcessMaster('rampart-prop-');
 const db = database.db;
 
 const login = (await (

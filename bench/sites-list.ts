@@ -1,30 +1,20 @@
 // GET /v1/sites with 100k sites in SQLite: p50/p99 of filtered pages through the API (HTTP, auth,
 // envelope, schema) against the same queries run as raw SQL on the same database file.
 // Usage: node bench/sites-list.ts
+
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { buildApp } from '../apps/master/src/app.ts';
-import { readConfig } from '../apps/master/src/config.ts';
-import { openDatabase } from '../apps/master/src/db/database.ts';
 import { hashPassword } from '../apps/master/src/modules/auth/passwords.ts';
 import { DEFAULT_SITE_SETTINGS } from '../apps/master/src/modules/sites/site-rules.ts';
 import { insertUser } from '../apps/master/src/modules/users/users.repository.ts';
-import { tempDir } from './support.ts';
+import { startInProcessMaster } from './in-process.ts';
 
 const SITES = Number(process.env.BENCH_SITES ?? 100_000);
 const SAMPLES = 300;
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? Number.NaN;
 
-const dataDir = tempDir('rampart-sites-');
-const database = openDatabase({ dataDir });
-const app = await buildApp(readConfig({ RAMPART_DATA_DIR: dataDir, RAMPART_ADMIN_PASSWORD: 'bench-admin-pass' }), {
-  logger: false,
-  database,
-});
-await app.listen({ host: '127.0.0.1', port: 0 });
-const address = app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const { app, database, dataDir, base } = await startInProcessMaster('rampart-sites-');
 
 // A customer with 100k sites, seeded straight into the file: 5 groups, every 7th disabled, every 3rd on HTTPS.
 await insertUser(

@@ -1,0 +1,20 @@
+import { buildApp } from '../apps/master/src/app.ts';
+import { readConfig } from '../apps/master/src/config.ts';
+import { openDatabase } from '../apps/master/src/db/database.ts';
+import { tempDir } from './support.ts';
+
+export const BENCH_ADMIN_PASSWORD = 'bench-admin-pass';
+
+/** The master in this process on a loopback port, with a fresh SQLite data directory the bench can also reach. */
+export async function startInProcessMaster(prefix: string) {
+  const dataDir = tempDir(prefix);
+  const database = openDatabase({ dataDir });
+  const app = await buildApp(readConfig({ RAMPART_DATA_DIR: dataDir, RAMPART_ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD }), {
+    logger: false,
+    database,
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return { app, database, dataDir, base };
+}
