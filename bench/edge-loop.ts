@@ -6,6 +6,7 @@ import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import { adminToken, api, MasterProcess } from '../apps/agent/test/support/master-process.ts';
 import { freePort } from '../apps/agent/test/support/ports.ts';
 import { openDatabase } from '../apps/master/src/db/database.ts';
+import { migrateToLatest } from '../apps/master/src/db/migrate.ts';
 import { median, ROOT, tempDir, wrk } from './support.ts';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 100);
@@ -140,7 +141,6 @@ export async function edgeLoop(originPorts: { a: number; b: number }): Promise<s
 /** Rows/s for a plain bulk insert of `count` access-log rows into a fresh logs database. */
 async function rawInsertRate(count: number): Promise<number> {
   const database = openDatabase({ dataDir: tempDir('rampart-bench-raw-') });
-  const { migrateToLatest } = await import('../apps/master/src/db/migrate.ts');
   await migrateToLatest(database);
   const row = {
     node_id: 1,

@@ -7,7 +7,7 @@
 //     vs one API round trip;
 //  5. log shipping: lines/s from the nginx log to stored rows vs a raw bulk insert.
 // Usage: node bench/edge.ts   (needs wrk and Debian's nginx with the Rampart modules)
-import { writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
@@ -33,7 +33,6 @@ const origin = startPlainNginx(
     server { listen 127.0.0.1:${originPorts.a}; location / { return 200 "origin-a\\n"; } location /static/ { root ${files}; } }
     server { listen 127.0.0.1:${originPorts.b}; location / { return 200 "origin-b\\n"; } }`,
 );
-const { mkdirSync, chmodSync } = await import('node:fs');
 mkdirSync(join(files, 'static'), { recursive: true });
 chmodSync(files, 0o755);
 writeFileSync(join(files, 'static', 'file.bin'), Buffer.alloc(4096, 7));

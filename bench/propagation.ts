@@ -4,6 +4,8 @@
 // Usage: node bench/propagation.ts
 
 import type { ConfigAnswer } from '@rampart/contracts';
+import { sharedPart } from '../apps/master/src/modules/agent/snapshot.ts';
+import { changeConfig } from '../apps/master/src/modules/config/config-version.ts';
 import { startInProcessMaster } from './in-process.ts';
 import { insertBenchNode } from './nodes.ts';
 import { median } from './support.ts';
@@ -96,8 +98,6 @@ for (let i = 0; i < 20; i++) {
 running = false;
 stopAgents.abort();
 await Promise.allSettled(agents);
-const { sharedPart } = await import('../apps/master/src/modules/agent/snapshot.ts');
-const { changeConfig } = await import('../apps/master/src/modules/config/config-version.ts');
 const snapshotFigures: string[] = [];
 for (const total of [1000, 10000]) {
   const existing = Number(

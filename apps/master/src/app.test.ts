@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
 import { readConfig } from './config.ts';
-import { DIALECTS } from './test/databases.ts';
+import { createTestDatabase, DIALECTS } from './test/databases.ts';
 import { startTestApp, type TestApp } from './test/test-app.ts';
 
 describe('the master', () => {
@@ -79,7 +79,6 @@ describe('the master', () => {
 
 describe.each(DIALECTS)('the first admin on $dialect', (target) => {
   it('gets a random password printed once and written to a 0600 file when none is configured', async () => {
-    const { createTestDatabase } = await import('./test/databases.ts');
     const database = await createTestDatabase(target);
     const app = await buildApp(readConfig({ RAMPART_DATA_DIR: database.dataDir }), { logger: false, database });
     try {

@@ -2,7 +2,9 @@ import { buildApp } from '../app.ts';
 import { readConfig } from '../config.ts';
 import type { Dialect } from '../db/database.ts';
 import type { App } from '../http.ts';
+import { hashPassword } from '../modules/auth/passwords.ts';
 import type { SmsProvider } from '../modules/messages/messenger.ts';
+import { insertUser } from '../modules/users/users.repository.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 
 export const ADMIN_PASSWORD = 'admin-secret-1';
@@ -75,8 +77,6 @@ export async function latestCode(test: TestApp, target: string): Promise<string>
 
 /** A signed-in ordinary user (type 2), created directly in the database. */
 export async function addUser(test: TestApp, username: string): Promise<string> {
-  const { hashPassword } = await import('../modules/auth/passwords.ts');
-  const { insertUser } = await import('../modules/users/users.repository.ts');
   await insertUser(
     test.database.db,
     { username, passwordHash: await hashPassword(`${username}-pass`), type: 2, access: [] },

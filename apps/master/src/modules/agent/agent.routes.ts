@@ -17,7 +17,7 @@ import { ok } from '../../plugins/envelope.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { currentConfigVersion, waitForConfigChange } from '../config/config-version.ts';
 import { pendingJobsFor } from '../jobs/jobs.repository.ts';
-import { installToken } from '../nodes/nodes.routes.ts';
+import { installToken } from '../nodes/install-token.ts';
 import { callingNode } from './agent-auth.ts';
 import { answerParts, gzipMember, sharedPart } from './snapshot.ts';
 

@@ -1,4 +1,4 @@
-import type { LoginBody, RegisterBody, ResetPassBody, UserWithToken } from '@rampart/contracts';
+import type { LoginBody, UserWithToken } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -76,5 +76,3 @@ export async function refreshSession(db: Kysely<Database>, user: UserRow, sessio
   await revokeSession(db, sessionId, Date.now());
   return { access_token: next.access_token, expires_at: next.expires_at };
 }
-
-export type { LoginBody, RegisterBody, ResetPassBody };

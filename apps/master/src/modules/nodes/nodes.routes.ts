@@ -9,7 +9,7 @@ import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { changeConfig } from '../config/config-version.ts';
-import { loadSettings, saveSetting } from '../settings/settings.service.ts';
+import { installToken, rotateInstallToken } from './install-token.ts';
 import { findNode, listNodes, nodeErrors, presentNode } from './nodes.repository.ts';
 
 const tags = ['nodes'];
@@ -34,14 +34,6 @@ const UpdateNodeBody = Type.Object(nodeFields, { additionalProperties: false });
 
 const admin = (request: FastifyRequest) => requirePermission(request, PERMISSIONS.adminNode);
 
-export async function installToken(db: AppContext['db']): Promise<string> {
-  const settings = await loadSettings(db);
-  if (settings.cluster_install_token) return settings.cluster_install_token;
-  const token = randomBytes(24).toString('base64url');
-  await saveSetting(db, 'cluster_install_token', token);
-  return token;
-}
-
 /** Admin calls for edge nodes: list, accept pending agents, edit, disable, delete; the install token. */
 export async function nodeRoutes(app: App, { db }: AppContext) {
   app.get('/v1/nodes', { schema: { tags, querystring: ListQuery } }, async (request) => {
@@ -56,9 +48,7 @@ export async function nodeRoutes(app: App, { db }: AppContext) {
 
   app.post('/v1/nodes/install-token', { schema: { tags } }, async (request) => {
     admin(request);
-    const token = randomBytes(24).toString('base64url');
-    await saveSetting(db, 'cluster_install_token', token);
-    return ok({ install_token: token });
+    return ok({ install_token: await rotateInstallToken(db) });
   });
 
   app.get('/v1/pending-nodes', { schema: { tags } }, async (request) => {

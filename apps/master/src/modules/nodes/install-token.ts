@@ -1,0 +1,17 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { loadSettings, saveSetting } from '../settings/settings.service.ts';
+
+/** The cluster install token agents register with; made at random the first time it is asked for. */
+export async function installToken(db: Kysely<Database>): Promise<string> {
+  const settings = await loadSettings(db);
+  return settings.cluster_install_token || rotateInstallToken(db);
+}
+
+/** A new install token; the old one stops admitting agents (accepted nodes keep their credentials). */
+export async function rotateInstallToken(db: Kysely<Database>): Promise<string> {
+  const token = randomBytes(24).toString('base64url');
+  await saveSetting(db, 'cluster_install_token', token);
+  return token;
+}
