@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Site } from '@rampart/contracts';
-import { NGINX_BINARY } from '../apps/agent/test/support/edge.ts';
+import { agentCommandLine } from '../apps/agent/test/support/agent.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import { adminToken, api, MasterProcess } from '../apps/agent/test/support/master-process.ts';
 import { freePort } from '../apps/agent/test/support/ports.ts';
@@ -33,20 +33,12 @@ export async function edgeLoop(originPorts: { a: number; b: number }): Promise<s
   const { install_token } = await api<{ install_token: string }>(master, 'GET', '/v1/nodes/install-token', admin);
   const args = [
     join(ROOT, 'apps/agent/src/main.ts'),
-    '--master',
-    master.url,
-    '--token',
-    install_token,
-    '--data-dir',
-    tempDir('rampart-bench-agent-'),
-    '--control-port',
-    String(await freePort()),
-    '--listen-address',
-    '127.0.0.1',
-    '--workers',
-    '1',
-    '--nginx',
-    NGINX_BINARY,
+    ...agentCommandLine({
+      master: master.url,
+      token: install_token,
+      dataDir: tempDir('rampart-bench-agent-'),
+      controlPort: await freePort(),
+    }),
   ];
   let agent: ChildProcess = spawn(process.execPath, args, { stdio: 'ignore' });
   const stopAgent = async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../master/src/db/database.ts';
 import { Nginx } from '../src/apply/nginx.ts';
 import { agentPaths } from '../src/paths.ts';
+import { agentCommandLine } from './support/agent.ts';
 import { NGINX_BINARY } from './support/edge.ts';
 import { edgeRequest, eventually } from './support/http.ts';
 import { adminToken, api, MasterProcess } from './support/master-process.ts';
@@ -64,26 +65,13 @@ describe('master → agent → nginx', () => {
     ports.https = await freePort();
     agentDir = await mkdtemp(join(tmpdir(), 'rampart-loop-agent-'));
     const { install_token } = await api<{ install_token: string }>(master, 'GET', '/v1/nodes/install-token', admin);
-    agentArgs = [
-      '--master',
-      master.url,
-      '--token',
-      install_token,
-      '--data-dir',
-      agentDir,
-      '--control-port',
-      String(await freePort()),
-      '--listen-address',
-      '127.0.0.1',
-      '--workers',
-      '1',
-      '--poll-wait',
-      '2',
-      '--metrics-interval',
-      '1',
-      '--nginx',
-      NGINX_BINARY,
-    ];
+    agentArgs = agentCommandLine({
+      master: master.url,
+      token: install_token,
+      dataDir: agentDir,
+      controlPort: await freePort(),
+      fast: true,
+    });
     startAgent();
     const pending = await eventually(async () => {
       const { list } = await api<{ list: { id: number }[] }>(master, 'GET', '/v1/pending-nodes', admin);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Nginx } from '../src/apply/nginx.ts';
 import { agentPaths } from '../src/paths.ts';
 import { makeSite, makeSnapshot, makeStream } from '../src/testing/snapshots.ts';
-import { INSTALL_TOKEN, testAgentOptions } from './support/agent.ts';
+import { agentCommandLine, INSTALL_TOKEN, testAgentOptions } from './support/agent.ts';
 import { NGINX_BINARY } from './support/edge.ts';
 import { type FakeMaster, startFakeMaster } from './support/fake-master.ts';
 import { edgeRequest, eventually } from './support/http.ts';
@@ -81,26 +81,13 @@ describe('access and stream logs reach the master exactly once', () => {
     );
     const options = await testAgentOptions(master.url);
     dataDir = options.dataDir;
-    args = [
-      '--master',
-      master.url,
-      '--token',
-      INSTALL_TOKEN,
-      '--data-dir',
+    args = agentCommandLine({
+      master: master.url,
+      token: INSTALL_TOKEN,
       dataDir,
-      '--control-port',
-      String(options.controlPort),
-      '--listen-address',
-      '127.0.0.1',
-      '--workers',
-      '1',
-      '--poll-wait',
-      '2',
-      '--metrics-interval',
-      '1',
-      '--nginx',
-      NGINX_BINARY,
-    ];
+      controlPort: options.controlPort,
+      fast: true,
+    });
     startAgent();
     await eventually(async () => expect((await request(0)).status).toBe(200), 15_000, 100);
   });

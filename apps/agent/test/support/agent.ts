@@ -31,3 +31,33 @@ export async function testAgentOptions(master: string, overrides: Partial<AgentO
     ...overrides,
   };
 }
+
+/**
+ * The command line of an agent process on loopback with one nginx worker, as tests and benches run
+ * it. `fast` shortens the long poll and the metrics interval to keep tests quick.
+ */
+export function agentCommandLine(options: {
+  master: string;
+  token: string;
+  dataDir: string;
+  controlPort: number;
+  fast?: boolean;
+}): string[] {
+  return [
+    '--master',
+    options.master,
+    '--token',
+    options.token,
+    '--data-dir',
+    options.dataDir,
+    '--control-port',
+    String(options.controlPort),
+    '--listen-address',
+    '127.0.0.1',
+    '--workers',
+    '1',
+    ...(options.fast ? ['--poll-wait', '2', '--metrics-interval', '1'] : []),
+    '--nginx',
+    NGINX_BINARY,
+  ];
+}
