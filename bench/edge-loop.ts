@@ -1,12 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Site } from '@rampart/contracts';
+import { Nginx } from '../apps/agent/src/apply/nginx.ts';
+import { agentPaths } from '../apps/agent/src/paths.ts';
 import { agentCommandLine } from '../apps/agent/test/support/agent.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import { adminToken, api, MasterProcess } from '../apps/agent/test/support/master-process.ts';
 import { freePort } from '../apps/agent/test/support/ports.ts';
 import { openDatabase } from '../apps/master/src/db/database.ts';
 import { migrateToLatest } from '../apps/master/src/db/migrate.ts';
+import { NGINX } from './nginx-process.ts';
 import { median, ROOT, tempDir, wrk } from './support.ts';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 100);
@@ -30,18 +33,27 @@ export async function edgeLoop(originPorts: { a: number; b: number }): Promise<s
   await master.start();
   const admin = await adminToken(master);
   const ports = { http: await freePort(), https: await freePort() };
+  const agentDir = tempDir('rampart-bench-agent-');
   const { install_token } = await api<{ install_token: string }>(master, 'GET', '/v1/nodes/install-token', admin);
   const args = [
     join(ROOT, 'apps/agent/src/main.ts'),
     ...agentCommandLine({
       master: master.url,
       token: install_token,
-      dataDir: tempDir('rampart-bench-agent-'),
+      dataDir: agentDir,
       controlPort: await freePort(),
     }),
   ];
-  let agent: ChildProcess = spawn(process.execPath, args, { stdio: 'ignore' });
+  const spawnAgent = () =>
+    spawn(process.execPath, args, { stdio: ['ignore', 'ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore'] });
+  let agent: ChildProcess = spawnAgent();
+  // The agent leaves nginx serving when it stops (by design); the bench stops it too.
+  const agentNginx = () => {
+    const paths = agentPaths(agentDir);
+    return new Nginx({ binary: NGINX, prefix: paths.nginxDir, errorLog: paths.errorLog, pidFile: paths.pidFile });
+  };
   const stopAgent = async () => {
+    if (agent.exitCode !== null || agent.signalCode !== null) return;
     const exited = new Promise((done) => agent.once('exit', done));
     agent.kill('SIGTERM');
     await exited;
@@ -113,7 +125,7 @@ export async function edgeLoop(originPorts: { a: number; b: number }): Promise<s
       });
       await pause(1500); // nginx flushes its log buffer every second
       const started = performance.now();
-      agent = spawn(process.execPath, args, { stdio: 'ignore' });
+      agent = spawnAgent();
       await until(async () => ((await stored()) >= before + load.requests ? true : undefined), 120_000);
       const shipped = load.requests / ((performance.now() - started) / 1000);
       const raw = await rawInsertRate(load.requests);
@@ -125,6 +137,7 @@ export async function edgeLoop(originPorts: { a: number; b: number }): Promise<s
     }
   } finally {
     await stopAgent().catch(() => undefined);
+    await agentNginx().stop(2000);
     await master.stop();
   }
   return lines;

@@ -18,7 +18,7 @@ import { nginxMemoryMb, startPlainNginx } from './nginx-process.ts';
 import { median, wrk } from './support.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const report: string[] = [
   `date: ${new Date().toISOString()}  node ${process.version}  wrk -t1 -c32, ${SECONDS} s a run, ${ROUNDS} alternating rounds, medians`,
 ];
@@ -42,7 +42,7 @@ const plainPorts = { proxy: await freePort(), disk: await freePort() };
 const plain = startPlainNginx(
   'plain',
   `    access_log logs/access.log combined buffer=64k flush=1s;
-    upstream origin { server 127.0.0.1:${originPorts.a}; keepalive 16; }
+    upstream origin { server 127.0.0.1:${originPorts.a}; keepalive 64; }
     server {
       listen 127.0.0.1:${plainPorts.proxy};
       location / { proxy_pass http://origin; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $host; }

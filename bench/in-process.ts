@@ -5,10 +5,13 @@ import { tempDir } from './support.ts';
 
 export const BENCH_ADMIN_PASSWORD = 'bench-admin-pass';
 
-/** The master in this process on a loopback port, with a fresh SQLite data directory the bench can also reach. */
-export async function startInProcessMaster(prefix: string) {
+/**
+ * The master in this process on a loopback port, with a fresh SQLite data directory the bench can
+ * also reach; or, given a postgres:// URL and a schema, on that schema of PostgreSQL.
+ */
+export async function startInProcessMaster(prefix: string, postgres?: { url: string; schema: string }) {
   const dataDir = tempDir(prefix);
-  const database = openDatabase({ dataDir });
+  const database = openDatabase({ dataDir, ...postgres });
   const app = await buildApp(readConfig({ RAMPART_DATA_DIR: dataDir, RAMPART_ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD }), {
     logger: false,
     database,

@@ -71,6 +71,7 @@ try {
     requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
     p50Ms: median(runs.map((run) => run.p50Ms)),
     p99Ms: median(runs.map((run) => run.p99Ms)),
+    failed: 0,
   });
   const bareRoute = mid(bareRuns);
   const currentUser = mid(userRuns);

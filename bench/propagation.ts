@@ -3,9 +3,10 @@
 // snapshot at 1k and 10k sites. Baseline: the same number of bare GETs to /v1/common/sysinfo.
 // Usage: node bench/propagation.ts
 
-import type { ConfigAnswer } from '@rampart/contracts';
+import type { ConfigAnswer, SiteSettings } from '@rampart/contracts';
 import { sharedPart } from '../apps/master/src/modules/agent/snapshot.ts';
 import { changeConfig } from '../apps/master/src/modules/config/config-version.ts';
+import { insertSite } from '../apps/master/src/modules/sites/sites.repository.ts';
 import { startInProcessMaster } from './in-process.ts';
 import { insertBenchNode } from './nodes.ts';
 import { median } from './support.ts';
@@ -111,34 +112,15 @@ for (const total of [1000, 10000]) {
   const now = Date.now();
   await changeConfig(db, async (trx, version) => {
     for (let i = existing; i < total; i++) {
-      const settings = {
+      const settings: SiteSettings = {
         ...JSON.parse(
           (await trx.selectFrom('sites').select('settings').where('id', '=', site.data.id).executeTakeFirstOrThrow())
             .settings,
         ),
         domains: [`s${i}.bench.example.com`],
       };
-      const row = await trx
-        .insertInto('sites')
-        .values({
-          user_id: 1,
-          group_id: null,
-          name: `s${i}`,
-          primary_domain: `s${i}.bench.example.com`,
-          settings: JSON.stringify(settings),
-          enabled: 1,
-          https: 0,
-          cert_id: null,
-          version,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('site_domains')
-        .values({ domain: `s${i}.bench.example.com`, site_id: row.id })
-        .execute();
+      // Through the repository, so the domain and its search postings are written as the API writes them.
+      await insertSite(trx, { userId: 1, groupId: null, name: `s${i}`, settings }, version, now);
     }
   });
   const builds: number[] = [];

@@ -1,64 +1,76 @@
-// GET /v1/sites with 100k sites in SQLite: p50/p99 of filtered pages through the API (HTTP, auth,
-// envelope, schema) against the same queries run as raw SQL on the same database file.
-// Usage: node bench/sites-list.ts
+// GET /v1/sites with 100k sites: p50/p99 of filtered pages and domain substring searches through the
+// API (HTTP, auth, envelope, schema) against the same queries run as raw SQL on the same database in
+// the same run. The process pins itself to core 0 where taskset exists.
+// Usage: node bench/sites-list.ts  (SQLite), or BENCH_PG_URL=postgres://… node bench/sites-list.ts
+// (PostgreSQL, in a schema of its own that is dropped after). BENCH_SITES: default 100,000.
 
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
 import { hashPassword } from '../apps/master/src/modules/auth/passwords.ts';
-import { DEFAULT_SITE_SETTINGS } from '../apps/master/src/modules/sites/site-rules.ts';
+import { INTERSECTED_GRAMS, POSTING_CAPS } from '../apps/master/src/modules/sites/site-search.repository.ts';
+import { searchGrams, searchNeedle } from '../apps/master/src/modules/sites/site-search.ts';
 import { insertUser } from '../apps/master/src/modules/users/users.repository.ts';
 import { startInProcessMaster } from './in-process.ts';
+import { seedSites } from './site-seed.ts';
+import { runPinnedToCore0 } from './support.ts';
+
+runPinnedToCore0();
 
 const SITES = Number(process.env.BENCH_SITES ?? 100_000);
 const SAMPLES = 300;
+const PG_URL = process.env.BENCH_PG_URL;
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? Number.NaN;
 
-const { app, database, dataDir, base } = await startInProcessMaster('rampart-sites-');
+/** Raw SQL on the bench's own connection: better-sqlite3 statements, or a pg client. */
+interface RawSql {
+  all(text: string): Promise<{ [column: string]: unknown }[]>;
+  close(): Promise<void>;
+}
 
-// A customer with 100k sites, seeded straight into the file: 5 groups, every 7th disabled, every 3rd on HTTPS.
-await insertUser(
+function sqliteRaw(file: string): RawSql {
+  const db = new SqliteDatabase(file, { readonly: true });
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    async all(text) {
+      const statement = statements.get(text) ?? db.prepare(text);
+      statements.set(text, statement);
+      return statement.all() as { [column: string]: unknown }[];
+    },
+    close: async () => void db.close(),
+  };
+}
+
+async function postgresRaw(url: string, schema: string): Promise<RawSql> {
+  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+  await client.connect();
+  return { all: async (text) => (await client.query(text)).rows, close: () => client.end() };
+}
+
+const schema = PG_URL ? `rampart_bench_${Date.now()}` : undefined;
+if (PG_URL && schema) {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+}
+const { app, database, dataDir, base } = await startInProcessMaster(
+  'rampart-sites-',
+  PG_URL && schema ? { url: PG_URL, schema } : undefined,
+);
+
+const customer = await insertUser(
   database.db,
   { username: 'customer', passwordHash: await hashPassword('customer-pass'), type: 2, access: [] },
   Date.now(),
 );
-const raw = new SqliteDatabase(join(dataDir, 'rampart.db'));
-const USER = Number((raw.prepare("select id from users where username = 'customer'").get() as { id: number }).id);
-const now = Date.now();
-const settings = (i: number) =>
-  JSON.stringify({
-    ...DEFAULT_SITE_SETTINGS,
-    domains: [`s${i}.bench.example.com`],
-    origins: [{ address: '127.0.0.1', port: 9000, weight: 1, backup: false }],
-  });
-raw.transaction(() => {
-  const groups = [1, 2, 3, 4, 5].map((g) =>
-    Number(
-      raw.prepare('insert into site_groups (user_id, name, created_at) values (?, ?, ?)').run(USER, `g${g}`, now)
-        .lastInsertRowid,
-    ),
-  );
-  const site = raw.prepare(
-    'insert into sites (user_id, group_id, name, primary_domain, settings, enabled, https, cert_id, version, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, null, 1, ?, ?)',
-  );
-  const domain = raw.prepare('insert into site_domains (domain, site_id) values (?, ?)');
-  for (let i = 0; i < SITES; i++) {
-    const name = `s${i}.bench.example.com`;
-    const id = site.run(
-      USER,
-      groups[i % 5],
-      name,
-      name,
-      settings(i),
-      i % 7 === 0 ? 0 : 1,
-      i % 3 === 0 ? 1 : 0,
-      now,
-      now + i,
-    ).lastInsertRowid;
-    domain.run(name, id);
-  }
-})();
-raw.pragma('optimize');
+const USER = customer.id;
+const seedStarted = performance.now();
+const { groups } = await seedSites(database.db, database.dialect, USER, SITES);
+const seedSeconds = (performance.now() - seedStarted) / 1000;
+const raw = PG_URL && schema ? await postgresRaw(PG_URL, schema) : sqliteRaw(join(dataDir, 'rampart.db'));
 
 const login = (await (
   await fetch(`${base}/v1/login`, {
@@ -68,53 +80,129 @@ const login = (await (
   })
 ).json()) as { data: { access_token: string } };
 const token = login.data.access_token;
+const GROUP = groups[2] ?? 0;
 
-const GROUP = Number(
-  (raw.prepare('select id from site_groups order by id limit 1 offset 2').get() as { id: number }).id,
-);
-const cases = [
+/** A page and its count, as the repository asks for them. */
+async function pageAndCount(where: string, order: string, offset: number) {
+  await raw.all(
+    `select * from sites where user_id = ${USER}${where} order by ${order}, id desc limit 20 offset ${offset}`,
+  );
+  await raw.all(`select count(*) as n from sites where user_id = ${USER}${where}`);
+}
+
+/** What the API runs for `domain=term`, written by hand: count postings, rank grams, then page and count. */
+async function rawSearch(term: string, where: string, order: string, offset: number) {
+  const needle = searchNeedle(term);
+  const grams = searchGrams(needle);
+  const contains = (fence: string) =>
+    `exists (select 1 from site_domains d where d.site_id = sites.id and d.domain like '%${needle}%' escape '\\'${fence})`;
+  const countPostings = (cap: number) =>
+    raw.all(
+      grams
+        .map(
+          (gram, i) =>
+            `select ${i} as gram_index, count(*) as n from (select site_id from site_grams where gram = '${gram}' limit ${cap}) as postings`,
+        )
+        .join(' union all '),
+    );
+  let counts = await countPostings(POSTING_CAPS.rare);
+  if (counts.every((row) => Number(row.n) >= POSTING_CAPS.rare)) counts = await countPostings(POSTING_CAPS.common);
+  const ranked = counts
+    .map((row) => ({ gram: grams[Number(row.gram_index)] ?? '', n: Number(row.n) }))
+    .sort((a, b) => a.n - b.n);
+  const [driver, ...probes] = ranked.slice(0, INTERSECTED_GRAMS);
+  const probe = (gram: string) =>
+    ` and exists (select 1 from site_grams p where p.gram = '${gram}' and p.site_id = g.site_id)`;
+  const filter =
+    !driver || driver.n >= POSTING_CAPS.common
+      ? contains('')
+      : `sites.id in (select g.site_id from site_grams g where g.gram = '${driver.gram}'${probes.map((entry) => probe(entry.gram)).join('')}) and ${contains(' limit 1 offset 0')}`;
+  await pageAndCount(`${where} and ${filter}`, order, offset);
+}
+
+/** Before the index: LIKE on every domain of the user's sites. */
+const plainScan = (term: string) =>
+  pageAndCount(
+    ` and exists (select 1 from site_domains d where d.site_id = sites.id and d.domain like '%${term}%')`,
+    'id desc',
+    0,
+  );
+
+interface Case {
+  label: string;
+  query: string;
+  raw: () => Promise<void>;
+  samples?: number;
+}
+/** A search case; the terms are the bench's own (no quotes), so they go into the raw SQL as they are. */
+const search = (term: string): Pick<Case, 'query' | 'raw'> => ({
+  query: `domain=${encodeURIComponent(term)}&limit=20`,
+  raw: () => rawSearch(term, '', 'id desc', 0),
+});
+const cases: Case[] = [
   {
     label: 'group + enabled, sorted by domain, page 50',
     query: `group_id=${GROUP}&enabled=true&sort=domain&page=50&limit=20`,
-    sql: `select * from sites where user_id = ${USER} and group_id = ${GROUP} and enabled = 1 order by primary_domain asc, id desc limit 20 offset 980`,
-    count: `select count(*) from sites where user_id = ${USER} and group_id = ${GROUP} and enabled = 1`,
-  },
-  {
-    label: 'domain search "s4242"',
-    query: 'domain=s4242&limit=20',
-    sql: `select * from sites where user_id = ${USER} and exists (select 1 from site_domains d where d.site_id = sites.id and d.domain like '%s4242%') order by id desc limit 20`,
-    count: `select count(*) from sites where user_id = ${USER} and exists (select 1 from site_domains d where d.site_id = sites.id and d.domain like '%s4242%')`,
+    raw: () => pageAndCount(` and group_id = ${GROUP} and enabled = 1`, 'primary_domain asc', 980),
   },
   {
     label: 'HTTPS only, newest first, page 1',
     query: 'https=true&limit=20',
-    sql: `select * from sites where user_id = ${USER} and https = 1 order by id desc limit 20`,
-    count: `select count(*) from sites where user_id = ${USER} and https = 1`,
+    raw: () => pageAndCount(' and https = 1', 'id desc', 0),
+  },
+  { label: 'domain search "s4242" (rare grams)', ...search('s4242') },
+  { label: 'domain search "S4242.bench" (rare and common grams, any case)', ...search('S4242.bench') },
+  {
+    label: 'domain search "s42" + group + enabled, sorted by domain',
+    query: `domain=s42&group_id=${GROUP}&enabled=true&sort=domain&limit=20`,
+    raw: () => rawSearch('s42', ` and group_id = ${GROUP} and enabled = 1`, 'primary_domain asc', 0),
+  },
+  {
+    label: 'domain search "bench" (every gram common: reads every domain)',
+    ...search('bench'),
+    samples: 60,
+  },
+  {
+    label: 'before the index: LIKE on every domain, "s4242" (raw SQL only)',
+    query: '',
+    raw: () => plainScan('s4242'),
+    samples: 60,
   },
 ];
 
 console.log(
-  `date: ${new Date().toISOString()}  node ${process.version}  ${SITES} sites, ${SAMPLES} requests a case, SQLite`,
+  `date: ${new Date().toISOString()}  node ${process.version}  ${SITES} sites (seeded in ${seedSeconds.toFixed(0)} s), ${SAMPLES} requests a case, ${database.dialect}${process.env.BENCH_PINNED ? ', pinned to core 0' : ''}`,
 );
 for (const entry of cases) {
   const api: number[] = [];
   const sqlTimes: number[] = [];
-  const list = raw.prepare(entry.sql);
-  const count = raw.prepare(entry.count);
-  for (let i = 0; i < SAMPLES; i++) {
+  for (let i = 0; i < (entry.samples ?? SAMPLES); i++) {
     let started = performance.now();
-    const response = await fetch(`${base}/v1/sites?${entry.query}`, { headers: { 'access-token': token } });
-    await response.arrayBuffer();
-    api.push(performance.now() - started);
+    if (entry.query) {
+      const response = await fetch(`${base}/v1/sites?${entry.query}`, { headers: { 'access-token': token } });
+      await response.arrayBuffer();
+      api.push(performance.now() - started);
+    }
     started = performance.now();
-    list.all();
-    count.get();
+    await entry.raw();
     sqlTimes.push(performance.now() - started);
+  }
+  const sqlFigure = `raw SQL p50 ${percentile(sqlTimes, 0.5).toFixed(2)} ms, p99 ${percentile(sqlTimes, 0.99).toFixed(2)} ms`;
+  if (api.length === 0) {
+    console.log(`${entry.label}: ${sqlFigure}`);
+    continue;
   }
   const ratio = percentile(sqlTimes, 0.5) / percentile(api, 0.5);
   console.log(
-    `${entry.label}: API p50 ${percentile(api, 0.5).toFixed(2)} ms, p99 ${percentile(api, 0.99).toFixed(2)} ms; raw SQL p50 ${percentile(sqlTimes, 0.5).toFixed(2)} ms, p99 ${percentile(sqlTimes, 0.99).toFixed(2)} ms; ratio (SQL/API at p50) ${ratio.toFixed(2)}`,
+    `${entry.label}: API p50 ${percentile(api, 0.5).toFixed(2)} ms, p99 ${percentile(api, 0.99).toFixed(2)} ms; ${sqlFigure}; ratio (SQL/API at p50) ${ratio.toFixed(2)}`,
   );
 }
-raw.close();
+await raw.close();
 await app.close();
+rmSync(dataDir, { recursive: true, force: true });
+if (PG_URL && schema) {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`drop schema ${schema} cascade`);
+  await admin.end();
+}

@@ -27,3 +27,16 @@ export async function readJsonFile(path: string): Promise<unknown> {
     throw error;
   }
 }
+
+/** The hex key in `path`, made (32 random bytes, 0600) when the file does not exist yet. */
+export async function readOrCreateKey(path: string): Promise<string> {
+  try {
+    const existing = (await readFile(path, 'utf8')).trim();
+    if (/^[0-9a-f]{64}$/.test(existing)) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const key = randomBytes(32).toString('hex');
+  await writeFileAtomic(path, `${key}\n`, 0o600);
+  return key;
+}

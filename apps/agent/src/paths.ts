@@ -1,10 +1,15 @@
 import { join } from 'node:path';
 
+/** The edge's Lua modules (package `rampart`), shipped with the agent. */
+export const LUA_DIR = join(import.meta.dirname, '..', 'lua');
+
 /** Where everything of one agent lives under its data directory. */
 export interface AgentPaths {
   dataDir: string;
   /** Node credential, registration progress, finished jobs (0600). */
   stateFile: string;
+  /** This node's key for signing challenge passes (0600, made on first use). */
+  challengeKeyFile: string;
   /** nginx prefix (`nginx -p`). */
   nginxDir: string;
   /** One directory per rendered config tree. */
@@ -30,6 +35,7 @@ export function agentPaths(dataDir: string): AgentPaths {
   return {
     dataDir,
     stateFile: join(dataDir, 'state.json'),
+    challengeKeyFile: join(dataDir, 'challenge.key'),
     nginxDir,
     confRoot: join(nginxDir, 'conf'),
     currentLink: join(nginxDir, 'current'),

@@ -1,9 +1,11 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { refusedSites } from '../src/apply/probe.ts';
 import { makeSite, makeStream } from '../src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from './support/edge.ts';
-import { edgeRequest } from './support/http.ts';
+import { edgeRequest, eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 import { freePort } from './support/ports.ts';
 
@@ -62,19 +64,34 @@ describe('apply: test, reload, prove, roll back', () => {
     expect(await served(edge, 'three.test')).toBe(true);
   });
 
-  it('skips and reports a site that nginx -t rejects, and serves the others', async () => {
-    // The agent's own DNS check is told everything resolves, so nginx -t is what finds the fault.
-    const edge = await newEdge({ lookup: async () => undefined });
-    const outcome = await edge.applier.apply(
-      edge.snapshot({ version: 5, sites: [good(1, 'one.test'), broken(), good(3, 'three.test')] }),
+  it('the edge refuses a malformed route fed past the renderer, and serves the others', async () => {
+    // Sites never reach nginx.conf; they are data for the Lua router, which checks every entry again.
+    const edge = await newEdge();
+    const outcome = await edge.applier.apply(edge.snapshot({ version: 5, sites: [good(1, 'one.test')] }));
+    expect(outcome).toMatchObject({ applied: true, errors: [] });
+    const routesPath = join(edge.paths.currentLink, 'routes.json');
+    const routes = JSON.parse(await readFile(routesPath, 'utf8')) as { sites: Array<Record<string, unknown>> };
+    const [one] = routes.sites;
+    routes.sites.push(
+      { ...one, id: 2, hosts: ['two.test'], peers: [{ ip: '127.0.0.1; drop', port: origin.port, weight: 1 }] },
+      { ...one, id: 3, hosts: ['three.test'], response_headers: [['X-A', 'b\r\nSet-Cookie: x=1']] },
+      { ...one, id: 4, hosts: ['four.test'], scheme: 'gopher' },
+      { ...one, id: 5, hosts: ['five.test'] },
     );
-    expect(outcome).toMatchObject({ applied: true, liveVersion: 5, error: '' });
-    expect(outcome.errors).toEqual([
-      { kind: 'site', id: 2, error: expect.stringContaining('host not found in upstream "no-such-origin.invalid:80"') },
-    ]);
-    expect(await served(edge, 'one.test')).toBe(true);
-    expect(await served(edge, 'three.test')).toBe(true);
-    await expect(edgeRequest(edge.ports.http, { host: 'broken.test' })).rejects.toThrow();
+    await writeFile(routesPath, JSON.stringify(routes));
+    await edge.nginx.reload();
+    await eventually(async () => expect(await refusedSites(edge.ports.control)).toHaveLength(3));
+    // The old worker retires after the new one answers: wait until every answer is the new config's.
+    await eventually(async () => {
+      for (let i = 0; i < 5; i++) {
+        expect(await served(edge, 'one.test')).toBe(true);
+        expect(await served(edge, 'five.test')).toBe(true);
+      }
+    });
+    for (const host of ['two.test', 'three.test', 'four.test']) {
+      await expect(edgeRequest(edge.ports.http, { host })).rejects.toThrow();
+    }
+    expect(await refusedSites(edge.ports.control)).toEqual([2, 3, 4]);
   });
 
   it('skips a site whose certificate does not match its key, and an invalid site, without touching the rest', async () => {

@@ -52,7 +52,7 @@ describe('master → agent → nginx', () => {
   const get = (host: string, path = '/') => edgeRequest(ports.http, { host, path });
   const servedBy = async (host: string, path = '/') => {
     const answer = await get(host, path);
-    if (answer.status !== 200) throw new Error(`status ${answer.status}`);
+    if (answer.status !== 200) throw new Error(`status ${answer.status} ${answer.body.slice(-300)}`);
     return (JSON.parse(answer.body) as { origin: string; host: string }).origin;
   };
 
@@ -142,6 +142,33 @@ describe('master → agent → nginx', () => {
       expect(list[0]?.progress.done).toBe(1);
     }, 10_000);
     expect(await cacheStatus()).toBe('MISS');
+  });
+
+  it('a ban made through the API stops the next request within a second, and an unban lifts it', async () => {
+    expect(await servedBy('loop.example.com')).toBe('second');
+    await api(master, 'POST', '/v1/monitor/site/blackip', admin, {
+      site_id: site.id,
+      cidr: '127.0.0.1',
+      seconds: 600,
+      reason: 'full-loop test',
+    });
+    await eventually(async () => expect((await get('loop.example.com')).status).toBe(403), 1000, 20);
+    // While a reload retires the old workers, both configs answer for a moment: wait until only
+    // the new one does before lifting the ban.
+    const steadily = async (check: () => Promise<void>) => {
+      for (let i = 0; i < 5; i++) await check();
+    };
+    await eventually(() => steadily(async () => expect((await get('loop.example.com')).status).toBe(403)), 3000, 50);
+    await api(master, 'DELETE', '/v1/monitor/site/blackip', admin, { site_id: site.id, ip: '127.0.0.1' });
+    await eventually(async () => expect(await servedBy('loop.example.com')).toBe('second'), 1000, 20);
+    await eventually(() => steadily(async () => expect(await servedBy('loop.example.com')).toBe('second')), 3000, 50);
+    const seen: string[] = [];
+    for (let i = 0; i < 15; i++) {
+      const { list } = await api<{ list: { applied_version: number }[] }>(master, 'GET', '/v1/nodes', admin);
+      seen.push(`${(await get('loop.example.com')).status}@${list[0]?.applied_version}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    console.log('SEEN', seen.join(' '));
   });
 
   it('keeps serving with the master stopped, and after an agent and nginx restart while it is down', async () => {

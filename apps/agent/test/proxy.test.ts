@@ -80,7 +80,9 @@ describe('sites through a real nginx', () => {
             cert_id: 2,
           }),
           makeSite({ id: 20, domains: ['gzip.test'], origins: [origin(a.port)], gzip: true }),
+          makeSite({ id: 21, domains: ['sticky.test'], balance: 'ip_hash', origins: [origin(a.port), origin(b.port)] }),
         ],
+        acme_challenges: [{ token: 'tok_en-1', key_authorization: 'tok_en-1.thumb-print' }],
       }),
     );
     expect(outcome).toMatchObject({ applied: true, errors: [], error: '', liveVersion: 3 });
@@ -186,6 +188,28 @@ describe('sites through a real nginx', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ origin: 'secure', host: 'follow.test', sni: 'follow.test' });
     // Plain HTTP to the same TLS-only origin is not rewritten: the origin refuses it.
     expect((await edgeRequest(edge.ports.http, { host: 'follow.test' })).status).toBe(502);
+  });
+
+  it('keeps one client on one origin with ip_hash', async () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 10; i++) {
+      seen.add(JSON.parse((await edgeRequest(edge.ports.http, { host: 'sticky.test' })).body).origin);
+    }
+    expect(seen.size).toBe(1);
+  });
+
+  it('answers ACME HTTP-01 challenges for any name, and nothing else under that path', async () => {
+    for (const host of ['plain.test', 'not-a-site.test']) {
+      const answer = await edgeRequest(edge.ports.http, { host, path: '/.well-known/acme-challenge/tok_en-1' });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toBe('tok_en-1.thumb-print');
+    }
+    // An unknown token goes to the site like any other path (and nowhere for a name no site serves).
+    const other = await edgeRequest(edge.ports.http, { host: 'plain.test', path: '/.well-known/acme-challenge/other' });
+    expect(JSON.parse(other.body)).toMatchObject({ origin: 'a', url: '/.well-known/acme-challenge/other' });
+    await expect(
+      edgeRequest(edge.ports.http, { host: 'not-a-site.test', path: '/.well-known/acme-challenge/other' }),
+    ).rejects.toThrow();
   });
 
   it('compresses responses when gzip is on, and only then', async () => {

@@ -6,15 +6,16 @@ import { AppProviders } from './app/AppProviders.tsx';
 import { ROUTER_BASENAME } from './app/basePath.ts';
 import { createLoginRequiredHandler } from './app/loginRequired.ts';
 import { appRoutes } from './app/routes.tsx';
-import { TRANSLATIONS } from './app/translations.ts';
 import { createI18n } from './shared/i18n/i18n.ts';
 import { detectLanguage, LANGUAGE_STORAGE_KEY } from './shared/i18n/languages.ts';
+import { COMMON_LOCALES } from './shared/i18n/locales/bundle.ts';
 import { installErrorLog } from './shared/log/frontLog.ts';
 
 installErrorLog();
 const language = detectLanguage(localStorage.getItem(LANGUAGE_STORAGE_KEY), navigator.languages);
 document.documentElement.lang = language;
-const i18n = createI18n(TRANSLATIONS, language);
+// Features add their strings when their code loads (useLocales).
+const i18n = createI18n(COMMON_LOCALES, language);
 const router = createBrowserRouter(appRoutes, { basename: ROUTER_BASENAME });
 
 const onLoginRequired = createLoginRequiredHandler(router);

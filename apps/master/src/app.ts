@@ -6,6 +6,9 @@ import type { AppContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { App } from './http.ts';
+import { configureAcmeHttp } from './modules/acme/acme-http.ts';
+import { CERT_ISSUE, certIssueHandler } from './modules/acme/issue-cert.ts';
+import { startRenewals } from './modules/acme/renewals.ts';
 import { agentRoutes } from './modules/agent/agent.routes.ts';
 import { publicAuthRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
 import { certRoutes } from './modules/certs/certs.routes.ts';
@@ -17,8 +20,12 @@ import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
 import { jobRoutes } from './modules/jobs/jobs.routes.ts';
 import { createMessenger, type SmsProvider } from './modules/messages/messenger.ts';
 import { nodeRoutes } from './modules/nodes/nodes.routes.ts';
+import { protectionRoutes } from './modules/protection/protection.routes.ts';
+import { configRoutes } from './modules/settings/configs.routes.ts';
 import { siteRoutes } from './modules/sites/sites.routes.ts';
 import { streamRoutes } from './modules/streams/streams.routes.ts';
+import { TaskRunner } from './modules/tasks/task-runner.ts';
+import { taskRoutes } from './modules/tasks/tasks.routes.ts';
 import { userConfigRoutes } from './modules/user-configs/user-configs.routes.ts';
 import { ensureFirstAdmin } from './modules/users/first-admin.ts';
 import { currentUserRoutes } from './modules/users/users.routes.ts';
@@ -34,6 +41,8 @@ export interface BuildOptions {
   /** An already opened database (tests pass one per dialect); otherwise opened from the config. */
   database?: DatabaseHandle;
   sms?: SmsProvider;
+  /** false: no background task runner nor renewal sweep (tests that drive them by hand). */
+  background?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -70,7 +79,22 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     messenger,
     secrets,
   };
+  configureAcmeHttp(config.acmeCaFile);
+  const tasks = new TaskRunner({
+    db: database.db,
+    log: app.log,
+    handlers: { [CERT_ISSUE]: certIssueHandler({ db: database.db, secrets }) },
+  });
+  let renewals: { stop(): Promise<void> } | undefined;
+  if (options.background !== false) {
+    app.addHook('onReady', async () => {
+      tasks.start();
+      renewals = startRenewals(database.db, app.log);
+    });
+  }
   app.addHook('onClose', async () => {
+    await renewals?.stop();
+    await tasks.stop();
     messenger.close();
     if (!options.database) await database.close();
   });
@@ -109,6 +133,9 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await dnsApiRoutes(signedIn, context);
     await jobRoutes(signedIn, context);
     await nodeRoutes(signedIn, context);
+    await taskRoutes(signedIn, context);
+    await protectionRoutes(signedIn, context);
+    await configRoutes(signedIn, context);
   });
   await app.register(async (agents: App) => {
     await agentRoutes(agents, context);

@@ -12,6 +12,8 @@ export interface MasterConfig {
   dashboardDir: string;
   logLevel: string;
   secretKey: string | undefined;
+  /** Extra CA certificates (PEM file) trusted for the ACME server, beside the public roots: a private ACME CA. */
+  acmeCaFile: string | undefined;
 }
 
 const DEFAULT_DASHBOARD_DIR = resolve(import.meta.dirname, '../../dashboard/dist');
@@ -36,5 +38,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): MasterConfig {
     dashboardDir: resolve(env.RAMPART_DASHBOARD_DIR || DEFAULT_DASHBOARD_DIR),
     logLevel: env.RAMPART_LOG_LEVEL || 'info',
     secretKey: env.RAMPART_SECRET_KEY || undefined,
+    acmeCaFile: env.RAMPART_ACME_CA_FILE ? resolve(env.RAMPART_ACME_CA_FILE) : undefined,
   };
 }

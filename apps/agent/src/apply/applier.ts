@@ -1,15 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import type { ApplyError, EdgeSnapshot } from '@rampart/contracts';
+import { readOrCreateKey } from '../fs-atomic.ts';
 import { errorText, type Logger } from '../logger.ts';
-import type { AgentPaths } from '../paths.ts';
+import { type AgentPaths, LUA_DIR } from '../paths.ts';
 import { type RenderedTree, renderTree } from '../render/tree.ts';
 import type { RenderOptions } from '../render/types.ts';
 import { attributeTestFailure, failedBindPorts, firstFatal } from './attribution.ts';
 import { ConfigStore, type ProvenConfig } from './config-store.ts';
 import type { Nginx } from './nginx.ts';
-import { proveLive } from './probe.ts';
-import { unresolvableOrigins } from './resolve.ts';
+import { proveLive, refusedSites } from './probe.ts';
+import { type Lookup, resolveOrigins } from './resolve.ts';
 
 export interface ApplierOptions {
   paths: AgentPaths;
@@ -18,8 +19,8 @@ export interface ApplierOptions {
   modulesDir: string;
   /** How long a reload has to show the new version on the control server. */
   proveTimeoutMs: number;
-  /** DNS lookup for the origin pre-check (the system resolver unless replaced). */
-  lookup?: (host: string) => Promise<unknown>;
+  /** DNS lookup of origin host names (the system resolver unless replaced). */
+  lookup?: Lookup;
   log: Logger;
 }
 
@@ -102,20 +103,30 @@ export class Applier {
       return outcome(true, null, '', snapshot.version);
     }
 
-    for (const unresolved of await unresolvableOrigins(snapshot, this.options.lookup)) {
+    const origins = await resolveOrigins(snapshot, this.options.lookup);
+    for (const unresolved of origins.errors) {
       this.exclude(exclude, unresolved);
       skipped.push(unresolved);
     }
 
+    const challengeSecret = await readOrCreateKey(this.options.paths.challengeKeyFile);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       let tree: RenderedTree;
       const applyId = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+      const gen = `v${snapshot?.version}-${applyId}`;
       try {
-        tree = renderTree(snapshot, { ...this.options.render, paths: this.renderPaths(), applyId, exclude });
+        tree = renderTree(snapshot, {
+          ...this.options.render,
+          paths: this.renderPaths(),
+          applyId,
+          treeDir: this.store.genDir(gen),
+          challengeSecret,
+          resolved: origins.addresses,
+          exclude,
+        });
       } catch (error) {
         return outcome(false, null, `snapshot rejected: ${errorText(error)}`, before?.version ?? null);
       }
-      const gen = `v${tree.version}-${applyId}`;
       await this.store.write(gen, tree);
 
       const testStarted = performance.now();
@@ -134,6 +145,14 @@ export class Applier {
 
       const live = await this.goLive(gen, tree.token, this.proveWindow(testMs));
       if (live.ok) {
+        for (const id of await refusedSites(this.options.render.controlPort)) {
+          skipped.push({ kind: 'site', id, error: 'the edge refused the route of this site (malformed)' });
+        }
+        for (const id of await refusedSites(this.options.render.controlPort, 'unprotected')) {
+          const error =
+            'protection: a condition does not compile on the edge (a regular expression?); served without it';
+          skipped.push({ kind: 'site', id, error });
+        }
         const proven: ProvenConfig = { gen, version: tree.version, token: tree.token, digest, testMs };
         proven.errors = [...skipped, ...tree.errors];
         if (before) proven.previous = before.gen;
@@ -263,6 +282,7 @@ export class Applier {
       tempDir: paths.tempDir,
       cacheDir: paths.cacheDir,
       modulesDir,
+      luaDir: LUA_DIR,
     };
   }
 }

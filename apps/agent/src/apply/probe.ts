@@ -29,3 +29,17 @@ export async function proveLive(
   } while (Date.now() < deadline);
   return false;
 }
+
+/**
+ * Sites the edge's route loader refused in the live config (a second check behind the renderer's):
+ * their hosts are not served; or ('unprotected') sites whose protection did not compile there (a
+ * PCRE that does not compile, say): served without it. Empty when it cannot tell.
+ */
+export async function refusedSites(port: number, list: 'refused' | 'unprotected' = 'refused'): Promise<number[]> {
+  const answer = await localRequest({ port, path: `/${list}`, timeoutMs: 1000 });
+  if (answer?.status !== 200) return [];
+  return answer.body
+    .split(',')
+    .map((id) => Number(id.trim()))
+    .filter((id) => Number.isSafeInteger(id) && id > 0);
+}

@@ -2,18 +2,29 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { ApplyError, EdgeSnapshot } from '@rampart/contracts';
 
-type Lookup = (host: string) => Promise<unknown>;
+/** Addresses of a host name; throws (or answers none) when it does not resolve. */
+export type Lookup = (host: string) => Promise<string[]>;
+
+export const systemLookup: Lookup = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+
+export interface ResolvedOrigins {
+  /** Sites and streams with an origin host name that does not resolve. */
+  errors: ApplyError[];
+  /** The addresses of every origin host name that resolved. */
+  addresses: Map<string, string[]>;
+}
 
 /**
- * Sites and streams with an origin host name that does not resolve. nginx resolves upstream
- * names when it loads the config and refuses the whole config for one that fails; finding them
- * all up front leaves them out in one go instead of one `nginx -t` round each.
+ * Looks up every origin host name of the snapshot once. The edge's balancer connects to addresses
+ * (as nginx resolves upstream names once, when it loads a config); a site or stream whose origin
+ * name does not resolve is left out and reported instead of failing the whole config.
  */
-export async function unresolvableOrigins(
+export async function resolveOrigins(
   snapshot: EdgeSnapshot,
-  resolve: Lookup = (host: string) => lookup(host),
+  resolve: Lookup = systemLookup,
   timeoutMs = 3000,
-): Promise<ApplyError[]> {
+): Promise<ResolvedOrigins> {
   const owners: Array<{ kind: 'site' | 'stream'; id: number; hosts: string[] }> = [];
   const collect = (kind: 'site' | 'stream', items: unknown) => {
     if (!Array.isArray(items)) return;
@@ -28,24 +39,25 @@ export async function unresolvableOrigins(
   collect('site', snapshot.sites);
   collect('stream', snapshot.streams);
   const names = [...new Set(owners.flatMap((owner) => owner.hosts))];
-  const failed = new Set<string>();
+  const addresses = new Map<string, string[]>();
   let next = 0;
   const worker = async () => {
     while (next < names.length) {
       const name = names[next++]!;
-      const resolved = await Promise.race([
+      const found = await Promise.race([
         resolve(name).then(
-          () => true,
-          () => false,
+          (list) => (Array.isArray(list) ? list.filter((address) => isIP(address) !== 0) : []),
+          () => [],
         ),
-        new Promise<boolean>((done) => setTimeout(() => done(false), timeoutMs).unref()),
+        new Promise<string[]>((done) => setTimeout(() => done([]), timeoutMs).unref()),
       ]);
-      if (!resolved) failed.add(name);
+      if (found.length > 0) addresses.set(name, found);
     }
   };
   await Promise.all(Array.from({ length: Math.min(16, names.length) }, worker));
-  return owners.flatMap(({ kind, id, hosts }) => {
-    const bad = hosts.filter((host) => failed.has(host));
+  const errors = owners.flatMap(({ kind, id, hosts }) => {
+    const bad = hosts.filter((host) => !addresses.has(host));
     return bad.length === 0 ? [] : [{ kind, id, error: `origin host ${bad.join(', ')} does not resolve` }];
   });
+  return { errors, addresses };
 }

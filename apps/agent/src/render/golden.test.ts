@@ -20,12 +20,16 @@ const OPTIONS: RenderOptions = {
     tempDir: '/var/lib/rampart-agent/nginx/temp',
     cacheDir: '/var/lib/rampart-agent/cache',
     modulesDir: '/usr/lib/nginx/modules',
+    luaDir: '/usr/lib/rampart-agent/lua',
   },
   controlPort: 8190,
   listenAddress: '',
   workerProcesses: 'auto',
   nginxUser: 'www-data',
   applyId: 'golden',
+  treeDir: '/var/lib/rampart-agent/nginx/conf/v1-golden',
+  challengeSecret: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
+  resolved: new Map([['origin.example.com', ['192.0.2.10', '2001:db8::10']]]),
 };
 
 const origin = (address: string, port: number, weight = 1, backup = false) => ({ address, port, weight, backup });
@@ -38,6 +42,53 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
   }),
   full: makeSnapshot({
     version: 42,
+    protection: {
+      rule_groups: [
+        {
+          id: 7,
+          rules: [
+            {
+              match_id: 1,
+              filter_id: 2,
+              conditions: [{ field: 'path', op: 'prefix', values: ['/login'], negate: false }],
+              filter: { name: 'login rate', type: 'rate', requests: 10, seconds: 60, per: 'ip_url' },
+              action: 'ban',
+              ban_seconds: 600,
+            },
+          ],
+        },
+        {
+          id: 8,
+          rules: [
+            {
+              match_id: 3,
+              filter_id: 4,
+              conditions: [
+                { field: 'header', header: 'X-Api-Key', op: 'equals', values: ['k'], negate: true },
+                { field: 'user_agent', op: 'regex', values: ['(?i)curl|wget'], negate: false },
+              ],
+              filter: { name: 'browser check', type: 'js', valid_seconds: 3600 },
+              action: 'block',
+              ban_seconds: 600,
+            },
+          ],
+        },
+      ],
+      acls: [
+        {
+          site_id: 13,
+          entries: [
+            { action: 'allow', condition: { field: 'ip', op: 'cidr', values: ['198.51.100.7'], negate: false } },
+            {
+              action: 'deny',
+              condition: { field: 'referer', op: 'contains', values: ['spam.example'], negate: false },
+            },
+          ],
+        },
+      ],
+      bans: [{ site_id: 0, cidr: '203.0.113.0/24', expires_at: 1_900_000_000 }],
+      unbans: [{ site_id: 13, ip: '203.0.113.50', until: 1_900_000_000 }],
+    },
     node: { id: 3, http_port: 80, https_port: 443, max_cache_size_mb: 10_240 },
     certs: [{ id: 5, ...FIXTURE_CERT }],
     sites: [
@@ -80,6 +131,17 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
         cert_id: 5,
       }),
       makeSite({ id: 12, domains: ['off.example.com'], enabled: false }),
+      makeSite({
+        id: 13,
+        domains: ['guarded.example.com'],
+        protection: {
+          rule_group_id: 7,
+          attack_rule_group_id: 8,
+          under_attack: true,
+          whitelist: ['192.0.2.0/24'],
+          waf: { mode: 'off', paranoia: 1, exclusions: [] },
+        },
+      }),
     ],
     streams: [
       makeStream({
@@ -107,11 +169,15 @@ describe('rendered configuration (golden files)', () => {
       expect(tree.errors).toEqual([]);
       for (const file of tree.files.filter((f) => !f.path.startsWith('certs/'))) {
         const golden = join(GOLDEN_DIR, name, `${file.path.replaceAll('/', '.')}.golden`);
+        // routes.json is one line on the edge; pinned indented so a change reads as a diff.
+        const content = file.path.endsWith('.json')
+          ? `${JSON.stringify(JSON.parse(file.content), null, 2)}\n`
+          : file.content;
         if (UPDATE || !existsSync(golden)) {
           mkdirSync(join(GOLDEN_DIR, name), { recursive: true });
-          writeFileSync(golden, file.content);
+          writeFileSync(golden, content);
         }
-        expect(file.content, golden).toBe(readFileSync(golden, 'utf8'));
+        expect(content, golden).toBe(readFileSync(golden, 'utf8'));
       }
     });
   }
@@ -122,8 +188,8 @@ describe('rendered configuration (golden files)', () => {
     expect(modes).toMatchObject({
       'certs/5.pem': 0o600,
       'certs/5.key': 0o600,
+      'routes.json': 0o600,
       'nginx.conf': 0o644,
-      'sites/10.conf': 0o644,
     });
   });
 });

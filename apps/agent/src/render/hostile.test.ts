@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeSite, makeSnapshot, makeStream } from '../testing/snapshots.ts';
 import { renderMainConfig } from './nginx-conf.ts';
 import { RenderRefusal } from './quote.ts';
-import { renderSite, renderSiteBody } from './site.ts';
+import { siteRoute, siteRouteBody } from './site-route.ts';
 import { renderStream, renderStreamBody } from './stream.ts';
 import { renderTree } from './tree.ts';
 import type { RenderOptions } from './types.ts';
@@ -55,7 +55,7 @@ function withValue<T>(base: T, path: Path, value: unknown): T {
   return copy as T;
 }
 
-const siteContext = { node: makeSnapshot().node, listenAddress: '', cert: null };
+const siteContext = { resolved: new Map([['origin.example.com', ['192.0.2.1']]]) };
 
 const OPTIONS: RenderOptions = {
   paths: {
@@ -66,12 +66,15 @@ const OPTIONS: RenderOptions = {
     tempDir: '/data/nginx/temp',
     cacheDir: '/data/cache',
     modulesDir: '/usr/lib/nginx/modules',
+    luaDir: '/usr/lib/rampart-agent/lua',
   },
   controlPort: 8190,
   listenAddress: '',
   workerProcesses: 'auto',
   nginxUser: null,
   applyId: 'test',
+  treeDir: '/data/nginx/conf/v1-test',
+  challengeSecret: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
 };
 
 describe('the renderer refuses hostile values', () => {
@@ -81,11 +84,11 @@ describe('the renderer refuses hostile values', () => {
       const misshapen = shape === false ? [] : MISSHAPEN.filter((value) => !(empty && value === ''));
       for (const value of [...HOSTILE, ...misshapen]) {
         const site = withValue(makeSite(base), path, value);
-        expect(() => renderSite(site, siteContext), JSON.stringify(value)).toThrow(RenderRefusal);
+        expect(() => siteRoute(site, siteContext), JSON.stringify(value)).toThrow(RenderRefusal);
       }
       for (const value of HOSTILE) {
         const site = withValue(makeSite(base), path, value);
-        expect(() => renderSiteBody(site, siteContext), JSON.stringify(value)).toThrow(RenderRefusal);
+        expect(() => siteRouteBody(site, siteContext), JSON.stringify(value)).toThrow(RenderRefusal);
       }
     });
   }
@@ -107,15 +110,18 @@ describe('the renderer refuses hostile values', () => {
     const node = makeSnapshot().node;
     for (const value of HOSTILE) {
       for (const field of ['http_port', 'https_port', 'max_cache_size_mb'] as const) {
-        expect(() => renderMainConfig(1, { ...node, [field]: value }, OPTIONS, false)).toThrow(RenderRefusal);
+        expect(() => renderMainConfig(1, { ...node, [field]: value }, OPTIONS)).toThrow(RenderRefusal);
       }
-      expect(() => renderMainConfig(1, node, { ...OPTIONS, applyId: value }, false)).toThrow(RenderRefusal);
-      expect(() => renderMainConfig(1, node, { ...OPTIONS, listenAddress: value }, false)).toThrow(RenderRefusal);
-      expect(() => renderMainConfig(1, node, { ...OPTIONS, nginxUser: value }, false)).toThrow(RenderRefusal);
-      expect(() =>
-        renderMainConfig(1, node, { ...OPTIONS, paths: { ...OPTIONS.paths, accessLog: value } }, false),
-      ).toThrow(RenderRefusal);
-      expect(() => renderSiteBody(makeSite(), { ...siteContext, listenAddress: value })).toThrow(RenderRefusal);
+      expect(() => renderMainConfig(1, node, { ...OPTIONS, applyId: value })).toThrow(RenderRefusal);
+      expect(() => renderMainConfig(1, node, { ...OPTIONS, listenAddress: value })).toThrow(RenderRefusal);
+      expect(() => renderMainConfig(1, node, { ...OPTIONS, nginxUser: value })).toThrow(RenderRefusal);
+      expect(() => renderMainConfig(1, node, { ...OPTIONS, paths: { ...OPTIONS.paths, accessLog: value } })).toThrow(
+        RenderRefusal,
+      );
+      expect(() => renderMainConfig(1, node, { ...OPTIONS, treeDir: value })).toThrow(RenderRefusal);
+      expect(() => renderMainConfig(1, node, { ...OPTIONS, paths: { ...OPTIONS.paths, luaDir: value } })).toThrow(
+        RenderRefusal,
+      );
     }
   });
 
@@ -149,6 +155,7 @@ describe('the renderer refuses hostile values', () => {
       ['cert', 1],
       ['site', 1],
     ]);
-    expect(tree.files.map((f) => f.path)).toEqual(['nginx.conf', 'meta.json']);
+    expect(tree.files.map((f) => f.path)).toEqual(['nginx.conf', 'routes.json', 'meta.json']);
+    expect(tree.files.find((f) => f.path === 'routes.json')?.content).not.toContain('include');
   });
 });

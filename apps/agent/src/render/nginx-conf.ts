@@ -1,4 +1,5 @@
 import type { EdgeNodeSettings } from '@rampart/contracts';
+import { CACHE_ZONE, type HttpServerOptions, renderHttpServer } from './http-server.ts';
 import { integer, quote, RenderRefusal, safeText } from './quote.ts';
 import type { RenderOptions } from './types.ts';
 
@@ -11,7 +12,6 @@ const MODULES = [
   'ngx_http_headers_more_filter_module.so',
 ];
 
-export const CACHE_ZONE = 'rampart_cache';
 export const PURGE_KEY_HEADER = 'x-rampart-purge-key';
 
 /** One JSON object per request, the fields of AccessLogLine (ids and upstream time as strings, parsed by the agent). */
@@ -50,21 +50,30 @@ export function versionToken(version: number, applyId: string): string {
   return `${version} ${applyId}`;
 }
 
+/** What the main config needs besides the node settings: the shape of the site server, and streams. */
+export interface MainConfigParts {
+  hasStreams: boolean;
+  http: Omit<HttpServerOptions, 'node' | 'listenAddress'>;
+}
+
+export const NO_SITES: MainConfigParts['http'] = { defaultCert: null, http2: false, cacheProfiles: [] };
+
 export function renderMainConfig(
   version: number,
   node: EdgeNodeSettings,
   options: RenderOptions,
-  hasStreams: boolean,
+  parts: MainConfigParts = { hasStreams: false, http: NO_SITES },
 ): string {
   const { paths } = options;
+  const { hasStreams } = parts;
   const v = integer(version, 'version');
   const applyId = safeText(options.applyId, 'applyId', 64);
   if (!/^[A-Za-z0-9-]+$/.test(applyId)) throw new RenderRefusal('applyId', 'letters, digits and - only');
   const control = `127.0.0.1:${integer(options.controlPort, 'controlPort', 1, 65535)}`;
-  const listen = (port: number, field: string) => {
-    const digits = integer(port, field, 1, 65535);
-    return options.listenAddress === '' ? digits : `${safeText(options.listenAddress, 'listen address', 64)}:${digits}`;
-  };
+  const site = renderHttpServer({ ...parts.http, node, listenAddress: options.listenAddress });
+  const routes = quote(`${safeText(options.treeDir, 'treeDir', 1024)}/routes.json`, 'treeDir');
+  // `;;` appends Lua's default path (lua-resty-core); the directory itself passed the guard.
+  const lua = `"${safeText(paths.luaDir, 'luaDir', 1024)}/?.lua;;"`;
   const workers = options.workerProcesses === 'auto' ? 'auto' : integer(options.workerProcesses, 'workers', 1, 1024);
   const user = options.nginxUser
     ? [
@@ -108,7 +117,29 @@ export function renderMainConfig(
     `    scgi_temp_path ${temp('scgi')};`,
     '',
     `    log_format rampart_access escape=json '${ACCESS_LOG_FORMAT}';`,
-    `    access_log ${quote(paths.accessLog, 'accessLog')} rampart_access buffer=64k flush=1s;`,
+    // Requests no site serves (no site id) are not logged: there is no one to show them to.
+    '    map $rampart_site_id $rampart_loggable {',
+    '        "" 0;',
+    '        default 1;',
+    '    }',
+    `    access_log ${quote(paths.accessLog, 'accessLog')} rampart_access buffer=64k flush=1s if=$rampart_loggable;`,
+    '',
+    `    lua_package_path ${lua};`,
+    '    lua_shared_dict rampart_peers 4m;',
+    '    # Protection: request counters of rate filters, and the bans this node sets (both survive reloads).',
+    '    lua_shared_dict rampart_limits 64m;',
+    '    lua_shared_dict rampart_bans 16m;',
+    '    lua_regex_match_limit 100000;',
+    '    # The routing table is read once, in the master: workers share it. Every module loads here too,',
+    '    # so workers never read Lua files themselves.',
+    '    init_by_lua_block {',
+    `        require("rampart.routes").load(${routes})`,
+    '        rampart_router = require("rampart.router")',
+    '        rampart_balancer = require("rampart.balancer")',
+    '        rampart_respond = require("rampart.respond")',
+    '        rampart_tls = require("rampart.tls")',
+    '    }',
+    '    init_worker_by_lua_block { require("rampart.protect").apply_unbans() }',
     '',
     `    proxy_cache_path ${quote(paths.cacheDir, 'cacheDir')} levels=1:2 keys_zone=${CACHE_ZONE}:32m max_size=${maxCache}m inactive=7d use_temp_path=off;`,
     '    proxy_http_version 1.1;',
@@ -126,31 +157,10 @@ export function renderMainConfig(
     '    ssl_session_cache shared:rampart_ssl:16m;',
     '    ssl_session_timeout 1h;',
     '',
-    '    map $http_upgrade $rampart_connection_upgrade {',
-    '        default upgrade;',
-    '        "" "";',
-    '    }',
-    '    map $scheme $rampart_hsts {',
-    '        https "max-age=31536000";',
-    '        default "";',
-    '    }',
     '    # The path without the query string, as the client sent it (cache keys of rules that ignore the query).',
     '    map $request_uri $rampart_request_path {',
     '        "~^(?<rampart_path>[^?]*)" $rampart_path;',
     '        default $request_uri;',
-    '    }',
-    '',
-    '    # Names no site serves.',
-    '    server {',
-    `        listen ${listen(node.http_port, 'http_port')} default_server;`,
-    `        listen ${listen(node.https_port, 'https_port')} ssl default_server;`,
-    '        ssl_reject_handshake on;',
-    '        server_name "_";',
-    '        access_log off;',
-    '        # Declares the per-site log variables even when no site sets them.',
-    '        set $rampart_site_id "0";',
-    '        set $rampart_block_reason "";',
-    '        return 444;',
     '    }',
     '',
     '    # Loopback control server: the version probe that proves a reload, connections, cache purge.',
@@ -163,6 +173,14 @@ export function renderMainConfig(
     '            default_type text/plain;',
     `            return 200 "${versionToken(Number(v), applyId)}";`,
     '        }',
+    '        location = /refused {',
+    '            default_type text/plain;',
+    '            content_by_lua_block { ngx.print(table.concat(require("rampart.routes").refused, ",")) }',
+    '        }',
+    '        location = /unprotected {',
+    '            default_type text/plain;',
+    '            content_by_lua_block { ngx.print(table.concat(require("rampart.routes").unprotected, ",")) }',
+    '        }',
     '        location = /status {',
     '            stub_status;',
     '        }',
@@ -174,7 +192,7 @@ export function renderMainConfig(
     '        }',
     '    }',
     '',
-    '    include sites/*.conf;',
+    ...site.map((line) => (line === '' ? '' : `    ${line}`)),
     '}',
     '',
     'stream {',

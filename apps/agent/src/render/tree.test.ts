@@ -13,12 +13,15 @@ const OPTIONS: RenderOptions = {
     tempDir: '/d/temp',
     cacheDir: '/d/cache',
     modulesDir: '/usr/lib/nginx/modules',
+    luaDir: '/usr/lib/rampart-agent/lua',
   },
   controlPort: 8190,
   listenAddress: '127.0.0.1',
   workerProcesses: 1,
   nginxUser: null,
   applyId: 'abc',
+  treeDir: '/d/conf/v1-abc',
+  challengeSecret: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
 };
 const paths = (snapshot: Parameters<typeof renderTree>[0], options = OPTIONS) =>
   renderTree(snapshot, options).files.map((f) => f.path);
@@ -91,7 +94,9 @@ describe('renderTree', () => {
       ],
       sites: [makeSite({ id: 1, domains: ['secure.example.com'], https_listen: true, cert_id: 1 })],
     });
-    expect(paths(snapshot)).toEqual(['nginx.conf', 'sites/1.conf', 'certs/1.pem', 'certs/1.key', 'meta.json']);
+    expect(paths(snapshot)).toEqual(['nginx.conf', 'certs/1.pem', 'certs/1.key', 'routes.json', 'meta.json']);
+    const routes = JSON.parse(renderTree(snapshot, OPTIONS).files.find((f) => f.path === 'routes.json')!.content);
+    expect(Object.keys(routes.certs)).toEqual(['1']);
   });
 
   it('serves a domain from the first site that claims it and reports the others', () => {
@@ -106,7 +111,8 @@ describe('renderTree', () => {
       OPTIONS,
     );
     expect(tree.sites).toEqual([1, 2]);
-    expect(tree.files.find((f) => f.path === 'sites/2.conf')?.content).toContain('server_name "b.example.com";');
+    const routes = JSON.parse(tree.files.find((f) => f.path === 'routes.json')!.content);
+    expect(routes.sites.map((site: { hosts: string[] }) => site.hosts)).toEqual([['a.example.com'], ['b.example.com']]);
     expect(tree.errors.map((e) => e.id)).toEqual([2, 3]);
   });
 

@@ -1,7 +1,8 @@
 import type { ApplyError, EdgeCert, EdgeSite, EdgeSnapshot, EdgeStream } from '@rampart/contracts';
 import { renderMainConfig, versionToken } from './nginx-conf.ts';
+import { routeProtection } from './protection.ts';
 import { RenderRefusal } from './quote.ts';
-import { renderSite } from './site.ts';
+import { type CacheProfile, profileOf, type SiteRoute, siteRoute } from './site-route.ts';
 import { renderStream } from './stream.ts';
 import type { RenderedFile, RenderOptions } from './types.ts';
 import { certProblem, idOf, nodeErrors, siteProblem, streamProblem } from './validate.ts';
@@ -49,10 +50,12 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
 
   const files: RenderedFile[] = [];
   const sites: number[] = [];
+  const routes: SiteRoute[] = [];
+  let http2 = false;
   const seenSites = new Set<number>();
   const usedCerts = new Set<number>();
   const domainOwner = new Map<string, number>();
-  const siteContext = { node, listenAddress: options.listenAddress };
+  const routeContext = { resolved: options.resolved ?? new Map<string, readonly string[]>() };
   for (const candidate of asArray(snapshot.sites)) {
     const id = idOf(candidate);
     if (exclude.sites?.has(id)) continue;
@@ -74,25 +77,81 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
       return owner === undefined;
     });
     if (domains.length === 0) continue;
-    const cert = site.https_listen && site.cert_id !== null ? certFiles(site.cert_id) : null;
     try {
-      const content = renderSite({ ...site, domains }, { ...siteContext, cert });
-      files.push({ path: `sites/${id}.conf`, content, mode: FILE_MODE });
+      routes.push(siteRoute({ ...site, domains }, routeContext));
     } catch (error) {
       report('site', id, refusalMessage(error));
       continue;
     }
     for (const domain of domains) domainOwner.set(domain, id);
     if (site.https_listen && site.cert_id !== null) usedCerts.add(site.cert_id);
+    // nginx 1.22 negotiates HTTP/2 per listening socket, not per server name.
+    if (site.https_listen && site.http2) http2 = true;
     sites.push(id);
   }
 
-  for (const id of usedCerts) {
+  // Certificates travel in routes.json (read by the nginx master, 0600); the first one is also the
+  // file nginx loads at start-up for the HTTPS listener, which every handshake replaces by SNI.
+  const routeCerts: Record<string, { cert: string; key: string }> = {};
+  for (const id of [...usedCerts].sort((a, b) => a - b)) {
     const cert = certs.get(id)!;
-    const paths = certFiles(id);
-    files.push({ path: paths.certPath, content: ensureNewline(cert.cert_pem), mode: SECRET_MODE });
-    files.push({ path: paths.keyPath, content: ensureNewline(cert.key_pem), mode: SECRET_MODE });
+    routeCerts[String(id)] = { cert: ensureNewline(cert.cert_pem), key: ensureNewline(cert.key_pem) };
   }
+  const firstId = Object.keys(routeCerts)[0];
+  const firstCert = firstId === undefined ? undefined : routeCerts[firstId];
+  const defaultCert =
+    firstId === undefined ? null : { certPath: `certs/${firstId}.pem`, keyPath: `certs/${firstId}.key` };
+  if (firstCert && defaultCert) {
+    files.push({ path: defaultCert.certPath, content: firstCert.cert, mode: SECRET_MODE });
+    files.push({ path: defaultCert.keyPath, content: firstCert.key, mode: SECRET_MODE });
+  }
+  const acme: Record<string, string> = {};
+  for (const challenge of asArray(snapshot.acme_challenges)) {
+    const { token, key_authorization: answer } = (challenge ?? {}) as { token?: unknown; key_authorization?: unknown };
+    if (typeof token === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(token) && typeof answer === 'string') {
+      if (/^[A-Za-z0-9_.-]{1,300}$/.test(answer)) acme[token] = answer;
+    }
+  }
+  const live = new Set(sites);
+  const guarded = routeProtection(
+    snapshot.protection,
+    asArray(snapshot.sites).filter((site) => live.has(idOf(site))) as EdgeSite[],
+  );
+  for (const [id, problem] of guarded.problems) if (live.has(id)) report('site', id, `protection: ${problem}`);
+  // A group left out here is left out of the site too, so the edge does not report it a second time.
+  const shipped = new Set(guarded.protection.rule_groups.map((group) => group.id));
+  for (const route of routes) {
+    const p = route.protection;
+    if (!p) continue;
+    const keep = (id: number | null) => (id !== null && shipped.has(id) ? id : null);
+    route.protection = {
+      ...p,
+      rule_group_id: keep(p.rule_group_id),
+      attack_rule_group_id: keep(p.attack_rule_group_id),
+    };
+  }
+  const profiles = new Map<string, CacheProfile>();
+  for (const route of routes) for (const rule of route.cache) profiles.set(rule.location, profileOf(rule.location));
+  files.push({
+    path: 'routes.json',
+    content: `${JSON.stringify({
+      version,
+      https_port: node.https_port,
+      secret: options.challengeSecret,
+      sites: routes,
+      certs: routeCerts,
+      acme,
+      protection: guarded.protection,
+    })}\n`,
+    mode: SECRET_MODE,
+  });
+  const http = {
+    defaultCert,
+    http2,
+    cacheProfiles: [...profiles.values()].sort(
+      (a, b) => a.ttl - b.ttl || Number(a.honorOrigin) - Number(b.honorOrigin),
+    ),
+  };
 
   const streams: number[] = [];
   const seenStreams = new Set<number>();
@@ -135,7 +194,7 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
   const token = versionToken(version, options.applyId);
   files.unshift({
     path: 'nginx.conf',
-    content: renderMainConfig(version, node, options, streams.length > 0),
+    content: renderMainConfig(version, node, options, { hasStreams: streams.length > 0, http }),
     mode: FILE_MODE,
   });
   files.push({
@@ -144,10 +203,6 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
     mode: FILE_MODE,
   });
   return { version, token, files, errors, sites, streams };
-}
-
-export function certFiles(certId: number): { certPath: string; keyPath: string } {
-  return { certPath: `certs/${certId}.pem`, keyPath: `certs/${certId}.key` };
 }
 
 function asArray(value: unknown): unknown[] {

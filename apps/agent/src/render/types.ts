@@ -7,6 +7,8 @@ export interface RenderPaths {
   tempDir: string;
   cacheDir: string;
   modulesDir: string;
+  /** The agent's Lua modules (the `rampart` package). */
+  luaDir: string;
 }
 
 export interface RenderOptions {
@@ -20,6 +22,12 @@ export interface RenderOptions {
   nginxUser: string | null;
   /** Unique per render: the control server answers it so a probe proves this exact tree is live. */
   applyId: string;
+  /** This node's key for signing challenge passes (hex); the same across applies, so passes survive reloads. */
+  challengeSecret: string;
+  /** Absolute directory this tree is written to (routes.json is read from it when nginx loads). */
+  treeDir: string;
+  /** Addresses of origin host names, looked up before rendering; a name missing here does not resolve. */
+  resolved?: ReadonlyMap<string, readonly string[]>;
   /** Ids to leave out, found by a failed `nginx -t` or reload of an earlier attempt. */
   exclude?: { sites?: ReadonlySet<number>; streams?: ReadonlySet<number>; certs?: ReadonlySet<number> };
 }

@@ -1,4 +1,13 @@
-import type { EdgeCert, EdgeJob, EdgeNodeSettings, EdgeSite, EdgeSnapshot, EdgeStream } from '@rampart/contracts';
+import type {
+  EdgeAcmeChallenge,
+  EdgeCert,
+  EdgeJob,
+  EdgeNodeSettings,
+  EdgeProtection,
+  EdgeSite,
+  EdgeSnapshot,
+  EdgeStream,
+} from '@rampart/contracts';
 
 /** Builders for snapshots in tests: valid by default, each field overridable. */
 export function makeSite(overrides: Partial<EdgeSite> = {}): EdgeSite {
@@ -46,6 +55,8 @@ export function makeSnapshot(
     streams?: EdgeStream[];
     certs?: EdgeCert[];
     jobs?: EdgeJob[];
+    acme_challenges?: EdgeAcmeChallenge[];
+    protection?: EdgeProtection;
   } = {},
 ): EdgeSnapshot {
   return {
@@ -55,5 +66,7 @@ export function makeSnapshot(
     streams: parts.streams ?? [],
     certs: parts.certs ?? [],
     jobs: parts.jobs ?? [],
+    acme_challenges: parts.acme_challenges ?? [],
+    ...(parts.protection ? { protection: parts.protection } : {}),
   };
 }

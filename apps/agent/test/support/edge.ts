@@ -29,7 +29,7 @@ export interface TestEdge {
 
 /** A private nginx on 127.0.0.1 high ports with its own temp data directory, driven through the applier. */
 export async function createEdge(
-  options: { dataDir?: string; proveTimeoutMs?: number; lookup?: (host: string) => Promise<unknown> } = {},
+  options: { dataDir?: string; proveTimeoutMs?: number; lookup?: (host: string) => Promise<string[]> } = {},
 ): Promise<TestEdge> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'rampart-edge-')));
   const paths = agentPaths(dataDir);

@@ -21,8 +21,8 @@ describe('console routes', () => {
 
   it('redirect groups and title pages that are not built yet as 404', () => {
     expect(byPath.get('/site')?.loader).toBeTypeOf('function');
-    const siteRule = byPath.get('/site/rule')?.handle;
-    expect(isRouteHandle(siteRule) && siteRule.title).toBe('route.404');
+    const siteRealtime = byPath.get('/site/realtime')?.handle;
+    expect(isRouteHandle(siteRealtime) && siteRealtime.title).toBe('route.404');
     const home = byPath.get('/home')?.handle;
     expect(isRouteHandle(home) && home.title).toBe('route.home');
   });
@@ -39,9 +39,9 @@ describe('console routes', () => {
     };
     expect(handleOf('/log')).toMatchObject({ tabs: true, cache: true, trail: [{ title: 'route.log' }] });
     expect(handleOf('/site/list')).toMatchObject({ tabs: true, cache: true });
-    expect(handleOf('/site/rule')).toMatchObject({
+    expect(handleOf('/site/realtime')).toMatchObject({
       tabs: false,
-      trail: [{ title: 'route.site' }, { title: 'route.site-rule' }],
+      trail: [{ title: 'route.site' }, { title: 'route.site-realtime' }],
     });
   });
 });

@@ -4,9 +4,9 @@ import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../shared/i18n/i18n.ts';
+import { COMMON_LOCALES } from '../shared/i18n/locales/bundle.ts';
 import { useFrontLog } from '../shared/log/frontLog.ts';
 import { lazyRoute } from './lazyRoute.tsx';
-import { TRANSLATIONS } from './translations.ts';
 
 describe('lazyRoute', () => {
   it('turns a chunk that does not load into a page with the error and a retry', async () => {
@@ -17,7 +17,7 @@ describe('lazyRoute', () => {
     const root = createRoot(container);
     act(() =>
       root.render(
-        <I18nextProvider i18n={createI18n(TRANSLATIONS, 'en-US')}>
+        <I18nextProvider i18n={createI18n(COMMON_LOCALES, 'en-US')}>
           <Component />
         </I18nextProvider>,
       ),

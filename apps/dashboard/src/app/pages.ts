@@ -27,6 +27,9 @@ export const CONSOLE_PAGES: Partial<Record<string, PageLoader>> = {
   'site-edit': () => import('../features/sites/edit/SiteEditPage.tsx'),
   'site-cert': () => import('../features/certs/CertPage.tsx'),
   'site-cache-clean': () => import('../features/cache-clean/CacheCleanPage.tsx'),
+  'site-rule': () => import('../features/protection/rule/RulePage.tsx'),
+  'site-block-log': () => import('../features/protection/block-log/BlockLogPage.tsx'),
   'stream-list': () => import('../features/streams/StreamListPage.tsx'),
   'stream-edit': () => import('../features/streams/StreamEditPage.tsx'),
+  'config-waf': () => import('../features/protection/waf/WafConfigPage.tsx'),
 };

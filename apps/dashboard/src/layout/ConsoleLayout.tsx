@@ -1,11 +1,14 @@
 import './layout.css';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, memo, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ROUTE_LOCALES } from '../app/locales/bundle.ts';
 import { consoleQueryClient } from '../app/queryClient.ts';
 import { useSessionCheck } from '../features/auth/useSessionCheck.ts';
 import { AntdScope } from '../shared/antd/AntdScope.tsx';
+import { useLocales } from '../shared/i18n/useLocales.ts';
 import { useSession } from '../shared/session/session.ts';
+import { LAYOUT_LOCALES } from './locales/bundle.ts';
 import { Shell } from './shell/Shell.tsx';
 
 const ServerErrorPage = lazy(async () => ({
@@ -20,6 +23,7 @@ const SessionLoading = () => {
 
 /** Everything behind login: the console's query client around the session check and the chrome. */
 export const Component = () => {
+  useLocales(LAYOUT_LOCALES, ROUTE_LOCALES);
   // Leaving the console (logout, login_required) leaves no cached data for the next user.
   useEffect(() => () => consoleQueryClient.clear(), []);
   return (
@@ -29,8 +33,11 @@ export const Component = () => {
   );
 };
 
-/** Checks the session, then shows the console chrome around the page. */
-const Console = () => {
+/**
+ * Checks the session, then shows the console chrome around the page. Memoized: the router renders
+ * its routes again when a navigation starts, and the chrome has nothing to change until it ends.
+ */
+const Console = memo(() => {
   const session = useSessionCheck();
   const user = useSession((state) => state.user);
   return (
@@ -47,4 +54,4 @@ const Console = () => {
       )}
     </AntdScope>
   );
-};
+});

@@ -6,7 +6,11 @@ import { edge } from './migrations/2026-11-21T1000-edge.ts';
 import { cname } from './migrations/2026-11-21T1100-cname.ts';
 import { dnsapis } from './migrations/2026-11-21T1130-dnsapis.ts';
 import { siteList } from './migrations/2026-11-21T1200-site-list.ts';
+import { acme } from './migrations/2026-11-22T0900-acme.ts';
+import { siteSearch } from './migrations/2026-11-22T1000-site-search.ts';
+import { protection } from './migrations/2026-11-22T1100-protection.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
+import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 
 /** Every migration, by its timestamped name. Landed migrations are frozen: add new ones, never edit. */
 const migrations = (dialect: DialectName): Record<string, Migration> => ({
@@ -15,10 +19,14 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-21T1100-cname': cname(dialect),
   '2026-11-21T1130-dnsapis': dnsapis(dialect),
   '2026-11-21T1200-site-list': siteList(),
+  '2026-11-22T0900-acme': acme(dialect),
+  '2026-11-22T1000-site-search': siteSearch(dialect),
+  '2026-11-22T1100-protection': protection(dialect),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-21T1000-logs': logs(dialect),
+  '2026-11-22T1100-block-log': blockLog(),
 });
 
 async function run(db: Kysely<unknown>, dialect: DialectName, list: Record<string, Migration>, table: string) {

@@ -154,6 +154,16 @@ export interface CertsTable {
   not_after: number;
   created_at: number;
   updated_at: number;
+  /** upload or acme; an ACME certificate not yet issued has empty PEM, names and times 0. */
+  source: Generated<string>;
+  /** ACME: the domains asked for, as JSON. */
+  domains: Generated<string>;
+  challenge: string | null;
+  dnsapi_id: number | null;
+  /** The latest issuance task: its state, progress and error are the certificate's. */
+  task_id: number | null;
+  /** ACME: when the renewal sweep re-issues it (30 days before expiry, or a day after a failed renewal). */
+  renew_at: number | null;
 }
 
 export interface SitesTable {
@@ -175,6 +185,12 @@ export interface SitesTable {
 
 export interface SiteDomainsTable {
   domain: string;
+  site_id: number;
+}
+
+/** Trigram postings of the site's domains (lowercase), for substring search. */
+export interface SiteGramsTable {
+  gram: string;
   site_id: number;
 }
 
@@ -229,6 +245,112 @@ export interface DnsApisTable {
   updated_at: number;
 }
 
+export interface TasksTable {
+  id: Generated<number>;
+  kind: string;
+  user_id: number;
+  target_id: number | null;
+  /** JSON list of names (domains) no two running tasks may share. */
+  lock_keys: string;
+  /** queued, running, done or failed */
+  state: string;
+  progress: string;
+  error: string;
+  attempts: number;
+  /** Refreshed while a runner works on it: a running task whose heartbeat stopped is stale. */
+  heartbeat_at: number | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+export interface AcmeAccountsTable {
+  id: Generated<number>;
+  directory_url: string;
+  /** Sealed with the master's secret key. */
+  account_key: string;
+  /** Set once the ACME server has made the account. */
+  account_url: string | null;
+  created_at: number;
+}
+
+export interface AcmeChallengesTable {
+  token: string;
+  key_authorization: string;
+  task_id: number;
+  created_at: number;
+}
+
+/** CC matches, filters and rule groups: user 0 owns the system rows every user may use. */
+export interface CcMatchesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** Condition[] as JSON. */
+  conditions: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CcFiltersTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  type: string;
+  /** The type's settings (FilterSettings without name and type) as JSON. */
+  settings: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CcRuleGroupsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** 1 on the one system group that sites without a rule group use. */
+  is_default: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The ordered lines of a rule group. */
+export interface CcRuleLinesTable {
+  group_id: number;
+  position: number;
+  match_id: number;
+  filter_id: number;
+  action: string;
+  ban_seconds: number;
+}
+
+export interface AclsTable {
+  id: Generated<number>;
+  site_id: number;
+  user_id: number;
+  /** AclEntry[] as JSON. */
+  entries: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Manual bans (site 0: every site) and bans edges set on their own, seen in their block logs. */
+export interface BansTable {
+  id: Generated<number>;
+  /** manual or edge */
+  source: string;
+  site_id: number;
+  cidr: string;
+  reason: string;
+  node_id: number | null;
+  group_id: number;
+  match_id: number;
+  filter_id: number;
+  created_by: number;
+  created_at: number;
+  expires_at: number;
+  lifted_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -248,9 +370,19 @@ export interface Database {
   certs: CertsTable;
   sites: SitesTable;
   site_domains: SiteDomainsTable;
+  site_grams: SiteGramsTable;
   streams: StreamsTable;
   jobs: JobsTable;
   job_nodes: JobNodesTable;
   cname_domains: CnameDomainsTable;
   dnsapis: DnsApisTable;
+  tasks: TasksTable;
+  acme_accounts: AcmeAccountsTable;
+  acme_challenges: AcmeChallengesTable;
+  cc_matches: CcMatchesTable;
+  cc_filters: CcFiltersTable;
+  cc_rule_groups: CcRuleGroupsTable;
+  cc_rule_lines: CcRuleLinesTable;
+  acls: AclsTable;
+  bans: BansTable;
 }

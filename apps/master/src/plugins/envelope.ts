@@ -15,7 +15,16 @@ interface AjvIssue {
 
 /** Names the field and the rule it broke, for example `body/username: 3 to 32 letters, …`. */
 export function describeValidation(error: FastifyError): string {
-  const issue = (error.validation?.[0] ?? {}) as AjvIssue;
+  const issues = (error.validation ?? []) as AjvIssue[];
+  const first = issues[0] ?? {};
+  // A value that fits no branch of a described union (`rate, js, …`) reads better as the union's rule.
+  const union = issues.find(
+    (candidate) =>
+      candidate.keyword === 'anyOf' &&
+      candidate.instancePath === first.instancePath &&
+      candidate.parentSchema?.description !== undefined,
+  );
+  const issue = union ?? first;
   const context = error.validationContext ?? 'body';
   const missing = issue.keyword === 'required' ? String(issue.params?.missingProperty ?? '') : '';
   const extra = issue.keyword === 'additionalProperties' ? String(issue.params?.additionalProperty ?? '') : '';

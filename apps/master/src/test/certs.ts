@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,7 +11,7 @@ export interface TestCert {
 
 const NEW_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
 
-/** A certificate for the names, signed by `issuer` or self-signed, made by openssl in a temp dir. */
+/** A certificate for the names (an IP address becomes an IP SAN), signed by `issuer` or self-signed, made by openssl in a temp dir. */
 export function makeCert(names: string[], options: { issuer?: TestCert; ca?: boolean } = {}): TestCert {
   const dir = mkdtempSync(join(tmpdir(), 'rampart-cert-'));
   const file = (name: string) => join(dir, name);
@@ -18,7 +19,7 @@ export function makeCert(names: string[], options: { issuer?: TestCert; ca?: boo
   try {
     const extensions = [
       '-addext',
-      `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}`,
+      `subjectAltName=${names.map((name) => (isIP(name) ? `IP:${name}` : `DNS:${name}`)).join(',')}`,
       ...(options.ca ? ['-addext', 'basicConstraints=critical,CA:TRUE'] : []),
     ];
     const subject = ['-subj', `/CN=${names[0]}`];

@@ -14,6 +14,8 @@ export interface PowerDns {
   dnsAddress: string;
   /** Creates a native zone through the API. */
   createZone(zone: string): Promise<void>;
+  /** Replaces one record set (contents in zone-file syntax: TXT quoted, names with a final dot). */
+  setRecords(zone: string, name: string, type: string, contents: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,10 @@ export async function startPowerDns(): Promise<PowerDns> {
       'disable-syslog=yes',
       'write-pid=no',
       'loglevel=3',
+      // Answers change within a test (ACME TXT records): no caching of answers or misses.
+      'cache-ttl=0',
+      'negquery-cache-ttl=0',
+      'query-cache-ttl=0',
       '',
     ].join('\n'),
   );
@@ -92,6 +98,23 @@ export async function startPowerDns(): Promise<PowerDns> {
         body: JSON.stringify({ name: `${zone}.`, kind: 'Native', nameservers: [`ns1.${zone}.`] }),
       });
       if (!response.ok) throw new Error(`zone ${zone}: ${response.status} ${await response.text()}`);
+    },
+    async setRecords(zone, name, type, contents) {
+      const response = await api(`/zones/${zone}.`, {
+        method: 'PATCH',
+        body: JSON.stringify({
+          rrsets: [
+            {
+              name: `${name}.`,
+              type,
+              ttl: 60,
+              changetype: 'REPLACE',
+              records: contents.map((content) => ({ content, disabled: false })),
+            },
+          ],
+        }),
+      });
+      if (!response.ok) throw new Error(`${name} ${type}: ${response.status} ${await response.text()}`);
     },
     async close() {
       if (child.exitCode === null) {

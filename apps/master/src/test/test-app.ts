@@ -30,7 +30,7 @@ export interface TestApp {
 
 export async function startTestApp(
   target: { dialect: Dialect; url?: string },
-  options: { env?: Record<string, string>; sms?: SmsProvider } = {},
+  options: { env?: Record<string, string>; sms?: SmsProvider; background?: boolean } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(target);
   const config = readConfig({
@@ -38,7 +38,12 @@ export async function startTestApp(
     RAMPART_ADMIN_PASSWORD: ADMIN_PASSWORD,
     ...options.env,
   });
-  const app = await buildApp(config, { logger: false, database, ...(options.sms && { sms: options.sms }) });
+  const app = await buildApp(config, {
+    logger: false,
+    database,
+    ...(options.sms && { sms: options.sms }),
+    ...(options.background !== undefined && { background: options.background }),
+  });
   const call: TestApp['call'] = async (method, url, { token, body } = {}) => {
     const response = await app.inject({
       method,

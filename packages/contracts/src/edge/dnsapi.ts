@@ -1,9 +1,14 @@
 import { type Static, Type } from 'typebox';
 import { ObjectName } from './fields.ts';
 
-export const DnsProviderName = Type.Union([Type.Literal('powerdns')], {
-  description: 'powerdns (Cloudflare and DNSPod follow)',
-});
+export const DnsProviderName = Type.Union(
+  [Type.Literal('powerdns'), Type.Literal('cloudflare'), Type.Literal('dnspod')],
+  { description: 'powerdns, cloudflare or dnspod' },
+);
+export type DnsProviderName = Static<typeof DnsProviderName>;
+
+const Secret = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 256, pattern: '^[\\x21-\\x7e]+$', description });
 
 export const PowerDnsCredentials = Type.Object(
   {
@@ -12,18 +17,53 @@ export const PowerDnsCredentials = Type.Object(
       maxLength: 512,
       description: 'the PowerDNS API base URL, such as https://ns.example.com:8081',
     }),
-    api_key: Type.String({
-      minLength: 1,
-      maxLength: 256,
-      pattern: '^[\\x21-\\x7e]+$',
-      description: 'the API key (printable, no spaces)',
-    }),
+    api_key: Secret('the API key (printable, no spaces)'),
     server_id: Type.Optional(
       Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', description: 'the server id, localhost by default' }),
     ),
   },
   { additionalProperties: false },
 );
+export type PowerDnsCredentials = Static<typeof PowerDnsCredentials>;
+
+export const CloudflareCredentials = Type.Object(
+  { api_token: Secret('a Cloudflare API token with Zone:Read and DNS:Edit (printable, no spaces)') },
+  { additionalProperties: false },
+);
+export type CloudflareCredentials = Static<typeof CloudflareCredentials>;
+
+export const DnspodCredentials = Type.Object(
+  {
+    secret_id: Secret('the Tencent Cloud SecretId (printable, no spaces)'),
+    secret_key: Secret('the Tencent Cloud SecretKey (printable, no spaces)'),
+  },
+  { additionalProperties: false },
+);
+export type DnspodCredentials = Static<typeof DnspodCredentials>;
+
+/** Which credential fields each provider takes; the master checks the body against its provider's. */
+export const DNS_CREDENTIAL_FIELDS = {
+  powerdns: { required: ['url', 'api_key'], optional: ['server_id'] },
+  cloudflare: { required: ['api_token'], optional: [] },
+  dnspod: { required: ['secret_id', 'secret_key'], optional: [] },
+} as const satisfies Record<DnsProviderName, { required: readonly string[]; optional: readonly string[] }>;
+
+/** Every provider's credential fields in one object; which ones apply depends on `provider`. */
+export const DnsApiCredentials = Type.Object(
+  {
+    url: Type.Optional(PowerDnsCredentials.properties.url),
+    api_key: Type.Optional(PowerDnsCredentials.properties.api_key),
+    server_id: PowerDnsCredentials.properties.server_id,
+    api_token: Type.Optional(CloudflareCredentials.properties.api_token),
+    secret_id: Type.Optional(DnspodCredentials.properties.secret_id),
+    secret_key: Type.Optional(DnspodCredentials.properties.secret_key),
+  },
+  {
+    additionalProperties: false,
+    description: 'powerdns: url, api_key, server_id; cloudflare: api_token; dnspod: secret_id, secret_key',
+  },
+);
+export type DnsApiCredentials = Static<typeof DnsApiCredentials>;
 
 /** A DNS provider account as calls return it: never its credentials. */
 export const DnsApi = Type.Object({
@@ -37,13 +77,13 @@ export const DnsApi = Type.Object({
 export type DnsApi = Static<typeof DnsApi>;
 
 export const CreateDnsApiBody = Type.Object(
-  { name: ObjectName, provider: DnsProviderName, credentials: PowerDnsCredentials },
+  { name: ObjectName, provider: DnsProviderName, credentials: DnsApiCredentials },
   { additionalProperties: false },
 );
 export type CreateDnsApiBody = Static<typeof CreateDnsApiBody>;
 
 export const UpdateDnsApiBody = Type.Object(
-  { name: Type.Optional(ObjectName), credentials: Type.Optional(PowerDnsCredentials) },
+  { name: Type.Optional(ObjectName), credentials: Type.Optional(DnsApiCredentials) },
   { additionalProperties: false },
 );
 export type UpdateDnsApiBody = Static<typeof UpdateDnsApiBody>;

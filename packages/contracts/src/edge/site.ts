@@ -10,6 +10,7 @@ import {
   PathPrefix,
   Port,
 } from './fields.ts';
+import { SiteProtection } from './protection.ts';
 
 export const Origin = Type.Object(
   {
@@ -64,6 +65,8 @@ export const SiteSettings = Type.Object(
     response_headers: Type.Array(Header, { maxItems: 32 }),
     cache_rules: Type.Array(CacheRule, { maxItems: 64 }),
     enabled: Type.Boolean(),
+    /** Absent on sites saved before protection existed: read as DEFAULT_SITE_PROTECTION. */
+    protection: Type.Optional(SiteProtection),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Port } from './fields.ts';
+import { EdgeProtection } from './protection.ts';
 import { SiteSettings } from './site.ts';
 import { StreamSettings } from './stream.ts';
 
@@ -32,6 +33,16 @@ export const EdgeJob = Type.Object({
 });
 export type EdgeJob = Static<typeof EdgeJob>;
 
+/**
+ * An ACME HTTP-01 challenge the edges answer on every HTTP port while an issuance runs:
+ * `GET /.well-known/acme-challenge/{token}` → `key_authorization` (RFC 8555 §8.3).
+ */
+export const EdgeAcmeChallenge = Type.Object({
+  token: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$', description: 'base64url' }),
+  key_authorization: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,300}$', description: 'token.thumbprint' }),
+});
+export type EdgeAcmeChallenge = Static<typeof EdgeAcmeChallenge>;
+
 export const EdgeNodeSettings = Type.Object({
   id: Type.Integer(),
   http_port: Port,
@@ -47,5 +58,8 @@ export const EdgeSnapshot = Type.Object({
   streams: Type.Array(EdgeStream),
   certs: Type.Array(EdgeCert),
   jobs: Type.Array(EdgeJob),
+  acme_challenges: Type.Array(EdgeAcmeChallenge),
+  /** Absent from masters without protection: nothing to enforce. */
+  protection: Type.Optional(EdgeProtection),
 });
 export type EdgeSnapshot = Static<typeof EdgeSnapshot>;

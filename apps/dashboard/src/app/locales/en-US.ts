@@ -1,12 +1,6 @@
-/** Page titles: `route.<route name>` for every record of ROUTES plus the public pages. */
+/** Page titles: `route.<route name>` for every record of ROUTES (the public pages' are common strings). */
 export const routeEnUS = {
   route: {
-    login: 'Sign in',
-    register: 'Register',
-    'forget-password': 'Forgot password',
-    '403': 'No access',
-    '404': 'Page missing',
-    '500': 'Server error',
     home: 'Service overview',
     'admin-home': 'Service overview',
     dashboard: 'Service overview',

@@ -3,12 +3,6 @@ import type { routeEnUS } from './en-US.ts';
 
 export const routeZhCN: LocaleOf<typeof routeEnUS> = {
   route: {
-    login: '登录',
-    register: '注册',
-    'forget-password': '忘记密码',
-    '403': '无权访问',
-    '404': '页面不存在',
-    '500': '服务器出错',
     home: '服务概览',
     'admin-home': '服务概览',
     dashboard: '服务概览',

@@ -1,11 +1,12 @@
 import { Email, Phone, Qq, Username, VerifyCode } from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
-import { TRANSLATIONS } from '../../app/translations.ts';
 import { createI18n } from '../../shared/i18n/i18n.ts';
+import { COMMON_LOCALES } from '../../shared/i18n/locales/bundle.ts';
 import { fieldRules } from './fieldRules.ts';
+import { AUTH_LOCALES } from './locales/bundle.ts';
 
 const description = (schema: object) => (schema as { description?: string }).description;
-const t = createI18n(TRANSLATIONS, 'en-US').t;
+const t = createI18n(COMMON_LOCALES, 'en-US', [AUTH_LOCALES]).t;
 
 describe('field rules', () => {
   it('say in English what the contract descriptions say, as the master does', () => {

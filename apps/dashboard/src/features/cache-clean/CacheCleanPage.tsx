@@ -3,18 +3,19 @@ import Card from 'antd/es/card';
 import Table from 'antd/es/table';
 import Tabs from 'antd/es/tabs';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
+import { useLocales } from '../../shared/i18n/useLocales.ts';
 import type { ListPage } from '../sites/api.ts';
 import { JobForm } from './JobForm.tsx';
 import { jobColumns } from './jobColumns.tsx';
 import type { Job, JobType } from './jobPayload.ts';
+import { CACHE_CLEAN_LOCALES } from './locales/bundle.ts';
 
 const TYPES: readonly JobType[] = ['purge-url', 'purge-dir', 'prefetch'];
 
 /** Spec §2 /site/cache-clean: refresh by URL or directory, pre-warm, and the job history. */
 export const Component = () => {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useLocales(CACHE_CLEAN_LOCALES);
   const http = useHttp();
   const [page, setPage] = useState({ current: 1, size: 20 });
   const jobs = useQuery({

@@ -2,9 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import TextArea from 'antd/es/input/TextArea';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
+import { useSubmitting } from '../../shared/form/useSubmitting.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { fieldErrorHandler } from '../sites/serverErrors.ts';
 import { badUrl, type JobType, jobUrls } from './jobPayload.ts';
@@ -16,19 +16,14 @@ export const JobForm = ({ type }: { type: JobType }) => {
   const feedback = useFeedback();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ urls: string }>();
-  const [saving, setSaving] = useState(false);
+  const [saving, submitting] = useSubmitting();
   const submit = async ({ urls }: { urls: string }) => {
-    setSaving(true);
-    try {
+    await submitting(async () => {
       await http.post('/v1/jobs', { type, urls: jobUrls(urls) }, { onError: fieldErrorHandler(form, http, ['urls']) });
       await queryClient.invalidateQueries({ queryKey: ['jobs'] });
       feedback.success(t('cacheClean.submitted'));
       form.resetFields();
-    } catch {
-      // Shown under the URL list or as a popup.
-    } finally {
-      setSaving(false);
-    }
+    });
   };
   return (
     <Form form={form} layout="vertical" onFinish={submit}>

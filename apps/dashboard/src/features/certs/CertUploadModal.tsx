@@ -3,9 +3,9 @@ import Form from 'antd/es/form';
 import Input from 'antd/es/input/Input';
 import TextArea from 'antd/es/input/TextArea';
 import Modal from 'antd/es/modal/Modal';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
+import { useSubmitting } from '../../shared/form/useSubmitting.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { edgeRules } from '../sites/edgeRules.ts';
 import { fieldErrorHandler } from '../sites/serverErrors.ts';
@@ -37,20 +37,15 @@ export const CertUploadModal = ({ open, onClose }: { open: boolean; onClose: () 
   const feedback = useFeedback();
   const actions = useCertActions();
   const [form] = Form.useForm<CertValues>();
-  const [saving, setSaving] = useState(false);
+  const [saving, submitting] = useSubmitting();
 
   const submit = async (values: CertValues) => {
-    setSaving(true);
-    try {
+    await submitting(async () => {
       await actions.upload(uploadCertBody(values), { onError: fieldErrorHandler(form, http, ['name', 'cert', 'key']) });
       feedback.success(t('certs.uploaded'));
       form.resetFields();
       onClose();
-    } catch {
-      // Shown next to the field or as a popup.
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (

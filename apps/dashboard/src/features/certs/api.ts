@@ -1,8 +1,9 @@
-import type { Cert, UploadCertBody } from '@rampart/contracts';
+import type { AcmeCertBody, Cert, UpdateCertBody, UploadCertBody } from '@rampart/contracts';
 import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RequestOptions } from '../../shared/http/client.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import type { ListPage } from '../sites/api.ts';
+import { anyIssuing } from './acmeRequest.ts';
 import { certFileName } from './certExpiry.ts';
 
 export const useCertList = (page: number, limit: number) => {
@@ -11,6 +12,8 @@ export const useCertList = (page: number, limit: number) => {
     queryKey: ['certs', 'list', page, limit],
     placeholderData: keepPreviousData,
     queryFn: ({ signal }) => http.get<ListPage<Cert>>('/v1/certs', { query: { page, limit }, signal }),
+    // While an issuance runs, its progress and outcome show without a reload.
+    refetchInterval: (query) => (anyIssuing(query.state.data?.list ?? []) ? 2000 : false),
   });
 };
 
@@ -41,6 +44,17 @@ export const useCertActions = () => {
       const cert = await http.post<Cert>('/v1/certs', body, options);
       await refresh();
       return cert;
+    },
+    /** Starts an ACME issuance; the master answers at once and the list follows its progress. */
+    request: async (body: AcmeCertBody, options?: RequestOptions) => {
+      const cert = await http.post<Cert>('/v1/certs', body, options);
+      await refresh();
+      return cert;
+    },
+    reissue: async (id: number) => {
+      const body: UpdateCertBody = { reissue: true };
+      await http.put<Cert>(`/v1/certs/${id}`, body);
+      await refresh();
     },
     /** Saves the certificate chain (never the key) as `<name>.pem` through an object URL. */
     download: async (cert: Cert) => {

@@ -5,41 +5,88 @@ import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Tooltip from 'antd/es/tooltip';
 import type { TFunction } from 'i18next';
+import { CertStatus } from './CertStatus.tsx';
 import { daysLeft, expiryState } from './certExpiry.ts';
 
 const EXPIRY_COLORS = { expired: 'red', soon: 'orange', ok: 'green' } as const;
 
-/** Name, DNS names, issuer, expiry (highlighted under 30 days) and delete. */
+export interface CertActions {
+  onDownload: (cert: Cert) => void;
+  onDelete: (cert: Cert) => void;
+  onReissue: (cert: Cert) => void;
+}
+
+const expiry = (t: TFunction, language: string, now: number, notAfter: string | null) => {
+  if (notAfter === null) return <span>{t('certs.notIssued')}</span>;
+  const state = expiryState(notAfter, now);
+  return (
+    <span data-testid={`expiry:${state}`}>
+      {new Date(notAfter).toLocaleDateString(language)}{' '}
+      <Tag color={EXPIRY_COLORS[state]}>
+        {state === 'expired' ? t('certs.expired') : t('certs.daysLeft', { count: daysLeft(notAfter, now) })}
+      </Tag>
+    </span>
+  );
+};
+
+const deleteButton = (t: TFunction, cert: Cert, inUse: boolean, onDelete: (cert: Cert) => void) => {
+  if (inUse || cert.status === 'issuing') {
+    return (
+      <Tooltip title={inUse ? t('certs.inUse') : t('certs.issuingNoDelete')}>
+        <Button type="link" danger size="small" disabled>
+          {t('certs.delete')}
+        </Button>
+      </Tooltip>
+    );
+  }
+  return (
+    <Popconfirm
+      title={t('certs.confirmDelete', { name: cert.name })}
+      okText={t('sites.confirm')}
+      cancelText={t('sites.cancel')}
+      okButtonProps={{ danger: true }}
+      onConfirm={() => onDelete(cert)}
+    >
+      <Button type="link" danger size="small">
+        {t('certs.delete')}
+      </Button>
+    </Popconfirm>
+  );
+};
+
+/** Name, source, DNS names, status, issuer, expiry (highlighted under 30 days), sites and actions. */
 export const certColumns = (
   t: TFunction,
   language: string,
   now: number,
   usage: ReadonlyMap<number, number>,
-  actions: { onDownload: (cert: Cert) => void; onDelete: (cert: Cert) => void },
+  actions: CertActions,
 ): ColumnsType<Cert> => [
   { key: 'name', dataIndex: 'name', title: t('certs.column.name'), ellipsis: true },
   {
-    key: 'names',
-    dataIndex: 'names',
-    title: t('certs.column.names'),
-    render: (names: string[]) => names.join(', '),
+    key: 'source',
+    title: t('certs.column.source'),
+    width: 110,
+    render: (_value, cert) =>
+      cert.source === 'acme' ? (
+        <Tooltip title={cert.challenge === 'dns-01' ? t('certs.acme.dns01') : t('certs.acme.http01')}>
+          <Tag color="blue">ACME</Tag>
+        </Tooltip>
+      ) : (
+        <Tag>{t('certs.source.upload')}</Tag>
+      ),
   },
+  {
+    key: 'names',
+    title: t('certs.column.names'),
+    render: (_value, cert) => (cert.names.length > 0 ? cert.names : cert.domains).join(', '),
+  },
+  { key: 'status', title: t('certs.column.status'), width: 280, render: (_value, cert) => <CertStatus cert={cert} /> },
   { key: 'issuer', dataIndex: 'issuer', title: t('certs.column.issuer'), ellipsis: true },
   {
     key: 'not_after',
-    dataIndex: 'not_after',
     title: t('certs.column.expiry'),
-    render: (notAfter: string) => {
-      const state = expiryState(notAfter, now);
-      return (
-        <span data-testid={`expiry:${state}`}>
-          {new Date(notAfter).toLocaleDateString(language)}{' '}
-          <Tag color={EXPIRY_COLORS[state]}>
-            {state === 'expired' ? t('certs.expired') : t('certs.daysLeft', { count: daysLeft(notAfter, now) })}
-          </Tag>
-        </span>
-      );
-    },
+    render: (_value, cert) => expiry(t, language, now, cert.not_after),
   },
   {
     key: 'sites',
@@ -50,35 +97,27 @@ export const certColumns = (
   {
     key: 'actions',
     title: t('certs.column.actions'),
-    width: 220,
-    render: (_value, cert) => {
-      const inUse = (usage.get(cert.id) ?? 0) > 0;
-      return (
-        <>
-          <Button type="link" size="small" onClick={() => actions.onDownload(cert)}>
-            {t('certs.download')}
-          </Button>
-          {inUse ? (
-            <Tooltip title={t('certs.inUse')}>
-              <Button type="link" danger size="small" disabled>
-                {t('certs.delete')}
-              </Button>
-            </Tooltip>
-          ) : (
-            <Popconfirm
-              title={t('certs.confirmDelete', { name: cert.name })}
-              okText={t('sites.confirm')}
-              cancelText={t('sites.cancel')}
-              okButtonProps={{ danger: true }}
-              onConfirm={() => actions.onDelete(cert)}
-            >
-              <Button type="link" danger size="small">
-                {t('certs.delete')}
-              </Button>
-            </Popconfirm>
-          )}
-        </>
-      );
-    },
+    width: 260,
+    render: (_value, cert) => (
+      <>
+        {cert.source === 'acme' && (
+          <Popconfirm
+            title={t('certs.confirmReissue', { name: cert.name })}
+            okText={t('sites.confirm')}
+            cancelText={t('sites.cancel')}
+            onConfirm={() => actions.onReissue(cert)}
+            disabled={cert.status === 'issuing'}
+          >
+            <Button type="link" size="small" disabled={cert.status === 'issuing'}>
+              {t('certs.reissue')}
+            </Button>
+          </Popconfirm>
+        )}
+        <Button type="link" size="small" disabled={cert.not_after === null} onClick={() => actions.onDownload(cert)}>
+          {t('certs.download')}
+        </Button>
+        {deleteButton(t, cert, (usage.get(cert.id) ?? 0) > 0, actions.onDelete)}
+      </>
+    ),
   },
 ];

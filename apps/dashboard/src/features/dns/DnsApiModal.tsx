@@ -38,7 +38,12 @@ export const DnsApiModal = ({ open, onClose }: { open: boolean; onClose: () => v
             dataSource={dnsApis.data ?? []}
             columns={[
               { key: 'name', dataIndex: 'name', title: t('dns.api.name') },
-              { key: 'provider', dataIndex: 'provider', title: t('dns.api.provider'), render: () => 'PowerDNS' },
+              {
+                key: 'provider',
+                dataIndex: 'provider',
+                title: t('dns.api.provider'),
+                render: (provider: string) => t(`dns.api.providerName.${provider}`, { defaultValue: provider }),
+              },
               {
                 key: 'updated_at',
                 dataIndex: 'updated_at',

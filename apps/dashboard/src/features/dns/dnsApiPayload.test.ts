@@ -19,3 +19,23 @@ describe('DNS API payloads', () => {
     });
   });
 });
+
+describe('DNS API payloads for the hosted providers', () => {
+  it('sends only the chosen provider’s fields', () => {
+    expect(createDnsApiBody({ name: 'cf', provider: 'cloudflare', api_token: ' t ', url: 'https://x' })).toEqual({
+      name: 'cf',
+      provider: 'cloudflare',
+      credentials: { api_token: 't' },
+    });
+    expect(createDnsApiBody({ name: 'pod', provider: 'dnspod', secret_id: 'AKID', secret_key: 'k' })).toEqual({
+      name: 'pod',
+      provider: 'dnspod',
+      credentials: { secret_id: 'AKID', secret_key: 'k' },
+    });
+    expect(updateDnsApiBody({ name: 'pod', secret_id: 'AKID' }, 'dnspod')).toEqual({ name: 'pod' });
+    expect(updateDnsApiBody({ name: 'cf', api_token: 'new' }, 'cloudflare')).toEqual({
+      name: 'cf',
+      credentials: { api_token: 'new' },
+    });
+  });
+});

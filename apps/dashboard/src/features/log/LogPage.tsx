@@ -3,8 +3,9 @@ import Button from 'antd/es/button';
 import Input from 'antd/es/input/Input';
 import Table from 'antd/es/table';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { type FrontLogEntry, useFrontLog } from '../../shared/log/frontLog.ts';
+import { LOG_LOCALES } from './locales/bundle.ts';
 import { logColumns } from './logColumns.tsx';
 
 const matches = (entry: FrontLogEntry, filter: string) => {
@@ -14,7 +15,7 @@ const matches = (entry: FrontLogEntry, filter: string) => {
 
 /** Spec §2 front-end log: uncaught errors, rejected promises and failed requests of this tab. */
 export const Component = () => {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useLocales(LOG_LOCALES);
   const entries = useFrontLog((state) => state.entries);
   const clear = useFrontLog((state) => state.clear);
   const [filter, setFilter] = useState('');

@@ -1,6 +1,7 @@
 import Descriptions from 'antd/es/descriptions';
-import { useTranslation } from 'react-i18next';
+import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { useSession } from '../../shared/session/session.ts';
+import { OVERVIEW_LOCALES } from './locales/bundle.ts';
 import { PANEL } from './panel.ts';
 import { SystemInfo } from './SystemInfo.tsx';
 
@@ -9,7 +10,7 @@ export const formatBalance = (cents: number): string => (cents / 100).toFixed(2)
 
 /** Service overview frame: the signed-in user and the system; the figures come with the overview issue. */
 export const OverviewPage = ({ audience }: { audience: 'user' | 'admin' }) => {
-  const { t } = useTranslation();
+  const { t } = useLocales(OVERVIEW_LOCALES);
   const user = useSession((state) => state.user);
   if (!user) return null;
   return (

@@ -1,22 +1,11 @@
 import type { CreateSiteBody, Site, SiteGroup, UpdateSiteBody } from '@rampart/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { RequestOptions } from '../../shared/http/client.ts';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { HttpClient, RequestOptions } from '../../shared/http/client.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
+import { SITES_KEY, type SiteListQuery, siteGroupsQuery, siteListQuery } from './siteQueries.ts';
 
-export interface ListPage<T> {
-  list: T[];
-  total: number;
-}
-
-export interface SiteListQuery {
-  page: number;
-  limit: number;
-  domain?: string;
-  group_id?: number;
-  enabled?: boolean;
-  https?: boolean;
-  sort?: string;
-}
+export type { ListPage, SiteListQuery } from './siteQueries.ts';
 
 export type BatchAction = 'enable' | 'disable' | 'delete' | 'move';
 
@@ -25,15 +14,9 @@ export interface ApplyStatus {
   nodes: { node_id: number; name: string; applied: boolean; error: string }[];
 }
 
-export const SITES_KEY = ['sites'] as const;
-
 export const useSiteList = (query: SiteListQuery) => {
   const http = useHttp();
-  return useQuery({
-    queryKey: [...SITES_KEY, 'list', query],
-    placeholderData: keepPreviousData,
-    queryFn: ({ signal }) => http.get<ListPage<Site>>('/v1/sites', { query: { ...query }, signal }),
-  });
+  return useQuery(siteListQuery(http, query));
 };
 
 export const useSite = (id: number) => {
@@ -56,19 +39,14 @@ export const useApplyStatusOf = (kind: 'sites' | 'streams', id: number) => {
 
 export const useApplyStatus = (id: number) => useApplyStatusOf('sites', id);
 
+const groupList = (answer: { list: SiteGroup[] }) => answer.list;
+
 export const useSiteGroups = () => {
   const http = useHttp();
-  return useQuery({
-    queryKey: ['site-groups'],
-    queryFn: ({ signal }) => http.get<ListPage<SiteGroup>>('/v1/site-groups', { signal }),
-    select: (answer) => answer.list,
-  });
+  return useQuery({ ...siteGroupsQuery(http), select: groupList });
 };
 
-/** Calls that change sites; each refreshes the site queries once it succeeds. */
-export const useSiteActions = () => {
-  const http = useHttp();
-  const queryClient = useQueryClient();
+const siteActions = (http: HttpClient, queryClient: QueryClient) => {
   const refresh = () => queryClient.invalidateQueries({ queryKey: SITES_KEY });
   const after =
     <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
@@ -87,6 +65,13 @@ export const useSiteActions = () => {
       http.put<unknown>('/v1/sites', { ids, action, ...(groupId !== undefined && { group_id: groupId }) }),
     ),
   };
+};
+
+/** Calls that change sites; each refreshes the site queries once it succeeds. The same object across renders. */
+export const useSiteActions = () => {
+  const http = useHttp();
+  const queryClient = useQueryClient();
+  return useMemo(() => siteActions(http, queryClient), [http, queryClient]);
 };
 
 export const useGroupActions = (base: '/v1/site-groups' | '/v1/stream-groups', key: string) => {

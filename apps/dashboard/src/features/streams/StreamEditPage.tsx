@@ -4,9 +4,12 @@ import Form from 'antd/es/form';
 import Spin from 'antd/es/spin';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { useApplyStatusOf } from '../sites/api.ts';
 import { ApplyStatusLine } from '../sites/edit/ApplyStatusLine.tsx';
+import { SITES_LOCALES } from '../sites/locales/bundle.ts';
 import { useStream } from './api.ts';
+import { STREAMS_LOCALES } from './locales/bundle.ts';
 import { StreamFields } from './StreamFields.tsx';
 import { type StreamDraft, streamDraft } from './streamPayload.ts';
 import { useStreamSave } from './useStreamSave.ts';
@@ -27,7 +30,7 @@ const StreamForm = ({ stream }: { stream: Stream }) => {
 
 /** Spec §2 /stream/list/:id: one forwarding rule. */
 export const Component = () => {
-  const { t } = useTranslation();
+  const { t } = useLocales(STREAMS_LOCALES, SITES_LOCALES);
   const { id } = useParams();
   const stream = useStream(Number(id));
   const applyStatus = useApplyStatusOf('streams', Number(id));

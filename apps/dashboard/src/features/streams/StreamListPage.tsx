@@ -5,12 +5,14 @@ import InputNumber from 'antd/es/input-number';
 import Select from 'antd/es/select';
 import Table from 'antd/es/table';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
+import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { useGroupActions } from '../sites/api.ts';
 import { BatchBar, type BatchRequest } from '../sites/list/BatchBar.tsx';
 import { GroupModal } from '../sites/list/GroupModal.tsx';
+import { SITES_LOCALES } from '../sites/locales/bundle.ts';
 import { type StreamListQuery, useStreamActions, useStreamGroups, useStreamList } from './api.ts';
+import { STREAMS_LOCALES } from './locales/bundle.ts';
 import { StreamDrawer } from './StreamDrawer.tsx';
 import { streamColumns } from './streamColumns.tsx';
 
@@ -18,7 +20,7 @@ type Editing = { stream: Stream | undefined } | null;
 
 /** Spec §2 /stream/list: TCP/UDP forwarding rules, paged and filtered by the server. */
 export const Component = () => {
-  const { t } = useTranslation();
+  const { t } = useLocales(STREAMS_LOCALES, SITES_LOCALES);
   const feedback = useFeedback();
   const [query, setQuery] = useState<StreamListQuery>({ page: 1, limit: 20 });
   const [selected, setSelected] = useState<number[]>([]);

@@ -1,6 +1,6 @@
 import type { MenuItem } from '@rampart/contracts';
 import Menu, { type MenuProps } from 'antd/es/menu';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { MenuIcon } from './MenuIcon.tsx';
@@ -47,6 +47,8 @@ export const SiderMenu = ({ items, theme, collapsed, accordion, collapsedTitles,
   const { top, leaf } = activeItems(items, pathname);
   const [openKeys, setOpenKeys] = useState<string[]>(top?.children ? [top.path] : []);
   const titled = collapsed && collapsedTitles;
+  // The same items across navigations: only the selection changes when the page does.
+  const menuItems = useMemo(() => toItems(items, t, titled), [items, t, titled]);
 
   useEffect(() => {
     if (!top?.children) return;
@@ -64,7 +66,7 @@ export const SiderMenu = ({ items, theme, collapsed, accordion, collapsedTitles,
       theme={theme}
       inlineCollapsed={titled ? undefined : collapsed}
       className={titled ? 'rp-menu rp-menu-with-titles' : 'rp-menu'}
-      items={toItems(items, t, titled)}
+      items={menuItems}
       selectedKeys={leaf ? [leaf.path] : []}
       {...(!collapsed && { openKeys, onOpenChange })}
       onClick={({ key }) => {

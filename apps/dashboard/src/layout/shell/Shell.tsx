@@ -15,6 +15,7 @@ import { useTabSync } from '../tabs/useTabSync.ts';
 import { WatermarkLayer } from '../watermark/WatermarkLayer.tsx';
 import { Footer } from './Footer.tsx';
 import { KeepAliveOutlet } from './KeepAliveOutlet.tsx';
+import { NavigationPrefetch } from './NavigationPrefetch.tsx';
 import { ProgressBar } from './ProgressBar.tsx';
 import { useReloads } from './reloadStore.ts';
 import { useDeviceCollapse } from './useDeviceCollapse.ts';
@@ -67,6 +68,7 @@ export const Shell = ({ user }: { user: User }) => {
       data-header-fixed={settings.headerFix}
       data-header-hidden={!headerVisible}
     >
+      <NavigationPrefetch user={user} />
       {APP_CONFIG.showProgressBar && <ProgressBar />}
       {stick && header}
       <div className="rp-body">

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { TRANSLATIONS } from '../../app/translations.ts';
 import { createI18n } from '../i18n/i18n.ts';
+import { COMMON_LOCALES } from '../i18n/locales/bundle.ts';
 import { ApiError } from './apiError.ts';
 import { createHttpClient, type HttpClientConfig } from './client.ts';
 
-const i18n = createI18n(TRANSLATIONS, 'en-US');
+const i18n = createI18n(COMMON_LOCALES, 'en-US');
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

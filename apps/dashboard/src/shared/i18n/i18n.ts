@@ -1,12 +1,20 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY, LANGUAGES, type Language } from './languages.ts';
+import { addLocaleBundle, type LocaleBundle } from './localeBundle.ts';
 
 export type LocaleTree = { readonly [key: string]: string | LocaleTree };
 export type Translations = Record<Language, LocaleTree>;
 
-/** A fresh i18next instance; resources are bundled, so it is ready when this returns. */
-export const createI18n = (translations: Translations, language: Language): I18n => {
+/**
+ * A fresh i18next instance with the strings every page needs; features add theirs when their code
+ * loads (useLocales). Tests pass the bundles they render up front. Ready when this returns.
+ */
+export const createI18n = (
+  translations: Translations,
+  language: Language,
+  bundles: readonly LocaleBundle[] = [],
+): I18n => {
   const instance = i18next.createInstance();
   void instance.use(initReactI18next).init({
     // A copy: merging remote translations must not change the bundled objects.
@@ -19,6 +27,7 @@ export const createI18n = (translations: Translations, language: Language): I18n
     interpolation: { escapeValue: false },
     initAsync: false,
   });
+  for (const bundle of bundles) addLocaleBundle(instance, bundle);
   return instance;
 };
 

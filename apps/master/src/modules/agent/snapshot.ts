@@ -2,11 +2,13 @@ import { gzipSync } from 'node:zlib';
 import type { EdgeJob, EdgeNodeSettings, SiteSettings, StreamSettings } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { liveChallenges } from '../acme/challenges.repository.ts';
+import { edgeProtection } from '../protection/edge-protection.ts';
 import { liveSites } from '../sites/sites.repository.ts';
 import { liveStreams } from '../streams/streams.repository.ts';
 
 /**
- * The parts of a snapshot every node shares (sites, streams, certificates) are built once per config
+ * The parts of a snapshot every node shares (sites, streams, certificates, ACME HTTP-01 challenges) are built once per config
  * version, as JSON text and as one gzip member. A node's answer wraps them with its own settings and
  * jobs; gzip allows several members back to back, so those small parts are compressed per call and
  * the large shared part never is.
@@ -20,8 +22,10 @@ interface SharedPart {
 const cache = new WeakMap<Kysely<Database>, Promise<SharedPart>>();
 
 async function buildShared(db: Kysely<Database>, version: number): Promise<SharedPart> {
-  const [sites, streams] = await Promise.all([liveSites(db), liveStreams(db)]);
+  const [sites, streams, challenges] = await Promise.all([liveSites(db), liveStreams(db), liveChallenges(db)]);
   const siteSettings = sites.map((row) => ({ id: row.id, ...(JSON.parse(row.settings) as SiteSettings) }));
+  // Also fills each site's protection (the default rule group where it has none).
+  const protection = await edgeProtection(db, siteSettings);
   const certIds = [
     ...new Set(siteSettings.flatMap((site) => (site.https_listen && site.cert_id !== null ? [site.cert_id] : []))),
   ];
@@ -32,11 +36,13 @@ async function buildShared(db: Kysely<Database>, version: number): Promise<Share
           .selectFrom('certs')
           .select(['id', 'cert_pem', 'key_pem'])
           .where('id', 'in', certIds)
+          // An ACME certificate before its first issuance has no PEM yet.
+          .where('cert_pem', '!=', '')
           .orderBy('id')
           .execute();
   const json = `"sites":${JSON.stringify(siteSettings)},"streams":${JSON.stringify(
     streams.map((row) => ({ id: row.id, ...(JSON.parse(row.settings) as StreamSettings) })),
-  )},"certs":${JSON.stringify(certs)}`;
+  )},"certs":${JSON.stringify(certs)},"acme_challenges":${JSON.stringify(challenges)},"protection":${JSON.stringify(protection)}`;
   return { version, json, gzip: gzipSync(json, { level: 6 }) };
 }
 

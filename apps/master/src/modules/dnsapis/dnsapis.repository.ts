@@ -29,3 +29,15 @@ export const listDnsApis = (db: Kysely<Database>, owner: Owner) =>
     .$if(owner.kind === 'user', (qb) => qb.where('user_id', '=', owner.userId))
     .orderBy('id')
     .execute();
+
+/** ACME certificates that make their DNS-01 records through the DNS API. */
+export const countCertsUsingDnsApi = async (db: Kysely<Database>, id: number) =>
+  Number(
+    (
+      await db
+        .selectFrom('certs')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('dnsapi_id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );

@@ -4,42 +4,26 @@ import {
   DomainSyncResult,
   Envelope,
   ListResult,
-  type PowerDnsCredentials,
   SyncDomainsBody,
   UpdateDnsApiBody,
 } from '@rampart/contracts';
-import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { cnameTarget, defaultCnameDomain } from '../cname/cname.repository.ts';
-import { loadSettings } from '../settings/settings.service.ts';
 import { findSite } from '../sites/sites.repository.ts';
 import { ownerOf } from '../tenancy.ts';
-import { type DnsApiRow, findDnsApi, listDnsApis, presentDnsApi } from './dnsapis.repository.ts';
-import { checkProviderUrl } from './provider-url.ts';
-import { powerDns, zoneOf } from './providers.ts';
+import { countCertsUsingDnsApi, findDnsApi, listDnsApis, presentDnsApi } from './dnsapis.repository.ts';
+import { providerOf, verifiedCredentials } from './dnsapis.service.ts';
+import { isProviderName, zoneOf } from './providers.ts';
 
 const tags = ['dns'];
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-type Credentials = Static<typeof PowerDnsCredentials>;
 
 /** DNS provider accounts (credentials sealed at rest, never returned) and CNAME records made through them. */
 export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
-  /** Checks the URL (no SSRF) and that the provider accepts the credentials, before anything is stored. */
-  const verified = async (credentials: Credentials) => {
-    const { dnsapi_allow_private } = await loadSettings(db);
-    await checkProviderUrl(credentials.url, dnsapi_allow_private);
-    await powerDns(credentials).listZones();
-    return secrets.seal(JSON.stringify(credentials));
-  };
-  const providerOf = async (row: DnsApiRow) => {
-    const credentials = JSON.parse(secrets.open(row.credentials)) as Credentials;
-    await checkProviderUrl(credentials.url, (await loadSettings(db)).dnsapi_allow_private);
-    return powerDns(credentials);
-  };
   const notFound = (id: number) => new AppError('not_found', `DNS API ${id} does not exist`);
 
   app.get('/v1/dnsapis', { schema: { tags, response: { 200: Envelope(ListResult(DnsApi)) } } }, async (request) => {
@@ -51,7 +35,7 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
     '/v1/dnsapis',
     { schema: { tags, body: CreateDnsApiBody, response: { 200: Envelope(DnsApi) } } },
     async (request) => {
-      const sealed = await verified(request.body.credentials);
+      const sealed = await verifiedCredentials(db, secrets, request.body.provider, request.body.credentials);
       const now = Date.now();
       const row = await db
         .insertInto('dnsapis')
@@ -75,7 +59,10 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
     async (request) => {
       const row = await findDnsApi(db, ownerOf(request), request.params.id);
       if (!row) throw notFound(request.params.id);
-      const credentials = request.body.credentials ? await verified(request.body.credentials) : row.credentials;
+      if (!isProviderName(row.provider)) throw new AppError('conflict', `DNS API ${row.id} has an unknown provider`);
+      const credentials = request.body.credentials
+        ? await verifiedCredentials(db, secrets, row.provider, request.body.credentials)
+        : row.credentials;
       const updated = await db
         .updateTable('dnsapis')
         .set({ name: request.body.name ?? row.name, credentials, updated_at: Date.now() })
@@ -89,6 +76,13 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
   app.delete('/v1/dnsapis/:id', { schema: { tags, params: IdParams } }, async (request) => {
     const row = await findDnsApi(db, ownerOf(request), request.params.id);
     if (!row) throw notFound(request.params.id);
+    const certs = await countCertsUsingDnsApi(db, row.id);
+    if (certs > 0) {
+      throw new AppError(
+        'conflict',
+        `${certs} ACME certificate(s) renew through this DNS API; change or delete them first`,
+      );
+    }
     await db.deleteFrom('dnsapis').where('id', '=', row.id).execute();
     return ok(null);
   });
@@ -99,7 +93,7 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
     async (request) => {
       const row = await findDnsApi(db, ownerOf(request), request.query.dnsapi_id);
       if (!row) throw notFound(request.query.dnsapi_id);
-      const zones = await (await providerOf(row)).listZones();
+      const zones = await (await providerOf(db, secrets, row)).listZones();
       return ok({ list: zones.map((zone) => ({ zone })), total: zones.length });
     },
   );
@@ -123,7 +117,7 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
       if (!site) throw new AppError('not_found', `site ${request.body.site_id} does not exist`);
       const target = cnameTarget(site.id, await defaultCnameDomain(db));
       if (!target) throw new AppError('conflict', 'no CNAME domain is set up yet; an administrator adds one first');
-      const provider = await providerOf(row);
+      const provider = await providerOf(db, secrets, row);
       const zones = await provider.listZones();
       const { domains } = JSON.parse(site.settings) as { domains: string[] };
       const results = [];

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { callingNode } from '../agent/agent-auth.ts';
+import { recordEdgeBans } from '../protection/edge-bans.ts';
 import { ingestLogBatch, ingestMetrics } from './ingest.repository.ts';
 
 const tags = ['agent'];
@@ -14,6 +15,8 @@ export async function ingestRoutes(app: App, { db, logs, dialect }: AppContext) 
     { bodyLimit: 32 * 1024 * 1024, schema: { tags, body: LogBatchBody, response: { 200: Envelope(LogBatchAck) } } },
     async (request) => {
       const node = await callingNode(db, request);
+      // Before the lines: a batch sent again is recognised there, and its bans are stored once anyway.
+      await recordEdgeBans(db, node.id, request.body.access);
       const stored = await ingestLogBatch(logs, dialect, node.id, request.body);
       return ok({ seq: request.body.seq, duplicate: !stored });
     },

@@ -1,5 +1,6 @@
 import type { EdgeJob, Job, JobType } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
+import { newestFirstPage } from '../../db/paging.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Owner } from '../tenancy.ts';
 
@@ -55,15 +56,7 @@ export async function listJobs(
   limit: number,
 ): Promise<{ list: Job[]; total: number }> {
   const scoped = db.selectFrom('jobs').$if(owner.kind === 'user', (qb) => qb.where('user_id', '=', owner.userId));
-  const [rows, count] = await Promise.all([
-    scoped
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
-    scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, total } = await newestFirstPage(scoped, page, limit);
   const progress =
     rows.length === 0
       ? []
@@ -97,5 +90,5 @@ export async function listJobs(
       nodes,
     };
   });
-  return { list, total: Number(count.n) };
+  return { list, total };
 }

@@ -28,6 +28,21 @@ export const SETTING_DEFAULTS = {
   dnsapi_allow_private: false,
   /** Operator translations by language, merged by the dashboard over its own (POST /api/system/i18n/list). */
   i18n_overrides: {} as Record<string, unknown>,
+  /** The ACME server certificates are issued by (its directory URL); Let's Encrypt by default. */
+  acme_directory_url: 'https://acme-v02.api.letsencrypt.org/directory',
+  /** Contact address of the ACME account (expiry notices); empty: none. */
+  acme_email: '',
+  /** How long an HTTP-01 issuance waits for every online edge to apply its challenge. */
+  acme_edge_wait_seconds: 60,
+  /** How long a DNS-01 issuance waits for its TXT record to show in DNS. */
+  acme_dns_wait_seconds: 120,
+  /** ACME certificates are re-issued this many days before they expire. */
+  acme_renew_days: 30,
+  /** How often the renewal sweep looks for certificates to renew. */
+  acme_renew_interval_seconds: 3600,
+  /** API endpoints of the hosted DNS providers (changed only for a proxy or a test server). */
+  cloudflare_api_url: 'https://api.cloudflare.com/client/v4',
+  dnspod_api_url: 'https://dnspod.tencentcloudapi.com',
   /** Agents present this to register; empty until first read, when a random one is made. */
   cluster_install_token: '',
 };

@@ -1,13 +1,16 @@
-import type { Site, SiteSettings } from '@rampart/contracts';
+import { DEFAULT_SITE_PROTECTION, type Site, type SiteSettings } from '@rampart/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SitesTable } from '../../db/schema.ts';
 import { cnameTarget } from '../cname/cname.repository.ts';
 import type { Owner } from '../tenancy.ts';
+import { matchesDomain, planDomainSearch, writeSiteGrams } from './site-search.repository.ts';
 
 export type SiteRow = Selectable<SitesTable>;
 
 /** `cnameDomain`: the operator's default CNAME domain, which the site's target hangs under. */
 export const presentSite = (row: SiteRow, cnameDomain = ''): Site => ({
+  // Sites saved before protection existed have none stored.
+  protection: DEFAULT_SITE_PROTECTION,
   ...(JSON.parse(row.settings) as SiteSettings),
   id: row.id,
   user_id: row.user_id,
@@ -30,7 +33,7 @@ export interface SiteFilter {
 
 const SORT_COLUMNS = { id: 'sites.id', domain: 'sites.primary_domain', updated_at: 'sites.updated_at' } as const;
 
-/** A page of the owner's sites; the domain filter matches any of a site's domains by substring. */
+/** A page of the owner's sites; the domain filter matches any of a site's domains by substring (any case). */
 export async function listSites(
   db: Kysely<Database>,
   owner: Owner,
@@ -39,6 +42,7 @@ export async function listSites(
   limit: number,
   cnameDomain = '',
 ) {
+  const search = filter.domain ? await planDomainSearch(db, filter.domain) : undefined;
   const scoped = db
     .selectFrom('sites')
     .$if(owner.kind === 'user', (qb) => qb.where('sites.user_id', '=', owner.userId))
@@ -49,17 +53,7 @@ export async function listSites(
     .$if(filter.enabled !== undefined, (qb) => qb.where('sites.enabled', '=', filter.enabled ? 1 : 0))
     .$if(filter.https !== undefined, (qb) => qb.where('sites.https', '=', filter.https ? 1 : 0))
     .$if(filter.certId !== undefined, (qb) => qb.where('sites.cert_id', '=', filter.certId ?? 0))
-    .$if(!!filter.domain, (qb) =>
-      qb.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('site_domains')
-            .select('site_domains.site_id')
-            .whereRef('site_domains.site_id', '=', 'sites.id')
-            .where('site_domains.domain', 'like', `%${(filter.domain ?? '').replace(/[%_\\]/g, '')}%`),
-        ),
-      ),
-    );
+    .$call((qb) => (search ? qb.where(matchesDomain(search)) : qb));
   const sort = filter.sort ?? '-id';
   const column = SORT_COLUMNS[sort.replace(/^-/, '') as keyof typeof SORT_COLUMNS];
   const [rows, count] = await Promise.all([
@@ -123,12 +117,21 @@ const columns = (record: SiteRecord, version: number, now: number) => ({
   updated_at: now,
 });
 
-async function replaceDomains(db: Kysely<Database>, siteId: number, domains: readonly string[]) {
-  await db.deleteFrom('site_domains').where('site_id', '=', siteId).execute();
+/** A site's domains and their search postings. */
+async function writeDomains(db: Kysely<Database>, siteId: number, domains: readonly string[]) {
   await db
     .insertInto('site_domains')
     .values(domains.map((domain) => ({ domain, site_id: siteId })))
     .execute();
+  await writeSiteGrams(db, siteId, domains);
+}
+
+/** Rewrites a site's domains and postings; leaves both alone when the domains did not change. */
+async function replaceDomains(db: Kysely<Database>, siteId: number, domains: readonly string[]) {
+  const current = await db.selectFrom('site_domains').select('domain').where('site_id', '=', siteId).execute();
+  if (current.length === domains.length && current.every((row) => domains.includes(row.domain))) return;
+  await db.deleteFrom('site_domains').where('site_id', '=', siteId).execute();
+  await writeDomains(db, siteId, domains);
 }
 
 export async function insertSite(db: Kysely<Database>, record: SiteRecord, version: number, now: number) {
@@ -137,7 +140,7 @@ export async function insertSite(db: Kysely<Database>, record: SiteRecord, versi
     .values({ ...columns(record, version, now), created_at: now })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await replaceDomains(db, row.id, record.settings.domains);
+  await writeDomains(db, row.id, record.settings.domains);
   return row;
 }
 
@@ -152,6 +155,7 @@ export async function updateSite(db: Kysely<Database>, id: number, record: SiteR
   return row;
 }
 
+/** Domains and search postings go with their sites (foreign keys cascade). */
 export async function deleteSites(db: Kysely<Database>, ids: readonly number[]) {
   if (ids.length > 0) await db.deleteFrom('sites').where('id', 'in', ids).execute();
 }

@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { certCovers } from '../certs/cert-validation.ts';
 import { changeConfig } from '../config/config-version.ts';
+import { checkSiteProtection, newSiteProtection } from '../protection/site-protection.ts';
 import type { Owner } from '../tenancy.ts';
 import { readSiteDefaults } from '../user-configs/user-configs.ts';
 import { checkSiteSettings, DEFAULT_SITE_SETTINGS } from './site-rules.ts';
@@ -44,12 +45,18 @@ async function checkOwnership(db: Kysely<Database>, record: SiteRecord, siteId: 
       .executeTakeFirst();
     if (!group) throw new AppError('invalid_param', `group_id: site group ${record.groupId} does not exist`);
   }
+  await checkSiteProtection(db, record.userId, record.settings.protection);
 }
 
 /** A new site: built-in defaults, then the owner's own defaults (/v1/user-configs), then what was sent. */
 export async function createSite(db: Kysely<Database>, userId: number, body: CreateSiteBody) {
   const { name, group_id, ...fields } = body;
-  const settings: SiteSettings = { ...DEFAULT_SITE_SETTINGS, ...(await readSiteDefaults(db, userId)), ...fields };
+  const settings: SiteSettings = {
+    ...DEFAULT_SITE_SETTINGS,
+    protection: await newSiteProtection(db),
+    ...(await readSiteDefaults(db, userId)),
+    ...fields,
+  };
   checkSiteSettings(settings);
   const record: SiteRecord = { userId, groupId: group_id ?? null, name: name ?? settings.domains[0] ?? '', settings };
   await checkOwnership(db, record, null);

@@ -1,5 +1,6 @@
 import { AGENT_CONTROL_PORT, type Stream, type StreamSettings } from '@rampart/contracts';
 import type { Kysely, Selectable } from 'kysely';
+import { newestFirstPage } from '../../db/paging.ts';
 import type { Database, StreamsTable } from '../../db/schema.ts';
 import type { Owner } from '../tenancy.ts';
 
@@ -36,16 +37,8 @@ export async function listStreams(
     .$if(filter.protocol !== undefined, (qb) => qb.where('protocol', '=', filter.protocol ?? 'tcp'))
     .$if(filter.groupId !== undefined, (qb) => qb.where('group_id', '=', filter.groupId ?? 0))
     .$if(filter.enabled !== undefined, (qb) => qb.where('enabled', '=', filter.enabled ? 1 : 0));
-  const [rows, count] = await Promise.all([
-    scoped
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
-    scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { list: rows.map(presentStream), total: Number(count.n) };
+  const { rows, total } = await newestFirstPage(scoped, page, limit);
+  return { list: rows.map(presentStream), total };
 }
 
 export const findStreams = (db: Kysely<Database>, owner: Owner, ids: readonly number[]) =>

@@ -6,9 +6,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../../app/AppProviders.tsx';
 import { ROUTER_BASENAME } from '../../../app/basePath.ts';
 import { appRoutes } from '../../../app/routes.tsx';
-import { TRANSLATIONS } from '../../../app/translations.ts';
 import { forgetLoaded } from '../../../shared/http/useLoaded.ts';
 import { createI18n } from '../../../shared/i18n/i18n.ts';
+import { COMMON_LOCALES } from '../../../shared/i18n/locales/bundle.ts';
 import { useSession } from '../../../shared/session/session.ts';
 import { buttonByText, inputByLabel, installDomStubs, typeInto, waitFor } from '../../../shared/testing/dom.ts';
 
@@ -38,7 +38,7 @@ const renderLogin = async (answers: Record<string, (body: unknown) => Answer>) =
   const root = createRoot(container);
   // No act(): the test polls the DOM the way a user would wait for it.
   root.render(
-    <AppProviders i18n={createI18n(TRANSLATIONS, 'en-US')} onLoginRequired={vi.fn()}>
+    <AppProviders i18n={createI18n(COMMON_LOCALES, 'en-US')} onLoginRequired={vi.fn()}>
       <RouterProvider router={router} />
     </AppProviders>,
   );

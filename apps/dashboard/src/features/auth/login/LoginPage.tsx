@@ -1,11 +1,12 @@
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useLocales } from '../../../shared/i18n/useLocales.ts';
 import { useRegisterInfo } from '../api.ts';
+import { AUTH_LOCALES } from '../locales/bundle.ts';
 import { AuthShell } from '../shell/AuthShell.tsx';
 import { LoginForm } from './LoginForm.tsx';
 
 export const Component = () => {
-  const { t } = useTranslation();
+  const { t } = useLocales(AUTH_LOCALES);
   const { data: registerInfo } = useRegisterInfo();
   return (
     <AuthShell title={t('auth.login.title')}>

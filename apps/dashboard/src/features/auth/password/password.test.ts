@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TRANSLATIONS } from '../../../app/translations.ts';
 import { createI18n } from '../../../shared/i18n/i18n.ts';
+import { COMMON_LOCALES } from '../../../shared/i18n/locales/bundle.ts';
+import { AUTH_LOCALES } from '../locales/bundle.ts';
 import { confirmRules, passwordRules } from './passwordRules.ts';
 import { passwordStrength } from './passwordStrength.ts';
 
@@ -17,7 +18,7 @@ describe('passwordStrength', () => {
 });
 
 describe('password messages', () => {
-  const t = createI18n(TRANSLATIONS, 'en-US').t;
+  const t = createI18n(COMMON_LOCALES, 'en-US', [AUTH_LOCALES]).t;
 
   it('use the spec §5 texts word for word', () => {
     const messages = [...passwordRules(t), ...confirmRules(t, 'password')].map((rule) =>
@@ -38,7 +39,7 @@ describe('password messages', () => {
   });
 
   it('are translated to zh-CN', () => {
-    const zh = createI18n(TRANSLATIONS, 'zh-CN').t;
+    const zh = createI18n(COMMON_LOCALES, 'zh-CN', [AUTH_LOCALES]).t;
     expect(zh('auth.password.tooShort', { min: '6' })).toBe('密码不能少于 6 个字符！');
     expect(zh('auth.password.mismatch')).toBe('两次输入的密码不一致！');
   });

@@ -1,14 +1,15 @@
 import Result from 'antd/es/result';
 import Spin from 'antd/es/spin';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { AntdScope } from '../../../shared/antd/AntdScope.tsx';
+import { useLocales } from '../../../shared/i18n/useLocales.ts';
 import { useRegisterInfo } from '../api.ts';
+import { AUTH_LOCALES } from '../locales/bundle.ts';
 import { AuthShell } from '../shell/AuthShell.tsx';
 import { RegisterForm } from './RegisterForm.tsx';
 
 const Page = () => {
-  const { t } = useTranslation();
+  const { t } = useLocales(AUTH_LOCALES);
   const { data: info, isPending } = useRegisterInfo();
   return (
     <AuthShell title={t('auth.register.title')}>

@@ -3,18 +3,26 @@ import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Spin from 'antd/es/spin';
 import Tabs from 'antd/es/tabs';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'react-router';
 import { useTabs } from '../../../layout/tabs/tabsStore.ts';
 import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
+import { useSubmitting } from '../../../shared/form/useSubmitting.ts';
 import { useHttp } from '../../../shared/http/HttpProvider.tsx';
+import { useLocales } from '../../../shared/i18n/useLocales.ts';
 import { useApplyStatus, useSite, useSiteActions } from '../api.ts';
+import { SITES_LOCALES } from '../locales/bundle.ts';
 import { fieldErrorHandler } from '../serverErrors.ts';
 import { changedSiteFields, type SiteFormValues, siteFieldPath, siteFormValues } from '../sitePayload.ts';
 import { ApplyStatusLine } from './ApplyStatusLine.tsx';
 import { CacheRulesEditor, HeadersEditor } from './ListEditors.tsx';
 import { BasicSection, HttpsSection, OriginsSection } from './sections.tsx';
+
+// Its own form, API calls and strings: loaded when its tab is first opened.
+const ProtectionSection = lazy(async () => ({
+  default: (await import('../../protection/site/ProtectionSection.tsx')).ProtectionSection,
+}));
 
 const FORM_FIELDS = [
   'domainsText',
@@ -44,7 +52,8 @@ const SiteForm = ({ site }: { site: Site }) => {
   const feedback = useFeedback();
   const actions = useSiteActions();
   const [form] = Form.useForm<SiteFormValues>();
-  const [saving, setSaving] = useState(false);
+  const [saving, submitting] = useSubmitting();
+  const [tab, setTab] = useState('basic');
 
   const save = async () => {
     const values = form.getFieldsValue(true) as SiteFormValues;
@@ -53,15 +62,10 @@ const SiteForm = ({ site }: { site: Site }) => {
       feedback.success(t('sites.noChanges'));
       return;
     }
-    setSaving(true);
-    try {
+    await submitting(async () => {
       await actions.update(site.id, body, { onError: fieldErrorHandler(form, http, FORM_FIELDS, siteFieldPath) });
       feedback.success(t('sites.saved'));
-    } catch {
-      // Shown next to the field or as a popup.
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   const items = [
@@ -81,20 +85,36 @@ const SiteForm = ({ site }: { site: Site }) => {
         </>
       ),
     },
-  ].map((item) => ({ ...item, forceRender: true }));
+  ]
+    .map((item) => ({ ...item, forceRender: true }))
+    // Its own form and save button, loaded when first opened.
+    .concat({
+      key: 'protection',
+      label: t('sites.edit.section.protection'),
+      children: (
+        <Suspense fallback={<Spin />}>
+          <ProtectionSection site={site} />
+        </Suspense>
+      ),
+      forceRender: false,
+    });
 
   return (
     <Form<SiteFormValues> form={form} layout="vertical" initialValues={siteFormValues(site)} onFinish={save}>
-      <Tabs items={items} />
-      <Button type="primary" htmlType="submit" loading={saving} data-testid="site-save">
-        {t('sites.save')}
-      </Button>
+      <Tabs items={items} activeKey={tab} onChange={setTab} />
+      {/* The protection tab saves with its own button. */}
+      {tab !== 'protection' && (
+        <Button type="primary" htmlType="submit" loading={saving} data-testid="site-save">
+          {t('sites.save')}
+        </Button>
+      )}
     </Form>
   );
 };
 
 /** Spec §2 /site/list/:id: one site's settings in sections; saving sends only what changed. */
 export const Component = () => {
+  useLocales(SITES_LOCALES);
   const { id } = useParams();
   const siteId = Number(id);
   const site = useSite(siteId);

@@ -4,9 +4,9 @@ import Drawer from 'antd/es/drawer';
 import Form from 'antd/es/form';
 import Select from 'antd/es/select';
 import Spin from 'antd/es/spin';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
+import { useSubmitting } from '../../../shared/form/useSubmitting.ts';
 import { useHttp } from '../../../shared/http/HttpProvider.tsx';
 import { CacheRulesEditor, HeadersEditor } from '../edit/ListEditors.tsx';
 import { fieldErrorHandler } from '../serverErrors.ts';
@@ -41,10 +41,9 @@ const DefaultsForm = ({ config, onSaved }: { config: UserConfig; onSaved: () => 
   const feedback = useFeedback();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<SiteDefaultsValues>();
-  const [saving, setSaving] = useState(false);
+  const [saving, submitting] = useSubmitting();
   const save = async (values: SiteDefaultsValues) => {
-    setSaving(true);
-    try {
+    await submitting(async () => {
       // The master names fields as `site_defaults.<field>`; the form's fields are the inner names.
       const onError = fieldErrorHandler(form, http, FIELDS, (name) =>
         name[0] === 'site_defaults' ? name.slice(1) : name,
@@ -53,11 +52,7 @@ const DefaultsForm = ({ config, onSaved }: { config: UserConfig; onSaved: () => 
       await queryClient.invalidateQueries({ queryKey: ['user-configs'] });
       feedback.success(t('sites.defaults.saved'));
       onSaved();
-    } catch {
-      // Shown next to the field or as a popup.
-    } finally {
-      setSaving(false);
-    }
+    });
   };
   const inherit = { value: '', label: t('sites.defaults.inherit') };
   return (

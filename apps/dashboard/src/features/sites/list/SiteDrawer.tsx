@@ -3,9 +3,9 @@ import Drawer from 'antd/es/drawer';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input/Input';
 import TextArea from 'antd/es/input/TextArea';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
+import { useSubmitting } from '../../../shared/form/useSubmitting.ts';
 import { useHttp } from '../../../shared/http/HttpProvider.tsx';
 import { useSiteActions } from '../api.ts';
 import { edgeRules } from '../edgeRules.ts';
@@ -23,23 +23,18 @@ export const SiteDrawer = ({ open, onClose }: { open: boolean; onClose: () => vo
   const feedback = useFeedback();
   const actions = useSiteActions();
   const [form] = Form.useForm<SiteDraft>();
-  const [saving, setSaving] = useState(false);
+  const [saving, submitting] = useSubmitting();
   const rules = edgeRules(t);
 
   const submit = async (draft: SiteDraft) => {
-    setSaving(true);
-    try {
+    await submitting(async () => {
       await actions.create(createSiteBody(draft), {
         onError: fieldErrorHandler(form, http, DRAFT_FIELDS, siteFieldPath),
       });
       feedback.success(t('sites.add.done'));
       form.resetFields();
       onClose();
-    } catch {
-      // The failure is shown next to its field or as a popup.
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (

@@ -1,4 +1,5 @@
-import Input from 'antd/es/input';
+// Search alone: the input package's index brings the password, text area and OTP inputs too.
+import Search from 'antd/es/input/Search';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
 
@@ -22,7 +23,7 @@ export const SiteFilters = ({
   const { t } = useTranslation();
   return (
     <>
-      <Input.Search
+      <Search
         allowClear
         aria-label={t('sites.list.search')}
         placeholder={t('sites.list.search')}

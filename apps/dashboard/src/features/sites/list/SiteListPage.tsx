@@ -1,45 +1,51 @@
 import PlusOutlined from '@ant-design/icons/PlusOutlined';
-import type { Site } from '@rampart/contracts';
+import type { Site, SiteGroup } from '@rampart/contracts';
 import Button from 'antd/es/button';
-import Table from 'antd/es/table';
-import type { SorterResult } from 'antd/es/table/interface';
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, useCallback, useMemo, useState } from 'react';
 import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
-import { CnameCheckModal } from '../../dns/CnameCheckModal.tsx';
-import { CnameRecordsModal } from '../../dns/CnameRecordsModal.tsx';
-import { DnsApiModal } from '../../dns/DnsApiModal.tsx';
-import { type SiteListQuery, useGroupActions, useSiteActions, useSiteGroups, useSiteList } from '../api.ts';
+import { useLocales } from '../../../shared/i18n/useLocales.ts';
+import { LoadOnOpen } from '../../../shared/lazy/LoadOnOpen.tsx';
+import { DNS_LOCALES } from '../../dns/locales/bundle.ts';
+import { useGroupActions, useSiteActions, useSiteGroups, useSiteList } from '../api.ts';
+import { SITES_LOCALES } from '../locales/bundle.ts';
+import { FIRST_SITE_PAGE, type SiteListQuery } from '../siteQueries.ts';
 import { BatchBar, type BatchRequest } from './BatchBar.tsx';
-import { GroupModal } from './GroupModal.tsx';
-import { SiteDefaultsDrawer } from './SiteDefaultsDrawer.tsx';
-import { SiteDrawer } from './SiteDrawer.tsx';
 import { type SiteFilter, SiteFilters } from './SiteFilters.tsx';
-import { siteColumns } from './siteColumns.tsx';
+import { SiteTable } from './SiteTable.tsx';
+import type { SiteRowActions } from './siteColumns.tsx';
 
-const SORT_FIELDS: Record<string, string> = { id: 'id', domain: 'domain', updated_at: 'updated_at' };
+// The list's first paint needs none of the dialogs: each loads when it is first opened.
+const SiteDrawer = lazy(async () => ({ default: (await import('./SiteDrawer.tsx')).SiteDrawer }));
+const SiteDefaultsDrawer = lazy(async () => ({
+  default: (await import('./SiteDefaultsDrawer.tsx')).SiteDefaultsDrawer,
+}));
+const GroupModal = lazy(async () => ({ default: (await import('./GroupModal.tsx')).GroupModal }));
+const DnsApiModal = lazy(async () => ({ default: (await import('../../dns/DnsApiModal.tsx')).DnsApiModal }));
+const CnameCheckModal = lazy(async () => ({
+  default: (await import('../../dns/CnameCheckModal.tsx')).CnameCheckModal,
+}));
+const CnameRecordsModal = lazy(async () => ({
+  default: (await import('../../dns/CnameRecordsModal.tsx')).CnameRecordsModal,
+}));
 
-const sortOf = (sorter: SorterResult<Site>): string | undefined => {
-  const field = SORT_FIELDS[String(sorter.columnKey)];
-  if (!field || !sorter.order) return undefined;
-  return sorter.order === 'descend' ? `-${field}` : field;
-};
+type Dialog = 'add' | 'defaults' | 'dnsApis' | 'groups';
+const NO_GROUPS: SiteGroup[] = [];
 
 /** Spec §2 /site/list: the customer's sites, paged, filtered and sorted by the server. */
 export const Component = () => {
-  const { t, i18n } = useTranslation();
+  const { t } = useLocales(SITES_LOCALES, DNS_LOCALES);
   const feedback = useFeedback();
-  const [query, setQuery] = useState<SiteListQuery>({ page: 1, limit: 20, sort: '-id' });
+  // The first page is the one a navigation here prefetches (app/prefetch.ts).
+  const [query, setQuery] = useState<SiteListQuery>(FIRST_SITE_PAGE);
   const [selected, setSelected] = useState<number[]>([]);
-  const [drawerOpen, setDrawerOpen] = useState(false);
-  const [groupsOpen, setGroupsOpen] = useState(false);
-  // Which dialog besides the add drawer is open; the DNS ones are for one site.
-  const [dialog, setDialog] = useState<{ kind: 'defaults' | 'dnsApis' } | { kind: 'check' | 'records'; site: Site }>();
+  const [dialog, setDialog] = useState<Dialog>();
+  // The DNS dialogs are for one site.
+  const [dnsSite, setDnsSite] = useState<{ kind: 'check' | 'records'; site: Site }>();
   const sites = useSiteList(query);
   const groups = useSiteGroups();
   const groupActions = useGroupActions('/v1/site-groups', 'site-groups');
   const actions = useSiteActions();
-  const groupList = groups.data ?? [];
+  const groupList = groups.data ?? NO_GROUPS;
 
   const filter = (change: SiteFilter) => setQuery((current) => ({ ...current, ...change, page: 1 }));
   const runBatch = async (request: BatchRequest) => {
@@ -48,23 +54,30 @@ export const Component = () => {
     setSelected([]);
     feedback.success(t('sites.batch.done'));
   };
-
-  const closeDialog = () => setDialog(undefined);
-
-  const removeSite = async (site: Site) => {
-    await actions.remove(site.id);
-    feedback.success(t('sites.list.deleted'));
-  };
+  const closeDialog = useCallback(() => setDialog(undefined), []);
+  const closeDnsSite = useCallback(() => setDnsSite(undefined), []);
+  const { remove } = actions;
+  const rowActions = useMemo<SiteRowActions>(
+    () => ({
+      onDelete: async (site) => {
+        await remove(site.id);
+        feedback.success(t('sites.list.deleted'));
+      },
+      onCheckDns: (site) => setDnsSite({ kind: 'check', site }),
+      onCreateRecords: (site) => setDnsSite({ kind: 'records', site }),
+    }),
+    [remove, feedback, t],
+  );
 
   return (
     <section data-testid="site-list-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center', marginBottom: 16 }}>
         <SiteFilters groups={groupList} onChange={filter} />
         <span style={{ marginLeft: 'auto' }} />
-        <Button onClick={() => setDialog({ kind: 'dnsApis' })}>{t('dns.api.manage')}</Button>
-        <Button onClick={() => setDialog({ kind: 'defaults' })}>{t('sites.defaults.button')}</Button>
-        <Button onClick={() => setGroupsOpen(true)}>{t('sites.group.manage')}</Button>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDrawerOpen(true)}>
+        <Button onClick={() => setDialog('dnsApis')}>{t('dns.api.manage')}</Button>
+        <Button onClick={() => setDialog('defaults')}>{t('sites.defaults.button')}</Button>
+        <Button onClick={() => setDialog('groups')}>{t('sites.group.manage')}</Button>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog('add')}>
           {t('sites.list.add')}
         </Button>
       </div>
@@ -73,42 +86,34 @@ export const Component = () => {
           <BatchBar count={selected.length} groups={groupList} onRun={runBatch} />
         </div>
       )}
-      <Table<Site>
-        rowKey="id"
-        size="middle"
+      <SiteTable
+        query={query}
+        onQueryChange={setQuery}
+        page={sites.data}
         loading={sites.isFetching}
-        dataSource={sites.data?.list ?? []}
-        columns={siteColumns(t, i18n.language, groupList, query.sort, {
-          onDelete: removeSite,
-          onCheckDns: (site) => setDialog({ kind: 'check', site }),
-          onCreateRecords: (site) => setDialog({ kind: 'records', site }),
-        })}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
-        scroll={{ x: 900 }}
-        pagination={{
-          current: query.page,
-          pageSize: query.limit,
-          total: sites.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: [10, 20, 50, 100],
-          showTotal: (total) => t('sites.list.total', { count: total }),
-        }}
-        onChange={(pagination, _filters, sorter) => {
-          const sort = Array.isArray(sorter) ? undefined : sortOf(sorter);
-          setQuery((current) => ({
-            ...current,
-            page: sort === current.sort ? (pagination.current ?? 1) : 1,
-            limit: pagination.pageSize ?? current.limit,
-            sort,
-          }));
-        }}
+        groups={groupList}
+        selected={selected}
+        onSelect={setSelected}
+        actions={rowActions}
       />
-      <SiteDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
-      <SiteDefaultsDrawer open={dialog?.kind === 'defaults'} onClose={closeDialog} />
-      <DnsApiModal open={dialog?.kind === 'dnsApis'} onClose={closeDialog} />
-      <CnameCheckModal site={dialog?.kind === 'check' ? dialog.site : null} onClose={closeDialog} />
-      <CnameRecordsModal site={dialog?.kind === 'records' ? dialog.site : null} onClose={closeDialog} />
-      <GroupModal open={groupsOpen} onClose={() => setGroupsOpen(false)} groups={groupList} actions={groupActions} />
+      <LoadOnOpen open={dialog === 'add'}>
+        <SiteDrawer open={dialog === 'add'} onClose={closeDialog} />
+      </LoadOnOpen>
+      <LoadOnOpen open={dialog === 'defaults'}>
+        <SiteDefaultsDrawer open={dialog === 'defaults'} onClose={closeDialog} />
+      </LoadOnOpen>
+      <LoadOnOpen open={dialog === 'dnsApis'}>
+        <DnsApiModal open={dialog === 'dnsApis'} onClose={closeDialog} />
+      </LoadOnOpen>
+      <LoadOnOpen open={dialog === 'groups'}>
+        <GroupModal open={dialog === 'groups'} onClose={closeDialog} groups={groupList} actions={groupActions} />
+      </LoadOnOpen>
+      <LoadOnOpen open={dnsSite?.kind === 'check'}>
+        <CnameCheckModal site={dnsSite?.kind === 'check' ? dnsSite.site : null} onClose={closeDnsSite} />
+      </LoadOnOpen>
+      <LoadOnOpen open={dnsSite?.kind === 'records'}>
+        <CnameRecordsModal site={dnsSite?.kind === 'records' ? dnsSite.site : null} onClose={closeDnsSite} />
+      </LoadOnOpen>
     </section>
   );
 };

@@ -7,6 +7,7 @@ import Tag from 'antd/es/tag';
 import Typography from 'antd/es/typography';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
+import { dateTimeFormat } from '../../../shared/i18n/dateTime.ts';
 
 /** What a row's action links do besides editing. */
 export interface SiteRowActions {
@@ -88,7 +89,8 @@ export const siteColumns = (
     width: 190,
     sorter: true,
     sortOrder: order(sort, 'updated_at'),
-    render: (at: string) => new Date(at).toLocaleString(language),
+    // One formatter per language for every cell, as toLocaleString shows it.
+    render: (at: string) => dateTimeFormat(language).format(new Date(at)),
   },
   {
     key: 'actions',

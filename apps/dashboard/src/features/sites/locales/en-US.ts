@@ -117,6 +117,7 @@ export const sitesEnUS = {
         https: 'HTTPS',
         cache: 'Cache rules',
         headers: 'Headers',
+        protection: 'Protection',
       },
       applied: 'Version {{version}}: applied on {{applied}} of {{total}} node(s)',
       noNodes: 'Version {{version}}: no nodes yet',

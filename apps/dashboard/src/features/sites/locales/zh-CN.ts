@@ -112,6 +112,7 @@ export const sitesZhCN: LocaleOf<typeof sitesEnUS> = {
         https: 'HTTPS',
         cache: '缓存规则',
         headers: '请求头与响应头',
+        protection: '安全防护',
       },
       applied: '版本 {{version}}：{{total}} 个节点中 {{applied}} 个已生效',
       noNodes: '版本 {{version}}：暂无节点',

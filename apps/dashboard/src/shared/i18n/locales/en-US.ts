@@ -1,3 +1,4 @@
+/** Strings every page needs: the app's own, the HTTP client's and the public pages' titles. */
 export const commonEnUS = {
   common: {
     appName: 'Rampart',
@@ -29,5 +30,14 @@ export const commonEnUS = {
     failed: 'request failed',
     network: 'network error',
     badResponse: 'invalid response',
+  },
+  /** The titles of the pages outside the console, which load no other strings first. */
+  route: {
+    login: 'Sign in',
+    register: 'Register',
+    'forget-password': 'Forgot password',
+    '403': 'No access',
+    '404': 'Page missing',
+    '500': 'Server error',
   },
 };

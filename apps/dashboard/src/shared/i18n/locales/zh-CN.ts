@@ -33,4 +33,12 @@ export const commonZhCN: LocaleOf<typeof commonEnUS> = {
     network: '网络错误',
     badResponse: '无效的响应',
   },
+  route: {
+    login: '登录',
+    register: '注册',
+    'forget-password': '忘记密码',
+    '403': '无权访问',
+    '404': '页面不存在',
+    '500': '服务器出错',
+  },
 };

@@ -1,0 +1,122 @@
+-- Challenges a client passes once and then carries as a cookie signed with this node's secret,
+-- bound to the client address, the site and an expiry: a JavaScript proof of work (curl cannot run
+-- it) and a 302 redirect that sets the cookie (clients without a cookie jar loop).
+local bit = require "bit"
+
+local ngx = ngx
+local byte = string.byte
+local fmt = string.format
+local tonumber = tonumber
+
+local _M = { secret = "" }
+
+-- Leading zero bits the proof of work needs: about 4,000 hashes, a few milliseconds in a browser.
+local WORK_BITS = 12
+
+local function mac(...)
+  local text = table.concat({ ... }, "|")
+  return (ngx.encode_base64(ngx.hmac_sha1(_M.secret, text)):gsub("[+/=]", { ["+"] = "-", ["/"] = "_", ["="] = "" }))
+end
+
+-- 32-bit FNV-1a, the same in the page's script.
+local function fnv1a(text)
+  local h = 2166136261
+  for i = 1, #text do
+    h = bit.bxor(h, byte(text, i))
+    h = bit.tobit(h * 403 + bit.lshift(h, 24))
+  end
+  return h
+end
+_M.fnv1a = fnv1a
+
+--- A signed pass: `expires.mac`.
+function _M.sign(kind, site_id, ip, expires)
+  return expires .. "." .. mac(kind, site_id, ip, expires)
+end
+
+-- true for a valid pass, nil for an expired one (challenge again), false for a forged one.
+local function valid_pass(kind, site_id, ip, value)
+  if type(value) ~= "string" or #value > 200 then return false end
+  local expires, signature = value:match("^(%d+)%.([A-Za-z0-9_-]+)$")
+  if not expires or signature ~= mac(kind, site_id, ip, expires) then return false end
+  if tonumber(expires) < ngx.time() then return nil end
+  return true
+end
+
+--- Whether the request carries a valid pass for `kind` ("js", "redirect"): nil when it carries none
+--- or an expired one, false when it is forged.
+function _M.passed(kind, site_id, ip)
+  local cookie = ngx.var["cookie_rampart_" .. kind]
+  if not cookie then return nil end
+  if kind == "js" then
+    local pass, nonce = cookie:match("^([%w._-]+):(%d+)$")
+    if not pass or #nonce > 12 then return false end
+    local valid = valid_pass("js", site_id, ip, pass)
+    if not valid then return valid end
+    return bit.rshift(fnv1a(pass .. ":" .. nonce), 32 - WORK_BITS) == 0
+  end
+  return valid_pass(kind, site_id, ip, cookie)
+end
+
+local function chinese()
+  local language = ngx.var.http_accept_language
+  return language ~= nil and language:find("zh", 1, true) ~= nil
+end
+
+local TEXT = {
+  en = {
+    title = "Checking your browser",
+    wait = "One moment: your browser is being checked. This page reloads by itself.",
+    script = "Please enable JavaScript to continue.",
+    denied = "Access denied",
+    denied_body = "This request was blocked by the site's protection rules.",
+    banned_body = "Too many requests from your address: it is blocked for a while.",
+  },
+  zh = {
+    title = "正在检查您的浏览器",
+    wait = "请稍候：正在检查您的浏览器，页面将自动刷新。",
+    script = "请启用 JavaScript 后继续。",
+    denied = "访问被拒绝",
+    denied_body = "此请求已被站点的防护规则拦截。",
+    banned_body = "您的地址请求过多，已被暂时封禁。",
+  },
+}
+
+local function page(title, body, script)
+  return fmt(
+    '<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+      .. '<meta name="robots" content="noindex"><title>%s</title><style>body{font:16px system-ui,sans-serif;'
+      .. 'margin:15vh auto;max-width:34em;padding:0 1em;color:#222}h1{font-size:1.4em}</style></head>'
+      .. "<body><h1>%s</h1><p>%s</p>%s</body></html>",
+    title, title, body, script or ""
+  )
+end
+
+--- The proof-of-work page: finds a nonce, stores `pass:nonce` as the cookie and reloads.
+function _M.js_page(site_id, ip, valid_seconds)
+  local t = chinese() and TEXT.zh or TEXT.en
+  local pass = _M.sign("js", site_id, ip, ngx.time() + valid_seconds)
+  local script = fmt(
+    "<noscript>%s</noscript><script>(function(){var c=%q,b=%d,n=0;function f(s){var h=2166136261;"
+      .. "for(var i=0;i<s.length;i++){h^=s.charCodeAt(i);h=Math.imul(h,16777619)>>>0}return h}"
+      .. "while((f(c+':'+n)>>>(32-b))!==0)n++;document.cookie='rampart_js='+c+':'+n+';path=/;max-age=%d;SameSite=Lax';"
+      .. "location.reload()})()</script>",
+    t.script, pass, WORK_BITS, valid_seconds
+  )
+  return page(t.title, t.wait, script)
+end
+
+--- The redirect challenge: the same URL again, with the pass as a cookie.
+function _M.redirect(site_id, ip, valid_seconds)
+  local pass = _M.sign("redirect", site_id, ip, ngx.time() + valid_seconds)
+  ngx.header["Set-Cookie"] = "rampart_redirect=" .. pass .. "; Path=/; Max-Age=" .. valid_seconds .. "; HttpOnly; SameSite=Lax"
+  ngx.header["Cache-Control"] = "no-store"
+  ngx.redirect(ngx.var.request_uri, 302)
+end
+
+function _M.denied_page(banned)
+  local t = chinese() and TEXT.zh or TEXT.en
+  return page(t.denied, banned and t.banned_body or t.denied_body)
+end
+
+return _M

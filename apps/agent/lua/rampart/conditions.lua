@@ -1,0 +1,162 @@
+-- Conditions of matches and ACL entries, compiled once when the routing table loads: every request
+-- then runs closures over prepared sets, never parsing a rule.
+local cidr = require "rampart.cidr"
+
+local ngx = ngx
+local find = string.find
+local sub = string.sub
+local upper = string.upper
+local lower = string.lower
+local re_find = ngx and ngx.re and ngx.re.find
+
+local _M = {}
+
+-- What a condition reads from the request; `request` caches each value for the request.
+local READERS = {
+  path = function(var) return var.uri end,
+  query = function(var) return var.args or "" end,
+  method = function(var) return var.request_method end,
+  user_agent = function(var) return var.http_user_agent or "" end,
+  referer = function(var) return var.http_referer or "" end,
+  host = function(var) return var.host end,
+}
+
+local function string_test(op, values)
+  if op == "equals" then
+    local set = {}
+    for _, v in ipairs(values) do set[v] = true end
+    return function(text) return set[text] == true end
+  elseif op == "prefix" then
+    return function(text)
+      for i = 1, #values do
+        local v = values[i]
+        if sub(text, 1, #v) == v then return true end
+      end
+      return false
+    end
+  elseif op == "contains" then
+    return function(text)
+      for i = 1, #values do
+        if find(text, values[i], 1, true) then return true end
+      end
+      return false
+    end
+  elseif op == "regex" then
+    for _, v in ipairs(values) do
+      -- ngx.re.find answers (from, to, err); a pattern that does not compile gives only err.
+      local ok, _, _, err = pcall(re_find, "", v, "jo")
+      if not ok or err then return nil, "regex does not compile: " .. tostring(err) end
+    end
+    return function(text)
+      for i = 1, #values do
+        if re_find(text, values[i], "jo") then return true end
+      end
+      return false
+    end
+  end
+  return nil, "unknown op " .. tostring(op)
+end
+
+--- A test `function(request) -> boolean` for one condition, or nil and why.
+function _M.compile(condition)
+  if type(condition) ~= "table" or type(condition.values) ~= "table" or #condition.values == 0 then
+    return nil, "condition without values"
+  end
+  for _, v in ipairs(condition.values) do
+    if type(v) ~= "string" or #v > 256 or not v:find("^[ -~]+$") then return nil, "bad value" end
+  end
+  local negate = condition.negate == true
+  local field, op = condition.field, condition.op
+  local test
+  if field == "ip" then
+    if op ~= "cidr" then return nil, "ip compares by cidr only" end
+    local set, err = cidr.new(condition.values)
+    if not set then return nil, err end
+    test = function(request) return request:in_set(set) ~= nil end
+  else
+    if op == "cidr" then return nil, "cidr is for ip only" end
+    local values = condition.values
+    if field == "method" then
+      values = {}
+      for i, v in ipairs(condition.values) do values[i] = upper(v) end
+    elseif field == "host" then
+      values = {}
+      for i, v in ipairs(condition.values) do values[i] = lower(v) end
+    end
+    local compare, err = string_test(op, values)
+    if not compare then return nil, err end
+    local read
+    if field == "header" then
+      local name = condition.header
+      if type(name) ~= "string" or not name:find("^[A-Za-z0-9][A-Za-z0-9-]*$") or #name > 64 then
+        return nil, "bad header name"
+      end
+      local variable = "http_" .. lower(name):gsub("-", "_")
+      read = function(var) return var[variable] or "" end
+    else
+      read = READERS[field]
+      if not read then return nil, "unknown field " .. tostring(field) end
+    end
+    test = function(request) return compare(request:get(field, read)) end
+  end
+  if negate then return function(request) return not test(request) end end
+  return test
+end
+
+--- All of `conditions` (AND), compiled; nil and why when one does not compile.
+function _M.compile_all(conditions)
+  if type(conditions) ~= "table" or #conditions == 0 then return nil, "no conditions" end
+  local tests = {}
+  for i, condition in ipairs(conditions) do
+    local test, err = _M.compile(condition)
+    if not test then return nil, "condition " .. i .. ": " .. err end
+    tests[i] = test
+  end
+  local n = #tests
+  if n == 1 then return tests[1] end
+  return function(request)
+    for i = 1, n do
+      if not tests[i](request) then return false end
+    end
+    return true
+  end
+end
+
+-- The request as conditions see it: each value read from nginx at most once.
+local Request = {}
+Request.__index = Request
+
+function Request:ip()
+  local bin = self.ip_bin
+  if bin == nil then
+    bin = cidr.parse(self.var.remote_addr) or false
+    self.ip_bin = bin
+  end
+  return bin or nil
+end
+
+--- The range of `set` holding the client address, or nil (IPv4 by number, IPv6 by bytes).
+function Request:in_set(set)
+  local number = self.ip_number
+  if number == nil then
+    number = cidr.v4_number(self.var.remote_addr) or false
+    self.ip_number = number
+  end
+  if number then return cidr.find_v4(set, number) end
+  return cidr.find(set, self:ip())
+end
+
+function Request:get(field, read)
+  local value = self[field]
+  if value == nil then
+    value = read(self.var)
+    self[field] = value
+  end
+  return value
+end
+
+function _M.request(var)
+  return setmetatable({ var = var }, Request)
+end
+
+return _M

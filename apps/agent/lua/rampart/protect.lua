@@ -1,0 +1,291 @@
+-- Protection of one request, after routing: ACL (first matching entry decides; allow skips the
+-- rest), the whitelist, bans (manual ones from the master, and those this node's rules set), then
+-- the site's rule group: each line whose match holds runs its filter (rate, js, redirect, delay),
+-- and a client that fails gets the line's action (block, ban, log). Everything was compiled when
+-- the routing table loaded. `check` returns what to do instead of doing it, so that an internal
+-- error can be caught and the request let through (fail-open) by the caller.
+local challenge = require "rampart.challenge"
+local cidr = require "rampart.cidr"
+local conditions = require "rampart.conditions"
+
+local ngx = ngx
+local limits = ngx.shared.rampart_limits
+local bans = ngx.shared.rampart_bans
+
+local _M = {}
+
+local function reason(kind, action, line, detail)
+  local parts = { "kind=" .. kind, "action=" .. action }
+  if line then
+    parts[#parts + 1] = "group=" .. line.group
+    parts[#parts + 1] = "match=" .. line.match_id
+    parts[#parts + 1] = "filter=" .. line.filter_id
+  end
+  if detail and detail ~= "" then parts[#parts + 1] = "detail=" .. detail:gsub(";", ",") end
+  return table.concat(parts, ";")
+end
+
+local function compile_lines(group)
+  local lines = {}
+  for i, rule in ipairs(group.rules or {}) do
+    local test, err = conditions.compile_all(rule.conditions)
+    if not test then return nil, "rule " .. i .. ": " .. err end
+    local f = rule.filter or {}
+    local kind = f.type
+    if kind == "rate" then
+      if type(f.requests) ~= "number" or type(f.seconds) ~= "number" then return nil, "rule " .. i .. ": rate" end
+    elseif kind == "js" or kind == "redirect" then
+      f.valid_seconds = type(f.valid_seconds) == "number" and f.valid_seconds or 3600
+    elseif kind == "delay" then
+      if type(f.delay_ms) ~= "number" then return nil, "rule " .. i .. ": delay" end
+    else
+      return nil, "rule " .. i .. ": unknown filter"
+    end
+    local action = rule.action
+    if action ~= "block" and action ~= "ban" and action ~= "log" then return nil, "rule " .. i .. ": action" end
+    lines[i] = {
+      index = i, test = test, filter = f, action = action, group = group.id,
+      ban_seconds = tonumber(rule.ban_seconds) or 600, match_id = tonumber(rule.match_id) or 0,
+      filter_id = tonumber(rule.filter_id) or 0,
+    }
+  end
+  return lines
+end
+
+local function simple_ip(entry)
+  local c = type(entry) == "table" and entry.condition
+  return type(c) == "table" and c.field == "ip" and c.op == "cidr" and c.negate ~= true and type(c.values) == "table"
+end
+
+-- ACL entries in order. Runs of plain address entries with the same action (a blocklist of 1,000
+-- ranges entered one by one, say) become one address set: a few hash probes instead of 1,000 tests.
+local function compile_acl(entries)
+  local out = {}
+  local i = 1
+  while i <= #entries do
+    local entry = entries[i]
+    if type(entry) ~= "table" or (entry.action ~= "allow" and entry.action ~= "deny") then return nil end
+    if simple_ip(entry) then
+      local j, texts, index_of = i, {}, {}
+      while j <= #entries and simple_ip(entries[j]) and entries[j].action == entry.action do
+        for _, value in ipairs(entries[j].condition.values) do
+          texts[#texts + 1] = value
+          if index_of[value] == nil then index_of[value] = j end
+        end
+        j = j + 1
+      end
+      local set = cidr.new(texts)
+      if not set then return nil end
+      out[#out + 1] = { allow = entry.action == "allow", set = set, index_of = index_of }
+      i = j
+    else
+      local test = conditions.compile(entry.condition)
+      if not test then return nil end
+      out[#out + 1] = { allow = entry.action == "allow", test = test, index = i }
+      i = i + 1
+    end
+  end
+  return out
+end
+
+--- Compiles the protection of the routing table in place; returns the ids of sites whose protection
+--- could not compile (served unprotected, and reported).
+function _M.compile(data, sites)
+  local groups, broken = {}, {}
+  for _, group in ipairs(type(data.protection) == "table" and data.protection.rule_groups or {}) do
+    if type(group) == "table" and type(group.id) == "number" then
+      local lines, err = compile_lines(group)
+      if lines then groups[group.id] = lines else ngx.log(ngx.ERR, "rampart: rule group ", group.id, ": ", err) end
+    end
+  end
+  local protection = type(data.protection) == "table" and data.protection or {}
+  local acls = {}
+  for _, acl in ipairs(protection.acls or {}) do
+    if type(acl) == "table" and type(acl.site_id) == "number" then acls[acl.site_id] = acl.entries end
+  end
+  local now = ngx.time()
+  local site_bans, global = {}, {}
+  for _, ban in ipairs(protection.bans or {}) do
+    if type(ban) == "table" and type(ban.cidr) == "string" and tonumber(ban.expires_at) and ban.expires_at > now then
+      local list = ban.site_id == 0 and global or site_bans[ban.site_id]
+      if not list then
+        list = {}
+        site_bans[ban.site_id] = list
+      end
+      list[#list + 1] = ban
+    end
+  end
+  local function ban_set(list)
+    if not list or #list == 0 then return nil end
+    local texts, expiry = {}, {}
+    for i, ban in ipairs(list) do
+      texts[i] = ban.cidr
+      expiry[ban.cidr] = math.max(expiry[ban.cidr] or 0, ban.expires_at)
+    end
+    local set = cidr.new(texts)
+    return set and { set = set, expiry = expiry } or nil
+  end
+  _M.global_bans = ban_set(global)
+  _M.unbans = protection.unbans or {}
+
+  for _, site in ipairs(sites) do
+    local p = site.protection
+    local acl = acls[site.id]
+    local protect = { under_attack = type(p) == "table" and p.under_attack == true }
+    local ok = true
+    if acl then
+      protect.acl = compile_acl(acl)
+      if not protect.acl then ok = false end
+    end
+    if type(p) == "table" then
+      if type(p.whitelist) == "table" and #p.whitelist > 0 then
+        protect.whitelist = cidr.new(p.whitelist)
+        if not protect.whitelist then ok = false end
+      end
+      -- JSON null decodes to cjson.null, which is truthy: only numbers name a group.
+      local normal = type(p.rule_group_id) == "number" and p.rule_group_id or nil
+      local attack = type(p.attack_rule_group_id) == "number" and p.attack_rule_group_id or nil
+      protect.normal = normal and groups[normal]
+      protect.attack = attack and groups[attack]
+      if (normal and not protect.normal) or (attack and not protect.attack) then ok = false end
+    end
+    protect.bans = ban_set(site_bans[site.id])
+    if ok then
+      local active = protect.acl or protect.normal or protect.attack or protect.bans or _M.global_bans
+      site.protect = active and protect or nil
+    else
+      site.protect = nil
+      broken[#broken + 1] = site.id
+      ngx.log(ngx.ERR, "rampart: protection of site ", site.id, " does not compile; served without it")
+    end
+  end
+  return broken
+end
+
+--- Drops bans this node set for addresses the master has since unbanned (each worker, at start).
+function _M.apply_unbans()
+  for _, unban in ipairs(_M.unbans or {}) do
+    local until_time = type(unban) == "table" and tonumber(unban["until"])
+    if until_time and type(unban.ip) == "string" and until_time > ngx.time() then
+      bans:delete("b:" .. tostring(unban.site_id) .. ":" .. unban.ip)
+      bans:delete("b:0:" .. unban.ip)
+    end
+  end
+end
+
+local function banned_by(list, request)
+  if not list then return nil end
+  local hit = request:in_set(list.set)
+  if hit and list.expiry[hit] > ngx.time() then return hit end
+  return nil
+end
+
+local function deny(kind, action, line, detail, banned)
+  return { status = 403, reason = reason(kind, action, line, detail), banned = banned }
+end
+
+-- Runs one line's filter; returns nil when the client passes, else what failing means.
+local function run_filter(site, line, request, ip)
+  local f = line.filter
+  local kind = f.type
+  if kind == "rate" then
+    local key = "r:" .. site.sid .. ":" .. line.group .. ":" .. line.index .. ":" .. ip
+    if f.per == "ip_url" then key = key .. ":" .. request:get("path", function(var) return var.uri end) end
+    local count = limits:incr(key, 1, 0, f.seconds)
+    if count and count > f.requests then return "rate", f.requests .. " requests in " .. f.seconds .. " s" end
+    return nil
+  elseif kind == "delay" then
+    return "delay", f.delay_ms .. " ms"
+  end
+  local passed = challenge.passed(kind, site.sid, ip)
+  if passed then return nil end
+  return "challenge", passed == false and "failed " .. kind or kind
+end
+
+--- What protection makes of this request: nil to go on, or {status, reason, challenge?, delay?}.
+function _M.check(site, protect, var)
+  local request = conditions.request(var)
+  local acl = protect.acl
+  if acl then
+    for i = 1, #acl do
+      local entry = acl[i]
+      local index
+      if entry.set then
+        local hit = request:in_set(entry.set)
+        index = hit and entry.index_of[hit]
+      elseif entry.test(request) then
+        index = entry.index
+      end
+      if index then
+        if entry.allow then return nil end
+        return deny("acl", "deny", nil, "entry " .. index)
+      end
+    end
+  end
+  if protect.whitelist and request:in_set(protect.whitelist) then return nil end
+  local ip = var.remote_addr
+  local hit = banned_by(_M.global_bans, request) or banned_by(protect.bans, request)
+  if hit then return deny("ban", "banned", nil, "manual " .. hit, true) end
+  if bans:get("b:" .. site.sid .. ":" .. ip) then return deny("ban", "banned", nil, "", true) end
+
+  local lines = protect.under_attack and protect.attack or protect.normal
+  if not lines then return nil end
+  local logged
+  for i = 1, #lines do
+    local line = lines[i]
+    if line.test(request) then
+      local failed, detail = run_filter(site, line, request, ip)
+      if failed == "delay" then
+        return { delay = line.filter.delay_ms / 1000, reason = reason("delay", "delay", line, detail) }
+      elseif failed then
+        if line.action == "log" then
+          logged = logged or reason(failed, "log", line, detail)
+        elseif failed == "challenge" and detail == line.filter.type then
+          -- No pass yet: the challenge itself is the answer.
+          return { challenge = line.filter, reason = reason("challenge", "challenge", line, detail) }
+        elseif line.action == "ban" then
+          bans:set("b:" .. site.sid .. ":" .. ip, line.group, line.ban_seconds)
+          return deny(failed, "ban", line, detail .. ", banned " .. line.ban_seconds .. " s", true)
+        else
+          return deny(failed, "block", line, detail)
+        end
+      end
+    end
+  end
+  if logged then return { reason = logged } end
+  return nil
+end
+
+--- Carries out a decision of `check` (outside the protected call: these end or pause the request);
+--- true when the request has been answered.
+function _M.enforce(site, decision)
+  ngx.var.rampart_block_reason = decision.reason
+  if decision.delay then
+    ngx.sleep(decision.delay)
+    return
+  end
+  if decision.challenge then
+    local f = decision.challenge
+    local ip = ngx.var.remote_addr
+    if f.type == "redirect" then
+      challenge.redirect(site.sid, ip, f.valid_seconds)
+      return true
+    end
+    ngx.status = 503
+    ngx.header["Content-Type"] = "text/html; charset=utf-8"
+    ngx.header["Cache-Control"] = "no-store"
+    ngx.print(challenge.js_page(site.sid, ip, f.valid_seconds))
+    ngx.exit(503)
+    return true
+  end
+  if decision.status then
+    ngx.status = decision.status
+    ngx.header["Content-Type"] = "text/html; charset=utf-8"
+    ngx.header["Cache-Control"] = "no-store"
+    ngx.print(challenge.denied_page(decision.banned))
+    ngx.exit(decision.status)
+    return true
+  end
+end
+
+return _M

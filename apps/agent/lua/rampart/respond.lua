@@ -1,0 +1,21 @@
+-- Header filter of every site response: HSTS, the cache status, and the site's own response headers.
+local routes = require "rampart.routes"
+
+local ngx = ngx
+local var = ngx.var
+local header = ngx.header
+
+local _M = {}
+
+function _M.headers()
+  local site = routes.by_id[var.rampart_site_id]
+  if not site then return end
+  if site.hsts and var.scheme == "https" then header["Strict-Transport-Security"] = "max-age=31536000" end
+  if site.has_cache then
+    local status = var.upstream_cache_status
+    if status and status ~= "" then header["X-Cache-Status"] = status end
+  end
+  for _, pair in ipairs(site.response_headers) do header[pair[1]] = pair[2] end
+end
+
+return _M

@@ -1,0 +1,123 @@
+-- Rewrite phase of every site request: find the site by Host, answer ACME HTTP-01 challenges,
+-- redirect to HTTPS, and set the variables the proxy directives read. No rule is parsed here: the
+-- routing table was built when the config loaded.
+local protect = require "rampart.protect"
+local routes = require "rampart.routes"
+
+local ngx = ngx
+local var = ngx.var
+local byte = string.byte
+local sub = string.sub
+local lower = string.lower
+
+local _M = {}
+
+local ACME_PREFIX = "/.well-known/acme-challenge/"
+local ACME_PREFIX_LEN = #ACME_PREFIX
+
+-- Custom request headers that the proxy sends from a variable instead of the client's header.
+local VARIABLE_HEADERS = {
+  ["host"] = "rampart_host_set",
+  ["x-real-ip"] = "rampart_real_ip_set",
+  ["x-forwarded-for"] = "rampart_forwarded_for_set",
+  ["x-forwarded-proto"] = "rampart_forwarded_proto_set",
+  ["accept-encoding"] = "rampart_accept_encoding_set",
+}
+
+local function acme_answer(uri)
+  if sub(uri, 1, ACME_PREFIX_LEN) ~= ACME_PREFIX then return false end
+  local answer = routes.acme[sub(uri, ACME_PREFIX_LEN + 1)]
+  if not answer then return false end
+  ngx.header["Content-Type"] = "text/plain"
+  ngx.print(answer)
+  return ngx.exit(200)
+end
+
+-- The first cache rule the path matches (rules read top to bottom), or nil.
+local function cache_rule(site, uri)
+  for _, rule in ipairs(site.cache) do
+    local prefix = rule.prefix
+    if prefix then
+      if sub(uri, 1, #prefix) == prefix then return rule end
+    else
+      local ext = rule.ext
+      local from = #uri - #ext
+      if from > 1 and byte(uri, from) == 46 and lower(sub(uri, from + 1)) == ext then return rule end
+    end
+  end
+  return nil
+end
+
+function _M.route()
+  local scheme = var.scheme
+  local http = scheme == "http"
+  if http and next(routes.acme) ~= nil then acme_answer(var.uri) end
+
+  local host = var.host
+  local site = routes.find(host)
+  if not site or (http and not site.http) or (not http and not site.https) then return ngx.exit(444) end
+  var.rampart_site_id = site.sid
+
+  if http and site.force_https then
+    local port = routes.https_port
+    local authority = port == 443 and host or host .. ":" .. port
+    return ngx.redirect("https://" .. authority .. var.request_uri, 301)
+  end
+
+  local guard = site.protect
+  if guard then
+    local ok, decision = pcall(protect.check, site, guard, var)
+    if not ok then
+      -- Fail open: a fault in protection must not take the site down.
+      ngx.log(ngx.ERR, "rampart: protection of site ", site.sid, " failed: ", decision)
+    elseif decision and protect.enforce(site, decision) then
+      return
+    end
+  end
+
+  -- Only what differs from the defaults is written: the proxy headers come from maps in nginx.conf
+  -- that fall back to $host, $remote_addr, $proxy_add_x_forwarded_for, $scheme and the client's
+  -- Accept-Encoding when these are empty.
+  local origin_scheme = site.scheme == "follow" and scheme or site.scheme
+  if origin_scheme == "https" then var.rampart_origin_scheme_set = "https" end
+  local origin_host = site.origin_host
+  if origin_host ~= "" then
+    var.rampart_ssl_set = origin_host
+    var.rampart_host_set = origin_host
+  end
+  if not site.gzip then
+    local accept_encoding = var.http_accept_encoding
+    if accept_encoding then
+      -- The edge compresses only for sites with gzip on: without the header nginx's gzip filter
+      -- stays out, while the origin still receives it (from the variable).
+      var.rampart_accept_encoding_set = accept_encoding
+      ngx.req.clear_header("Accept-Encoding")
+    end
+  end
+  local headers = site.request_headers
+  for i = 1, #headers do
+    local header = headers[i]
+    local name = VARIABLE_HEADERS[header[1]]
+    if name then var[name] = header[3] else ngx.req.set_header(header[2], header[3]) end
+  end
+
+  if site.websocket then
+    local upgrade = var.http_upgrade
+    if upgrade then
+      var.rampart_upgrade = upgrade
+      var.rampart_connection = "upgrade"
+      return ngx.exec("@rampart_websocket")
+    end
+  end
+  if site.has_cache then
+    local rule = cache_rule(site, var.uri)
+    if rule then
+      local key = rule.ignore_query and var.rampart_request_path or var.request_uri
+      var.rampart_cache_key = site.sid .. "|" .. host .. key
+      return ngx.exec(rule.location)
+    end
+  end
+  if site.decorated then return ngx.exec("@rampart_decorated") end
+end
+
+return _M

@@ -1,0 +1,113 @@
+-- The routing table of one config version: loaded once in the nginx master (init_by_lua), so every
+-- worker shares it copy-on-write. The agent writes routes.json already validated; this loader checks
+-- the shape again and leaves out (and counts) an entry it cannot use instead of failing the config.
+local cjson = require "cjson.safe"
+
+local _M = { version = -1, sites = {}, by_id = {}, hosts = {}, certs = {}, acme = {}, refused = {}, unprotected = {} }
+
+local function is_string(v, max) return type(v) == "string" and #v <= max end
+local function is_port(v) return type(v) == "number" and v >= 1 and v <= 65535 and v % 1 == 0 end
+
+local SAFE_HEADER_NAME = "^[A-Za-z0-9][A-Za-z0-9-]*$"
+-- Printable ASCII only: no CR, LF, NUL or other controls can reach a header.
+local SAFE_VALUE = "^[ -~]*$"
+
+local function header_list(list)
+  if type(list) ~= "table" then return nil end
+  for _, pair in ipairs(list) do
+    if type(pair) ~= "table" or not is_string(pair[1], 64) or not is_string(pair[2], 1024)
+      or not pair[1]:find(SAFE_HEADER_NAME) or not pair[2]:find(SAFE_VALUE) then
+      return nil
+    end
+  end
+  return list
+end
+
+local function valid_site(s)
+  if type(s) ~= "table" or type(s.id) ~= "number" or s.id % 1 ~= 0 or s.id < 1 then return false end
+  if type(s.hosts) ~= "table" or #s.hosts == 0 or type(s.peers) ~= "table" or #s.peers == 0 then return false end
+  for _, h in ipairs(s.hosts) do
+    if not is_string(h, 253) or not h:find("^[*]?[a-z0-9._-]+$") then return false end
+  end
+  for _, p in ipairs(s.peers) do
+    if type(p) ~= "table" or not is_string(p.ip, 45) or not p.ip:find("^[0-9a-fA-F:.]+$") or not is_port(p.port)
+      or type(p.weight) ~= "number" or p.weight < 1 or p.weight > 100 then
+      return false
+    end
+  end
+  if s.scheme ~= "http" and s.scheme ~= "https" and s.scheme ~= "follow" then return false end
+  if s.balance ~= "round_robin" and s.balance ~= "weighted" and s.balance ~= "ip_hash" then return false end
+  if not is_string(s.origin_host, 253) or not s.origin_host:find(SAFE_VALUE) then return false end
+  if not header_list(s.request_headers) or not header_list(s.response_headers) then return false end
+  if type(s.cache) ~= "table" then return false end
+  for _, rule in ipairs(s.cache) do
+    if type(rule) ~= "table" or not is_string(rule.location, 64) or not rule.location:find("^@rampart_[a-z0-9_]+$") then
+      return false
+    end
+    if rule.prefix == nil and rule.ext == nil then return false end
+    if rule.prefix ~= nil and (not is_string(rule.prefix, 512) or not rule.prefix:find(SAFE_VALUE)) then return false end
+    if rule.ext ~= nil and (not is_string(rule.ext, 16) or not rule.ext:find("^[a-z0-9]+$")) then return false end
+  end
+  return true
+end
+
+--- Loads `path`; returns nothing, raises on an unreadable file (the config must not load half-empty).
+function _M.load(path)
+  local file = assert(io.open(path, "rb"))
+  local text = file:read("*a")
+  file:close()
+  local data = assert(cjson.decode(text), "routes.json does not parse")
+  _M.version = data.version
+  _M.https_port = data.https_port
+  for _, s in ipairs(data.sites or {}) do
+    if valid_site(s) then
+      s.sid = tostring(s.id)
+      s.has_cache = #s.cache > 0
+      -- Responses that need the header filter (HSTS, the site's own headers) take a named location.
+      s.decorated = s.hsts == true or #s.response_headers > 0
+      local headers = {}
+      for _, pair in ipairs(s.request_headers) do headers[#headers + 1] = { pair[1]:lower(), pair[1], pair[2] } end
+      s.request_headers = headers
+      _M.sites[#_M.sites + 1] = s
+      _M.by_id[s.sid] = s
+      for _, h in ipairs(s.hosts) do
+        if _M.hosts[h] == nil then _M.hosts[h] = s end
+      end
+    else
+      local id = type(s) == "table" and tonumber(s.id)
+      if id then _M.refused[#_M.refused + 1] = string.format("%d", id) end
+      ngx.log(ngx.ERR, "rampart: route of site ", tostring(id), " refused: not the shape the agent writes")
+    end
+  end
+  local challenge = require "rampart.challenge"
+  challenge.secret = type(data.secret) == "string" and data.secret or ""
+  for _, id in ipairs(require("rampart.protect").compile(data, _M.sites)) do
+    _M.unprotected[#_M.unprotected + 1] = string.format("%d", id)
+  end
+  for id, pair in pairs(data.certs or {}) do
+    if type(pair) == "table" and is_string(pair.cert, 65536) and is_string(pair.key, 16384) then _M.certs[id] = pair end
+  end
+  for token, answer in pairs(data.acme or {}) do
+    if is_string(token, 128) and token:find("^[A-Za-z0-9_-]+$") and is_string(answer, 300)
+      and answer:find("^[A-Za-z0-9_.-]+$") then
+      _M.acme[token] = answer
+    end
+  end
+end
+
+--- The site serving `host` (lower case, no port): the exact name, else the longest matching wildcard.
+function _M.find(host)
+  local hosts = _M.hosts
+  local site = hosts[host]
+  if site then return site end
+  local from = 1
+  while true do
+    local dot = host:find(".", from, true)
+    if not dot then return nil end
+    site = hosts["*" .. host:sub(dot)]
+    if site then return site end
+    from = dot + 1
+  end
+end
+
+return _M

@@ -1,0 +1,169 @@
+import type { EdgeNodeSettings } from '@rampart/contracts';
+import { integer, quote, safeText } from './quote.ts';
+import { type CacheProfile, cacheLocation } from './site-route.ts';
+
+export interface HttpServerOptions {
+  node: EdgeNodeSettings;
+  listenAddress: string;
+  /** The certificate nginx loads at start-up; every handshake replaces it by SNI, or is refused. */
+  defaultCert: { certPath: string; keyPath: string } | null;
+  http2: boolean;
+  cacheProfiles: CacheProfile[];
+}
+
+export const CACHE_ZONE = 'rampart_cache';
+
+/** Variables the Lua router sets for the proxy directives below; `set` declares them. */
+const ROUTE_VARIABLES = [
+  'rampart_site_id',
+  'rampart_block_reason',
+  'rampart_origin_scheme_set',
+  'rampart_host_set',
+  'rampart_ssl_set',
+  'rampart_real_ip_set',
+  'rampart_forwarded_for_set',
+  'rampart_forwarded_proto_set',
+  'rampart_accept_encoding_set',
+  'rampart_upgrade',
+  'rampart_connection',
+  'rampart_cache_key',
+];
+
+/**
+ * Proxy header values: what the router set for the site, else nginx's own value. Maps run in C and
+ * only when the proxy reads them, so the router writes nothing for a site without overrides.
+ */
+const HEADER_MAPS: Array<[string, string, string]> = [
+  ['rampart_origin_scheme_set', 'rampart_origin_scheme', 'http'],
+  ['rampart_host_set', 'rampart_host_header', '$host'],
+  ['rampart_ssl_set', 'rampart_ssl_name', '$host'],
+  ['rampart_real_ip_set', 'rampart_real_ip', '$remote_addr'],
+  ['rampart_forwarded_for_set', 'rampart_forwarded_for', '$proxy_add_x_forwarded_for'],
+  ['rampart_forwarded_proto_set', 'rampart_forwarded_proto', '$scheme'],
+  ['rampart_accept_encoding_set', 'rampart_accept_encoding', '$http_accept_encoding'],
+];
+
+const PROXY_PASS = 'proxy_pass $rampart_origin_scheme://$rampart_upstream;';
+const HEADER_FILTER = 'header_filter_by_lua_block { rampart_respond.headers() }';
+
+/**
+ * The one server every site is served by. Which site a request belongs to is decided by the Lua
+ * router from routes.json, so the config is the same size for 1 site or 10,000, and an origin is
+ * picked by the Lua balancer of two shared upstreams (plain and TLS connections never share a pool).
+ */
+export function renderHttpServer(options: HttpServerOptions): string[] {
+  const { node } = options;
+  // Checked even without an HTTPS listener: the router builds HTTPS redirects with it.
+  integer(node.https_port, 'https_port', 1, 65535);
+  const listen = (port: number, field: string) => {
+    const digits = integer(port, field, 1, 65535);
+    return options.listenAddress === '' ? digits : `${safeText(options.listenAddress, 'listen address', 64)}:${digits}`;
+  };
+  // Kept-alive connections are pooled by address only, so TLS ones (whose SNI is per site) are not
+  // kept: a connection opened for one site's origin name must never carry another site's requests.
+  const upstream = (name: string, keepalive: boolean) => [
+    `upstream ${name} {`,
+    '    server 0.0.0.1:1; # placeholder: the balancer picks every peer',
+    '    balancer_by_lua_block { rampart_balancer.pick() }',
+    ...(keepalive ? ['    keepalive 64;'] : []),
+    '}',
+  ];
+  const tls = options.defaultCert
+    ? [
+        `listen ${listen(node.https_port, 'https_port')} ssl${options.http2 ? ' http2' : ''} default_server;`,
+        `ssl_certificate ${quote(options.defaultCert.certPath, 'cert path')};`,
+        `ssl_certificate_key ${quote(options.defaultCert.keyPath, 'key path')};`,
+        'ssl_certificate_by_lua_block { rampart_tls.choose() }',
+      ]
+    : [];
+  const server = [
+    `listen ${listen(node.http_port, 'http_port')} default_server;`,
+    ...tls,
+    'server_name "_";',
+    // The router's variables are declared in a location no request enters: a request pays only for
+    // the ones the router writes; the others read as empty.
+    'uninitialized_variable_warn off;',
+    '',
+    'proxy_set_header Host $rampart_host_header;',
+    'proxy_set_header X-Real-IP $rampart_real_ip;',
+    'proxy_set_header X-Forwarded-For $rampart_forwarded_for;',
+    'proxy_set_header X-Forwarded-Proto $rampart_forwarded_proto;',
+    'proxy_set_header Accept-Encoding $rampart_accept_encoding;',
+    'proxy_set_header Upgrade $rampart_upgrade;',
+    'proxy_set_header Connection $rampart_connection;',
+    'proxy_ssl_server_name on;',
+    'proxy_ssl_name $rampart_ssl_name;',
+    'gzip on;',
+    '',
+    'location / {',
+    '    rewrite_by_lua_block { rampart_router.route() }',
+    `    ${PROXY_PASS}`,
+    '}',
+    '',
+    '# Sites with response headers to set (HSTS, their own) go through here; the rest never pay for it.',
+    'location @rampart_decorated {',
+    `    ${PROXY_PASS}`,
+    `    ${HEADER_FILTER}`,
+    '}',
+    '',
+    'location @rampart_websocket {',
+    `    ${PROXY_PASS}`,
+    `    ${HEADER_FILTER}`,
+    '    proxy_read_timeout 300s;',
+    '}',
+    '',
+    'location @rampart_variables {',
+    ...ROUTE_VARIABLES.map((name) => `    set $${name} "";`),
+    '    return 404;',
+    '}',
+    ...options.cacheProfiles.flatMap((profile) => ['', ...cacheProfileLocation(profile)]),
+  ];
+  const maps = [
+    ...HEADER_MAPS.flatMap(([from, to, fallback]) => [
+      `map $${from} $${to} {`,
+      `    "" ${fallback};`,
+      `    default $${from};`,
+      '}',
+    ]),
+    'map $rampart_origin_scheme_set $rampart_upstream {',
+    '    https rampart_origin_https;',
+    '    default rampart_origin_http;',
+    '}',
+  ];
+  return [
+    ...maps,
+    '',
+    ...upstream('rampart_origin_http', true),
+    '',
+    ...upstream('rampart_origin_https', false),
+    '',
+    '# Every site: the Lua router finds the site of each request by Host (and the certificate by SNI).',
+    'server {',
+    ...server.map((line) => (line === '' ? '' : `    ${line}`)),
+    '}',
+  ];
+}
+
+/** A named location with the proxy_cache settings of one TTL profile (nginx cannot take a TTL from a variable). */
+function cacheProfileLocation(profile: CacheProfile): string[] {
+  const ttl = integer(profile.ttl, 'ttl', 0, 31_536_000);
+  const lines = [
+    `location ${cacheLocation(profile)} {`,
+    `    ${PROXY_PASS}`,
+    `    ${HEADER_FILTER}`,
+    `    proxy_cache ${CACHE_ZONE};`,
+    '    proxy_cache_key $rampart_cache_key;',
+  ];
+  if (profile.ttl === 0 && !profile.honorOrigin) {
+    lines.push('    proxy_no_cache 1;', '    proxy_cache_bypass 1;');
+  } else {
+    lines.push(`    proxy_cache_valid 200 203 204 206 301 302 ${ttl}s;`);
+    if (!profile.honorOrigin) lines.push('    proxy_ignore_headers Cache-Control Expires X-Accel-Expires;');
+    lines.push(
+      '    proxy_cache_lock on;',
+      '    proxy_cache_use_stale error timeout updating http_502 http_503 http_504;',
+    );
+  }
+  lines.push('}');
+  return lines;
+}

@@ -1,0 +1,9 @@
+import { USER_TYPE } from '@rampart/contracts';
+import { useSession } from '../../../shared/session/session.ts';
+
+export const useIsAdmin = (): boolean => useSession((state) => state.user?.type === USER_TYPE.admin);
+
+export const useUserId = (): number | undefined => useSession((state) => state.user?.id);
+
+/** Whose matches, filters and rule groups a row of `owner` may use: the system's, and the owner's own. */
+export const usableOwners = (owner: number): readonly number[] => (owner === 0 ? [0] : [0, owner]);

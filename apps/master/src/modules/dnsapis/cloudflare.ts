@@ -1,0 +1,103 @@
+import type { CloudflareCredentials } from '@rampart/contracts';
+import { AppError } from '../../errors.ts';
+import { bare, type DnsProvider, providerFetch, quoted, unquoted } from './dns-provider.ts';
+
+interface CloudflareAnswer<T> {
+  success: boolean;
+  errors: { code: number; message: string }[];
+  result: T;
+  result_info?: { page: number; total_pages: number };
+}
+
+interface DnsRecord {
+  id: string;
+  type: string;
+  name: string;
+  content: string;
+}
+
+// Cloudflare's codes for a token that is invalid or lacks the permission.
+const AUTH_ERRORS = new Set([6003, 9103, 9106, 9109, 10000]);
+
+/**
+ * Cloudflare's API v4 with an API token (Bearer): zones by page from /zones, records under
+ * /zones/{zone id}/dns_records. TXT content is sent quoted, as Cloudflare asks.
+ */
+export function cloudflare(credentials: CloudflareCredentials, endpoint: string): DnsProvider {
+  const base = endpoint.replace(/\/$/, '');
+  const call = async <T>(path: string, init: RequestInit = {}): Promise<CloudflareAnswer<T>> => {
+    const { body } = await providerFetch(
+      `${base}${path}`,
+      {
+        ...init,
+        headers: {
+          authorization: `Bearer ${credentials.api_token}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+      },
+      (_status, answer) => (answer as CloudflareAnswer<unknown> | null)?.errors?.[0]?.message ?? '',
+    );
+    const answer = body as CloudflareAnswer<T>;
+    if (!answer?.success) {
+      const [first] = answer?.errors ?? [];
+      if (first && AUTH_ERRORS.has(first.code)) throw new AppError('conflict', 'the DNS API refused the API key');
+      throw new AppError('conflict', `the DNS API refused the call: ${first?.message ?? 'no reason given'}`);
+    }
+    return answer;
+  };
+  const zoneIds = new Map<string, string>();
+  const listZones = async () => {
+    const zones: string[] = [];
+    for (let page = 1; page <= 100; page++) {
+      const answer = await call<{ id: string; name: string }[]>(`/zones?per_page=50&page=${page}`);
+      for (const zone of answer.result) {
+        zoneIds.set(bare(zone.name), zone.id);
+        zones.push(bare(zone.name));
+      }
+      if (page >= (answer.result_info?.total_pages ?? 1)) break;
+    }
+    return zones.sort();
+  };
+  const zoneId = async (zone: string) => {
+    if (!zoneIds.has(zone)) await listZones();
+    const id = zoneIds.get(zone);
+    if (!id) throw new AppError('conflict', `the DNS API has no zone ${zone}`);
+    return id;
+  };
+  const records = async (zone: string, type: string, name: string) => {
+    const query = `type=${type}&name=${encodeURIComponent(name)}&per_page=100`;
+    return (await call<DnsRecord[]>(`/zones/${await zoneId(zone)}/dns_records?${query}`)).result;
+  };
+  const create = async (zone: string, record: object) =>
+    call(`/zones/${await zoneId(zone)}/dns_records`, { method: 'POST', body: JSON.stringify(record) });
+  const remove = async (zone: string, id: string) =>
+    call(`/zones/${await zoneId(zone)}/dns_records/${encodeURIComponent(id)}`, { method: 'DELETE' });
+
+  return {
+    listZones,
+    async setCname(zone, name, target) {
+      const record = { type: 'CNAME', name, content: target, ttl: 300, proxied: false };
+      const [existing] = await records(zone, 'CNAME', name);
+      if (!existing) {
+        await create(zone, record);
+        return;
+      }
+      await call(`/zones/${await zoneId(zone)}/dns_records/${encodeURIComponent(existing.id)}`, {
+        method: 'PUT',
+        body: JSON.stringify(record),
+      });
+    },
+    async addTxt(zone, name, values) {
+      const present = (await records(zone, 'TXT', name)).map((record) => unquoted(record.content));
+      for (const value of values.filter((entry) => !present.includes(entry))) {
+        await create(zone, { type: 'TXT', name, content: quoted(value), ttl: 60 });
+      }
+    },
+    async removeTxt(zone, name, values) {
+      for (const record of await records(zone, 'TXT', name)) {
+        if (values.includes(unquoted(record.content))) await remove(zone, record.id);
+      }
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { AppError } from '../../errors.ts';
+
+/**
+ * What Rampart needs from a DNS provider: the account's zones, one CNAME record set, and TXT
+ * values for ACME DNS-01 (added beside and removed without touching values others made).
+ */
+export interface DnsProvider {
+  listZones(): Promise<string[]>;
+  setCname(zone: string, name: string, target: string): Promise<void>;
+  addTxt(zone: string, name: string, values: readonly string[]): Promise<void>;
+  removeTxt(zone: string, name: string, values: readonly string[]): Promise<void>;
+}
+
+/** One call to a provider's API: a network failure or a refused key becomes a readable conflict. */
+export async function providerFetch(
+  url: string,
+  init: RequestInit,
+  detailOf: (status: number, body: unknown) => string,
+): Promise<{ status: number; body: unknown }> {
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    throw new AppError('conflict', `the DNS API did not answer: ${error instanceof Error ? error.message : 'error'}`);
+  }
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = text ? (JSON.parse(text) as unknown) : null;
+  } catch {
+    body = null;
+  }
+  if (response.status === 401 || response.status === 403) {
+    throw new AppError('conflict', 'the DNS API refused the API key');
+  }
+  if (!response.ok) {
+    const detail = detailOf(response.status, body);
+    throw new AppError(
+      'conflict',
+      `the DNS API answered ${response.status}${detail ? `: ${detail.slice(0, 200)}` : ''}`,
+    );
+  }
+  return { status: response.status, body };
+}
+
+export const fqdn = (name: string) => (name.endsWith('.') ? name : `${name}.`);
+export const bare = (name: string) => name.replace(/\.$/, '').toLowerCase();
+/** TXT values travel quoted (RFC 1035 character strings) where the provider wants zone-file syntax. */
+export const quoted = (value: string) => `"${value}"`;
+export const unquoted = (content: string) => content.replace(/^"|"$/g, '');

@@ -1,0 +1,136 @@
+import { createHash, createHmac } from 'node:crypto';
+import type { DnspodCredentials } from '@rampart/contracts';
+import { AppError } from '../../errors.ts';
+import { bare, type DnsProvider, providerFetch } from './dns-provider.ts';
+
+const SERVICE = 'dnspod';
+const VERSION = '2021-03-23';
+const CONTENT_TYPE = 'application/json; charset=utf-8';
+const DEFAULT_LINE = '默认';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const hmac = (key: string | Buffer, text: string) => createHmac('sha256', key).update(text).digest();
+
+/** Tencent Cloud's TC3-HMAC-SHA256 signature of one POST: the Authorization header's value. */
+export function tc3Authorization(
+  credentials: DnspodCredentials,
+  host: string,
+  payload: string,
+  timestamp: number,
+): string {
+  const date = new Date(timestamp * 1000).toISOString().slice(0, 10);
+  const signedHeaders = 'content-type;host';
+  const canonicalRequest = [
+    'POST',
+    '/',
+    '',
+    `content-type:${CONTENT_TYPE}\nhost:${host}\n`,
+    signedHeaders,
+    sha256(payload),
+  ].join('\n');
+  const scope = `${date}/${SERVICE}/tc3_request`;
+  const stringToSign = ['TC3-HMAC-SHA256', String(timestamp), scope, sha256(canonicalRequest)].join('\n');
+  const signing = hmac(hmac(hmac(`TC3${credentials.secret_key}`, date), SERVICE), 'tc3_request');
+  const signature = createHmac('sha256', signing).update(stringToSign).digest('hex');
+  return `TC3-HMAC-SHA256 Credential=${credentials.secret_id}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
+}
+
+interface TencentAnswer {
+  Response: { Error?: { Code: string; Message: string }; RequestId?: string } & Record<string, unknown>;
+}
+
+interface DnspodRecord {
+  RecordId: number;
+  Name: string;
+  Type: string;
+  Value: string;
+}
+
+const NO_RECORDS = 'ResourceNotFound.NoDataOfRecord';
+
+/**
+ * DNSPod through Tencent Cloud API 3.0 (dnspod.tencentcloudapi.com, version 2021-03-23): each call is
+ * a signed JSON POST naming its action in X-TC-Action.
+ */
+export function dnspod(credentials: DnspodCredentials, endpoint: string): DnsProvider {
+  const url = new URL(endpoint);
+  const call = async <T>(action: string, params: object, tolerate?: string): Promise<T | null> => {
+    const payload = JSON.stringify(params);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const { body } = await providerFetch(
+      url.href,
+      {
+        method: 'POST',
+        body: payload,
+        headers: {
+          authorization: tc3Authorization(credentials, url.host, payload, timestamp),
+          'content-type': CONTENT_TYPE,
+          'x-tc-action': action,
+          'x-tc-timestamp': String(timestamp),
+          'x-tc-version': VERSION,
+        },
+      },
+      (_status, answer) => (answer as TencentAnswer | null)?.Response?.Error?.Message ?? '',
+    );
+    const response = (body as TencentAnswer | null)?.Response;
+    if (!response) throw new AppError('conflict', 'the DNS API answered without a Response');
+    const error = response.Error;
+    if (!error) return response as T;
+    if (error.Code === tolerate) return null;
+    if (error.Code.startsWith('AuthFailure')) throw new AppError('conflict', 'the DNS API refused the API key');
+    throw new AppError('conflict', `the DNS API refused the call: ${error.Message.slice(0, 200)} (${error.Code})`);
+  };
+  /** DNSPod names records relative to the zone, the apex as @. */
+  const subdomain = (zone: string, name: string) => (bare(name) === zone ? '@' : bare(name).slice(0, -zone.length - 1));
+  const records = async (zone: string, type: string, name: string) =>
+    (
+      await call<{ RecordList: DnspodRecord[] }>(
+        'DescribeRecordList',
+        { Domain: zone, Subdomain: subdomain(zone, name), RecordType: type, Limit: 3000 },
+        NO_RECORDS,
+      )
+    )?.RecordList ?? [];
+  const create = (zone: string, name: string, type: string, value: string) =>
+    call('CreateRecord', {
+      Domain: zone,
+      SubDomain: subdomain(zone, name),
+      RecordType: type,
+      RecordLine: DEFAULT_LINE,
+      Value: value,
+      TTL: 600,
+    });
+
+  return {
+    async listZones() {
+      const answer = await call<{ DomainList: { Name: string; Punycode?: string }[] }>('DescribeDomainList', {
+        Offset: 0,
+        Limit: 3000,
+      });
+      return (answer?.DomainList ?? []).map((domain) => bare(domain.Punycode || domain.Name)).sort();
+    },
+    async setCname(zone, name, target) {
+      const [existing] = await records(zone, 'CNAME', name);
+      if (!existing) {
+        await create(zone, name, 'CNAME', target);
+        return;
+      }
+      await call('ModifyRecord', {
+        Domain: zone,
+        RecordId: existing.RecordId,
+        SubDomain: subdomain(zone, name),
+        RecordType: 'CNAME',
+        RecordLine: DEFAULT_LINE,
+        Value: target,
+      });
+    },
+    async addTxt(zone, name, values) {
+      const present = (await records(zone, 'TXT', name)).map((record) => record.Value);
+      for (const value of values.filter((entry) => !present.includes(entry))) await create(zone, name, 'TXT', value);
+    },
+    async removeTxt(zone, name, values) {
+      for (const record of await records(zone, 'TXT', name)) {
+        if (values.includes(record.Value)) await call('DeleteRecord', { Domain: zone, RecordId: record.RecordId });
+      }
+    },
+  };
+}

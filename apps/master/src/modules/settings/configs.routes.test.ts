@@ -1,0 +1,77 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../test/databases.ts';
+import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
+
+const PATH = '/v1/configs/global-0-waf-defaults';
+const DEFAULTS = { mode: 'off', paranoia: 1, exclusions: [] };
+
+describe.each(DIALECTS)('configs on $dialect', (target) => {
+  let test: TestApp;
+  let admin: string;
+  let alice: string;
+  beforeEach(async () => {
+    test = await startTestApp(target);
+    admin = await test.login('admin', ADMIN_PASSWORD);
+    alice = await addUser(test, 'alice');
+  });
+  afterEach(async () => {
+    await test.close();
+  });
+
+  it('reads, replaces and resets the WAF defaults', async () => {
+    expect((await test.call('GET', PATH, { token: admin })).body).toMatchObject({ code: 0, data: DEFAULTS });
+    const waf = { mode: 'block', paranoia: 3, exclusions: [920350, 942100] };
+    expect((await test.call('PUT', PATH, { token: admin, body: waf })).body.data).toEqual(waf);
+    expect((await test.call('GET', PATH, { token: admin })).body.data).toEqual(waf);
+    const list = await test.call('GET', '/v1/configs', { token: admin });
+    expect(list.body.data).toEqual({
+      list: [
+        {
+          key: 'global-0-waf-defaults',
+          scope_name: 'global',
+          scope_id: 0,
+          type: 'waf',
+          name: 'defaults',
+          value: waf,
+          updated_at: expect.any(String),
+        },
+      ],
+      total: 1,
+    });
+    expect((await test.call('GET', '/v1/configs?type=system', { token: admin })).body.data).toEqual({
+      list: [],
+      total: 0,
+    });
+    expect((await test.call('DELETE', PATH, { token: admin })).body.data).toEqual(DEFAULTS);
+    expect((await test.call('GET', '/v1/configs', { token: admin })).body.data).toMatchObject({
+      list: [{ value: DEFAULTS, updated_at: null }],
+    });
+  });
+
+  it('checks the value with its schema and names the field', async () => {
+    const bad = await test.call('PUT', PATH, { token: admin, body: { ...DEFAULTS, paranoia: 9 } });
+    expect(bad.body).toMatchObject({
+      code: 'invalid_param',
+      msg: 'body/paranoia: must be a paranoia level from 1 to 4',
+    });
+    const extra = await test.call('PUT', PATH, { token: admin, body: { ...DEFAULTS, rules: 'SecRule' } });
+    expect(extra.body.msg).toBe('body/rules: is not an accepted field');
+  });
+
+  it('is for admins with the config permission only', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+      const result = await test.call(method, PATH, {
+        token: alice,
+        body: method === 'PUT' ? { paranoia: 'x' } : undefined,
+      });
+      expect(result.body, method).toMatchObject({ code: 'forbidden', msg: 'this needs the admin:config permission' });
+    }
+    expect((await test.call('GET', '/v1/configs', { token: alice })).body.data).toEqual({ list: [], total: 0 });
+  });
+
+  it('names keys that do not exist', async () => {
+    const unknown = await test.call('GET', '/v1/configs/global-0-waf-nothing', { token: admin });
+    expect(unknown.body).toMatchObject({ code: 'not_found', msg: 'config global-0-waf-nothing does not exist' });
+    expect((await test.call('GET', '/v1/configs/not a key', { token: admin })).body.code).toBe('invalid_param');
+  });
+});

@@ -1,0 +1,76 @@
+import { ConfigEntry, ConfigKeyParams, ConfigListQuery, Envelope, ListResult } from '@rampart/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import type { App } from '../../http.ts';
+import { caller } from '../../plugins/auth.ts';
+import { ok } from '../../plugins/envelope.ts';
+import { CONFIGS, type ConfigDefinition, configKey, readConfig, resetConfig, writeConfig } from './configs.ts';
+
+const tags = ['configs'];
+
+const mayUse = (request: FastifyRequest, definition: ConfigDefinition) => {
+  const { user } = caller(request);
+  return user.type === 1 && (JSON.parse(user.access) as string[]).includes(definition.permission);
+};
+
+/**
+ * GET /v1/configs lists the entries the caller may use, with their values. Each entry's value is
+ * read with GET, replaced with PUT (checked with the entry's schema) and reset to its default with
+ * DELETE on /v1/configs/{key}; all three answer the value.
+ */
+export async function configRoutes(app: App, { db }: AppContext) {
+  const present = async (definition: ConfigDefinition): Promise<ConfigEntry> => {
+    const { value, updatedAt } = await readConfig(db, definition);
+    return {
+      key: configKey(definition),
+      scope_name: definition.scope_name,
+      scope_id: definition.scope_id,
+      type: definition.type,
+      name: definition.name,
+      value,
+      updated_at: updatedAt === null ? null : new Date(updatedAt).toISOString(),
+    };
+  };
+  const allowed = (request: FastifyRequest, definition: ConfigDefinition) => {
+    if (!mayUse(request, definition))
+      throw new AppError('forbidden', `this needs the ${definition.permission} permission`);
+  };
+
+  app.get(
+    '/v1/configs',
+    { schema: { tags, querystring: ConfigListQuery, response: { 200: Envelope(ListResult(ConfigEntry)) } } },
+    async (request) => {
+      const { scope_name, type } = request.query;
+      const shown = CONFIGS.filter(
+        (definition) =>
+          mayUse(request, definition) &&
+          (scope_name === undefined || definition.scope_name === scope_name) &&
+          (type === undefined || definition.type === type),
+      );
+      return ok({ list: await Promise.all(shown.map(present)), total: shown.length });
+    },
+  );
+
+  for (const definition of CONFIGS) {
+    const path = `/v1/configs/${configKey(definition)}`;
+    // Checked before the body is, so a caller without the permission learns nothing of the schema.
+    const preValidation = async (request: FastifyRequest) => allowed(request, definition);
+    const schema = { tags, description: definition.description, response: { 200: Envelope(definition.schema) } };
+    const value = async () => ok((await readConfig(db, definition)).value);
+    app.get(path, { preValidation, schema }, value);
+    app.put(path, { preValidation, schema: { ...schema, body: definition.schema } }, async (request) => {
+      await writeConfig(db, definition, request.body, Date.now());
+      return value();
+    });
+    app.delete(path, { preValidation, schema }, async () => {
+      await resetConfig(db, definition);
+      return value();
+    });
+  }
+
+  // Static paths above win; any other well-formed key names no entry.
+  app.get('/v1/configs/:key', { schema: { tags, params: ConfigKeyParams } }, async (request) => {
+    throw new AppError('not_found', `config ${request.params.key} does not exist`);
+  });
+}

@@ -1,0 +1,174 @@
+import type { Task, TaskState } from '@rampart/contracts';
+import type { Kysely, Selectable } from 'kysely';
+import { newestFirstPage } from '../../db/paging.ts';
+import type { Database, TasksTable } from '../../db/schema.ts';
+
+export type TaskRow = Selectable<TasksTable>;
+
+export const presentTask = (row: TaskRow): Task => ({
+  id: row.id,
+  kind: row.kind,
+  user_id: row.user_id,
+  target_id: row.target_id,
+  state: row.state as TaskState,
+  progress: row.progress,
+  error: row.error,
+  attempts: row.attempts,
+  created_at: new Date(row.created_at).toISOString(),
+  updated_at: new Date(row.updated_at).toISOString(),
+  finished_at: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
+});
+
+export interface NewTask {
+  kind: string;
+  userId: number;
+  targetId: number | null;
+  /** Names no two running tasks may share (for certificates: the domains). */
+  lockKeys: readonly string[];
+}
+
+export async function insertTask(db: Kysely<Database>, task: NewTask, now: number): Promise<number> {
+  const row = await db
+    .insertInto('tasks')
+    .values({
+      kind: task.kind,
+      user_id: task.userId,
+      target_id: task.targetId,
+      lock_keys: JSON.stringify(task.lockKeys),
+      state: 'queued',
+      progress: 'queued',
+      error: '',
+      attempts: 0,
+      heartbeat_at: null,
+      created_at: now,
+      updated_at: now,
+      finished_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export const findTask = (db: Kysely<Database>, id: number) =>
+  db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const queuedTasks = (db: Kysely<Database>, limit: number) =>
+  db.selectFrom('tasks').selectAll().where('state', '=', 'queued').orderBy('id').limit(limit).execute();
+
+/** Takes a queued task for this runner; false when another runner (another master) took it first. */
+export async function claimTask(db: Kysely<Database>, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('tasks')
+    .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), heartbeat_at: now, updated_at: now }))
+    .where('id', '=', id)
+    .where('state', '=', 'queued')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function setTaskProgress(db: Kysely<Database>, id: number, progress: string, now: number) {
+  await db.updateTable('tasks').set({ progress, heartbeat_at: now, updated_at: now }).where('id', '=', id).execute();
+}
+
+export async function heartbeat(db: Kysely<Database>, ids: readonly number[], now: number) {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('tasks')
+    .set({ heartbeat_at: now })
+    .where('id', 'in', ids)
+    .where('state', '=', 'running')
+    .execute();
+}
+
+export async function settleTask(
+  db: Kysely<Database>,
+  id: number,
+  outcome: { state: 'done' | 'failed' | 'queued'; error?: string },
+  now: number,
+) {
+  await db
+    .updateTable('tasks')
+    .set({
+      state: outcome.state,
+      error: outcome.error ?? '',
+      heartbeat_at: null,
+      updated_at: now,
+      finished_at: outcome.state === 'queued' ? null : now,
+      ...(outcome.state === 'queued' && { progress: 'queued' }),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Running tasks whose runner stopped beating (a master that died or restarted): queued again while
+ * attempts remain, failed otherwise.
+ */
+export async function recoverStaleTasks(db: Kysely<Database>, staleBefore: number, maxAttempts: number, now: number) {
+  const stale = await db
+    .selectFrom('tasks')
+    .select(['id', 'attempts'])
+    .where('state', '=', 'running')
+    .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]))
+    .execute();
+  for (const task of stale) {
+    if (task.attempts < maxAttempts) {
+      await settleTask(db, task.id, { state: 'queued' }, now);
+    } else {
+      const error = `the master stopped while the task ran, ${task.attempts} times; retry it when the cause is fixed`;
+      await settleTask(db, task.id, { state: 'failed', error }, now);
+    }
+  }
+  return stale.length;
+}
+
+export async function listTasks(
+  db: Kysely<Database>,
+  filter: { state?: TaskState; kind?: string },
+  page: number,
+  limit: number,
+) {
+  const scoped = db
+    .selectFrom('tasks')
+    .$if(filter.state !== undefined, (qb) => qb.where('state', '=', filter.state as string))
+    .$if(filter.kind !== undefined, (qb) => qb.where('kind', '=', filter.kind as string));
+  const { rows, total } = await newestFirstPage(scoped, page, limit);
+  return { list: rows.map(presentTask), total };
+}
+
+/** A queued or running task on the same object, if any. */
+export const activeTaskFor = (db: Kysely<Database>, kind: string, targetId: number) =>
+  db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('kind', '=', kind)
+    .where('target_id', '=', targetId)
+    .where('state', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+
+/** The newest task on the same object: only that one may be retried. */
+export const latestTaskFor = (db: Kysely<Database>, kind: string, targetId: number) =>
+  db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('kind', '=', kind)
+    .where('target_id', '=', targetId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+
+export async function requeueTask(db: Kysely<Database>, id: number, now: number) {
+  await db
+    .updateTable('tasks')
+    .set({
+      state: 'queued',
+      progress: 'queued',
+      error: '',
+      attempts: 0,
+      heartbeat_at: null,
+      updated_at: now,
+      finished_at: null,
+    })
+    .where('id', '=', id)
+    .where('state', '=', 'failed')
+    .execute();
+}
