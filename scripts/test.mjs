@@ -39,22 +39,39 @@ const stages = [
   ['e2e', () => vitest('e2e', ['e2e'])],
 ];
 
+function firstLines(text = '') {
+  return text.split('\n').slice(0, 6).join('\n    ').slice(0, 1200);
+}
+
 const failedStages = stages.filter(([, stage]) => !stage()).map(([name]) => name);
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// Failures are listed again at the very end, so the last lines of a long CI log name them.
+const failures = [];
 for (const label of ['unit', 'edge', 'e2e']) {
   try {
     const report = JSON.parse(readFileSync(join(results, `${label}.json`), 'utf8'));
     passed += report.numPassedTests;
     failed += report.numFailedTests;
     skipped += report.numPendingTests + report.numTodoTests;
+    for (const file of report.testResults) {
+      const path = file.name.replace(`${process.cwd()}/`, '');
+      const tests = file.assertionResults.filter((test) => test.status === 'failed');
+      for (const test of tests) {
+        failures.push(`${label}: ${path} > ${test.fullName}\n    ${firstLines(test.failureMessages[0])}`);
+      }
+      if (tests.length === 0 && file.status === 'failed') {
+        failures.push(`${label}: ${path}\n    ${firstLines(file.message)}`);
+      }
+    }
   } catch {
     // the stage did not produce a report; its failure is already counted below
   }
 }
 console.log('');
+if (failures.length > 0) console.log(`Failed tests:\n${failures.join('\n')}\n`);
 if (failedStages.length > 0) console.log(`Failed stages: ${failedStages.join(', ')}`);
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failedStages.length === 0 ? 0 : 1);

@@ -13,6 +13,7 @@ import { prepareDataDir } from './data-dir.ts';
 import { errorText, type Logger } from './logger.ts';
 import { rotateIfLarge } from './logs/rotate.ts';
 import { LogShipper } from './logs/shipper.ts';
+import { WafAudit } from './logs/waf-audit.ts';
 import { MetricsReporter } from './metrics/reporter.ts';
 import { SiteCounters } from './metrics/site-counters.ts';
 import type { AgentOptions } from './options.ts';
@@ -73,6 +74,7 @@ export class Agent {
     this.shipper = new LogShipper({
       paths: this.paths,
       spoolMaxBytes: options.spoolMaxBytes,
+      wafAudit: new WafAudit(this.paths.wafAuditLog),
       onLines: (access, stream) => this.counters.add(access, stream),
       log,
     });

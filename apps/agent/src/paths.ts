@@ -25,6 +25,8 @@ export interface AgentPaths {
   accessLog: string;
   streamLog: string;
   errorLog: string;
+  /** ModSecurity's audit log: the transactions a WAF rule matched (JSON lines). */
+  wafAuditLog: string;
   spoolDir: string;
   logCursorFile: string;
 }
@@ -47,6 +49,7 @@ export function agentPaths(dataDir: string): AgentPaths {
     accessLog: join(logsDir, 'access.log'),
     streamLog: join(logsDir, 'stream.log'),
     errorLog: join(logsDir, 'error.log'),
+    wafAuditLog: join(logsDir, 'waf-audit.log'),
     spoolDir: join(dataDir, 'spool'),
     logCursorFile: join(dataDir, 'log-cursor.json'),
   };

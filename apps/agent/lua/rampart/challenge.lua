@@ -1,6 +1,7 @@
 -- Challenges a client passes once and then carries as a cookie signed with this node's secret,
 -- bound to the client address, the site and an expiry: a JavaScript proof of work (curl cannot run
--- it) and a 302 redirect that sets the cookie (clients without a cookie jar loop).
+-- it), a 302 redirect that sets the cookie (clients without a cookie jar loop) and an image captcha
+-- (captcha.lua). The pages they show are built here.
 local bit = require "bit"
 
 local ngx = ngx
@@ -13,10 +14,12 @@ local _M = { secret = "" }
 -- Leading zero bits the proof of work needs: about 4,000 hashes, a few milliseconds in a browser.
 local WORK_BITS = 12
 
+--- base64url of HMAC-SHA1 over the parts joined by `|`, keyed with this node's secret.
 local function mac(...)
   local text = table.concat({ ... }, "|")
   return (ngx.encode_base64(ngx.hmac_sha1(_M.secret, text)):gsub("[+/=]", { ["+"] = "-", ["/"] = "_", ["="] = "" }))
 end
+_M.mac = mac
 
 -- 32-bit FNV-1a, the same in the page's script.
 local function fnv1a(text)
@@ -43,8 +46,8 @@ local function valid_pass(kind, site_id, ip, value)
   return true
 end
 
---- Whether the request carries a valid pass for `kind` ("js", "redirect"): nil when it carries none
---- or an expired one, false when it is forged.
+--- Whether the request carries a valid pass for `kind` ("js", "redirect", "captcha"): nil when it
+--- carries none or an expired one, false when it is forged.
 function _M.passed(kind, site_id, ip)
   local cookie = ngx.var["cookie_rampart_" .. kind]
   if not cookie then return nil end
@@ -71,6 +74,13 @@ local TEXT = {
     denied = "Access denied",
     denied_body = "This request was blocked by the site's protection rules.",
     banned_body = "Too many requests from your address: it is blocked for a while.",
+    captcha_title = "Are you human?",
+    captcha_prompt = "Type the five digits you see in the image to continue.",
+    captcha_wrong = "Wrong answer, or the image expired: try again with this one.",
+    captcha_image = "Five digits to type",
+    captcha_label = "Digits in the image",
+    captcha_submit = "Continue",
+    captcha_new = "New image",
   },
   zh = {
     title = "正在检查您的浏览器",
@@ -79,17 +89,37 @@ local TEXT = {
     denied = "访问被拒绝",
     denied_body = "此请求已被站点的防护规则拦截。",
     banned_body = "您的地址请求过多，已被暂时封禁。",
+    captcha_title = "请完成人机验证",
+    captcha_prompt = "请输入图片中的五位数字后继续。",
+    captcha_wrong = "答案错误或图片已过期，请按这张新图片重试。",
+    captcha_image = "需要输入的五位数字",
+    captcha_label = "图片中的数字",
+    captcha_submit = "继续",
+    captcha_new = "换一张",
   },
 }
 
-local function page(title, body, script)
+--- The texts in the client's language (zh-CN when Accept-Language names Chinese, else en-US).
+function _M.text()
+  return chinese() and TEXT.zh or TEXT.en
+end
+
+--- A self-contained page: title, one paragraph, then `extra` (a script, a form) as-is.
+local function page(title, body, extra)
   return fmt(
     '<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
       .. '<meta name="robots" content="noindex"><title>%s</title><style>body{font:16px system-ui,sans-serif;'
       .. 'margin:15vh auto;max-width:34em;padding:0 1em;color:#222}h1{font-size:1.4em}</style></head>'
       .. "<body><h1>%s</h1><p>%s</p>%s</body></html>",
-    title, title, body, script or ""
+    title, title, body, extra or ""
   )
+end
+_M.page = page
+
+--- This request's URL to send the client back to; leading slashes collapse to one, so that `//host`
+--- never leaves the site as a scheme-relative redirect.
+function _M.same_url()
+  return (ngx.var.request_uri:gsub("^[/\\]+", "/"))
 end
 
 --- The proof-of-work page: finds a nonce, stores `pass:nonce` as the cookie and reloads.
@@ -111,7 +141,7 @@ function _M.redirect(site_id, ip, valid_seconds)
   local pass = _M.sign("redirect", site_id, ip, ngx.time() + valid_seconds)
   ngx.header["Set-Cookie"] = "rampart_redirect=" .. pass .. "; Path=/; Max-Age=" .. valid_seconds .. "; HttpOnly; SameSite=Lax"
   ngx.header["Cache-Control"] = "no-store"
-  ngx.redirect(ngx.var.request_uri, 302)
+  ngx.redirect(_M.same_url(), 302)
 end
 
 function _M.denied_page(banned)

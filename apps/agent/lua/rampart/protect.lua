@@ -1,9 +1,10 @@
 -- Protection of one request, after routing: ACL (first matching entry decides; allow skips the
 -- rest), the whitelist, bans (manual ones from the master, and those this node's rules set), then
--- the site's rule group: each line whose match holds runs its filter (rate, js, redirect, delay),
--- and a client that fails gets the line's action (block, ban, log). Everything was compiled when
--- the routing table loaded. `check` returns what to do instead of doing it, so that an internal
+-- the site's rule group: each line whose match holds runs its filter (rate, js, redirect, captcha,
+-- delay), and a client that fails gets the line's action (block, ban, log). Everything was compiled
+-- when the routing table loaded. `check` returns what to do instead of doing it, so that an internal
 -- error can be caught and the request let through (fail-open) by the caller.
+local captcha = require "rampart.captcha"
 local challenge = require "rampart.challenge"
 local cidr = require "rampart.cidr"
 local conditions = require "rampart.conditions"
@@ -34,7 +35,7 @@ local function compile_lines(group)
     local kind = f.type
     if kind == "rate" then
       if type(f.requests) ~= "number" or type(f.seconds) ~= "number" then return nil, "rule " .. i .. ": rate" end
-    elseif kind == "js" or kind == "redirect" then
+    elseif kind == "js" or kind == "redirect" or kind == "captcha" then
       f.valid_seconds = type(f.valid_seconds) == "number" and f.valid_seconds or 3600
     elseif kind == "delay" then
       if type(f.delay_ms) ~= "number" then return nil, "rule " .. i .. ": delay" end
@@ -269,6 +270,9 @@ function _M.enforce(site, decision)
     local ip = ngx.var.remote_addr
     if f.type == "redirect" then
       challenge.redirect(site.sid, ip, f.valid_seconds)
+      return true
+    elseif f.type == "captcha" then
+      captcha.serve(site.sid, ip, f.valid_seconds)
       return true
     end
     ngx.status = 503

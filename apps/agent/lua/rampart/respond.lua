@@ -18,4 +18,12 @@ function _M.headers()
   for _, pair in ipairs(site.response_headers) do header[pair[1]] = pair[2] end
 end
 
+--- The page of a request the WAF refused (ModSecurity answered 403), in the visitor's language.
+function _M.waf_denied()
+  ngx.status = 403
+  header["Content-Type"] = "text/html; charset=utf-8"
+  header["Cache-Control"] = "no-store"
+  ngx.print(require("rampart.challenge").denied_page(false))
+end
+
 return _M

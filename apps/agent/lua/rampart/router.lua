@@ -101,12 +101,15 @@ function _M.route()
     if name then var[name] = header[3] else ngx.req.set_header(header[2], header[3]) end
   end
 
+  -- WAF sites take the `_waf` twin of each location (their cache rules already name it).
+  local waf_tx = site.waf_tx
+  if waf_tx then var.rampart_waf_tx = waf_tx .. var.request_id end
   if site.websocket then
     local upgrade = var.http_upgrade
     if upgrade then
       var.rampart_upgrade = upgrade
       var.rampart_connection = "upgrade"
-      return ngx.exec("@rampart_websocket")
+      return ngx.exec(waf_tx and "@rampart_websocket_waf" or "@rampart_websocket")
     end
   end
   if site.has_cache then
@@ -117,7 +120,8 @@ function _M.route()
       return ngx.exec(rule.location)
     end
   end
-  if site.decorated then return ngx.exec("@rampart_decorated") end
+  if site.decorated then return ngx.exec(waf_tx and "@rampart_decorated_waf" or "@rampart_decorated") end
+  if waf_tx then return ngx.exec("@rampart_waf") end
 end
 
 return _M

@@ -48,6 +48,7 @@ local function valid_site(s)
     if rule.prefix ~= nil and (not is_string(rule.prefix, 512) or not rule.prefix:find(SAFE_VALUE)) then return false end
     if rule.ext ~= nil and (not is_string(rule.ext, 16) or not rule.ext:find("^[a-z0-9]+$")) then return false end
   end
+  if s.waf ~= nil and (type(s.waf) ~= "number" or s.waf % 1 ~= 0 or s.waf < 1 or s.waf > 89999) then return false end
   return true
 end
 
@@ -68,6 +69,11 @@ function _M.load(path)
       local headers = {}
       for _, pair in ipairs(s.request_headers) do headers[#headers + 1] = { pair[1]:lower(), pair[1], pair[2] } end
       s.request_headers = headers
+      if s.waf then
+        -- ModSecurity's transaction id: the profile rule keys on `w<profile>.`, the agent on the rest.
+        s.waf_tx = "w" .. string.format("%d", s.waf) .. "." .. s.sid .. "."
+        for _, rule in ipairs(s.cache) do rule.location = rule.location .. "_waf" end
+      end
       _M.sites[#_M.sites + 1] = s
       _M.by_id[s.sid] = s
       for _, h in ipairs(s.hosts) do

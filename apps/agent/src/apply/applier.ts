@@ -6,11 +6,13 @@ import { errorText, type Logger } from '../logger.ts';
 import { type AgentPaths, LUA_DIR } from '../paths.ts';
 import { type RenderedTree, renderTree } from '../render/tree.ts';
 import type { RenderOptions } from '../render/types.ts';
+import type { CrsPaths } from '../render/waf.ts';
 import { attributeTestFailure, failedBindPorts, firstFatal } from './attribution.ts';
 import { ConfigStore, type ProvenConfig } from './config-store.ts';
 import type { Nginx } from './nginx.ts';
 import { proveLive, refusedSites } from './probe.ts';
 import { type Lookup, resolveOrigins } from './resolve.ts';
+import { findCrs } from './waf-runtime.ts';
 
 export interface ApplierOptions {
   paths: AgentPaths;
@@ -21,6 +23,8 @@ export interface ApplierOptions {
   proveTimeoutMs: number;
   /** DNS lookup of origin host names (the system resolver unless replaced). */
   lookup?: Lookup;
+  /** The node's OWASP CRS; found on disk when absent (null: this node has no WAF). */
+  crs?: CrsPaths | null;
   log: Logger;
 }
 
@@ -283,6 +287,8 @@ export class Applier {
       cacheDir: paths.cacheDir,
       modulesDir,
       luaDir: LUA_DIR,
+      crs: this.options.crs === undefined ? findCrs(modulesDir) : this.options.crs,
+      wafAuditLog: paths.wafAuditLog,
     };
   }
 }

@@ -5,8 +5,17 @@ import type { AccessLogLine, StreamLogLine } from '@rampart/contracts';
  * cut to the contract's limits, so one odd request can never make the master refuse a batch.
  */
 export function parseAccessLine(text: string): AccessLogLine | null {
+  return parseAccessRecord(text)?.line ?? null;
+}
+
+/** An access line and the WAF transaction id the edge gave the request ('' when the WAF is off). */
+export function parseAccessRecord(text: string): { line: AccessLogLine; wafTx: string } | null {
   const raw = parseObject(text);
   if (!raw) return null;
+  return { line: accessLine(raw), wafTx: str(raw.waf_tx, 128) };
+}
+
+function accessLine(raw: Record<string, unknown>): AccessLogLine {
   return {
     time: num(raw.time),
     site_id: int(raw.site_id),

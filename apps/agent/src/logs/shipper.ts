@@ -4,9 +4,10 @@ import { errorText, type Logger } from '../logger.ts';
 import type { AgentPaths } from '../paths.ts';
 import { Backoff, pause } from '../sync/backoff.ts';
 import { MasterError } from '../sync/master-client.ts';
-import { parseAccessLine, parseStreamLine } from './normalize.ts';
+import { parseAccessRecord, parseStreamLine } from './normalize.ts';
 import { Spool, type SpooledBatch } from './spool.ts';
 import { FileTailer } from './tailer.ts';
+import type { WafAudit } from './waf-audit.ts';
 
 const checkAck = Compile(LogBatchAck);
 
@@ -24,6 +25,8 @@ export interface ShipperOptions {
   batchMs?: number;
   pollMs?: number;
   rotationGraceMs?: number;
+  /** The WAF's findings, by the transaction id of access lines; absent without a WAF. */
+  wafAudit?: WafAudit;
   /** Lines as they go into a batch (for per-site counters). */
   onLines?: (access: AccessLogLine[], stream: StreamLogLine[]) => void;
   log: Logger;
@@ -91,6 +94,7 @@ export class LogShipper {
     if (options.seal !== false) await this.seal();
     await this.access?.close();
     await this.stream?.close();
+    await this.options.wafAudit?.close();
   }
 
   private async collectLoop(): Promise<void> {
@@ -112,9 +116,12 @@ export class LogShipper {
       // Small reads, so the byte bound is checked often enough.
       const room = Math.min(100, this.batchLines - this.size());
       let read = 0;
-      for (const text of await this.access!.read(room)) {
+      const texts = await this.access!.read(room);
+      // After the access lines: the audit entries of their requests are on disk by now.
+      if (texts.some((text) => text.includes('"waf_tx":"w'))) await this.options.wafAudit?.read();
+      for (const text of texts) {
         read++;
-        this.take(text, parseAccessLine(text), this.pending.access);
+        this.take(text, this.accessLine(text), this.pending.access);
       }
       const left = Math.min(100, this.batchLines - this.size());
       if (left > 0) {
@@ -129,6 +136,18 @@ export class LogShipper {
       if (full || (size > 0 && Date.now() - this.pending.since >= this.batchMs)) await this.seal();
       if (read === 0) return;
     }
+  }
+
+  /** An access line, with the WAF's finding as its block reason when protection had none. */
+  private accessLine(text: string): AccessLogLine | null {
+    const record = parseAccessRecord(text);
+    if (!record) return null;
+    const { line, wafTx } = record;
+    if (wafTx !== '' && this.options.wafAudit) {
+      const finding = this.options.wafAudit.take(wafTx);
+      if (finding && line.block_reason === '') line.block_reason = finding;
+    }
+    return line;
   }
 
   private size(): number {

@@ -9,6 +9,8 @@ export interface HttpServerOptions {
   defaultCert: { certPath: string; keyPath: string } | null;
   http2: boolean;
   cacheProfiles: CacheProfile[];
+  /** ModSecurity's rules of this tree (waf/rules.conf); null when no site has the WAF on. */
+  wafRulesFile?: string | null;
 }
 
 export const CACHE_ZONE = 'rampart_cache';
@@ -27,6 +29,7 @@ const ROUTE_VARIABLES = [
   'rampart_upgrade',
   'rampart_connection',
   'rampart_cache_key',
+  'rampart_waf_tx',
 ];
 
 /**
@@ -47,12 +50,34 @@ const PROXY_PASS = 'proxy_pass $rampart_origin_scheme://$rampart_upstream;';
 const HEADER_FILTER = 'header_filter_by_lua_block { rampart_respond.headers() }';
 
 /**
+ * What makes a location inspect with ModSecurity: the router gives a WAF site's request a
+ * transaction id `w<profile>.<site>.<request id>` (the profile rule in waf/rules.conf keys on it, the
+ * agent reads the hits back by it) and sends it to the `_waf` twin of the location it would use.
+ */
+const WAF_LINES = [
+  'modsecurity on;',
+  'modsecurity_transaction_id $rampart_waf_tx;',
+  'error_page 403 = @rampart_waf_denied;',
+];
+
+/** A named location, and with the WAF in use its twin that inspects requests first. */
+function named(name: string, body: string[], waf: boolean): string[] {
+  const location = (suffix: string, extra: string[]) => [
+    `location ${name}${suffix} {`,
+    ...[...extra, ...body].map((line) => `    ${line}`),
+    '}',
+  ];
+  return waf ? [...location('', []), '', ...location('_waf', WAF_LINES)] : location('', []);
+}
+
+/**
  * The one server every site is served by. Which site a request belongs to is decided by the Lua
  * router from routes.json, so the config is the same size for 1 site or 10,000, and an origin is
  * picked by the Lua balancer of two shared upstreams (plain and TLS connections never share a pool).
  */
 export function renderHttpServer(options: HttpServerOptions): string[] {
   const { node } = options;
+  const waf = Boolean(options.wafRulesFile);
   // Checked even without an HTTPS listener: the router builds HTTPS redirects with it.
   integer(node.https_port, 'https_port', 1, 65535);
   const listen = (port: number, field: string) => {
@@ -101,22 +126,16 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
     '}',
     '',
     '# Sites with response headers to set (HSTS, their own) go through here; the rest never pay for it.',
-    'location @rampart_decorated {',
-    `    ${PROXY_PASS}`,
-    `    ${HEADER_FILTER}`,
-    '}',
+    ...named('@rampart_decorated', [PROXY_PASS, HEADER_FILTER], waf),
     '',
-    'location @rampart_websocket {',
-    `    ${PROXY_PASS}`,
-    `    ${HEADER_FILTER}`,
-    '    proxy_read_timeout 300s;',
-    '}',
+    ...named('@rampart_websocket', [PROXY_PASS, HEADER_FILTER, 'proxy_read_timeout 300s;'], waf),
     '',
+    ...(waf ? wafLocations(options.wafRulesFile!) : []),
     'location @rampart_variables {',
     ...ROUTE_VARIABLES.map((name) => `    set $${name} "";`),
     '    return 404;',
     '}',
-    ...options.cacheProfiles.flatMap((profile) => ['', ...cacheProfileLocation(profile)]),
+    ...options.cacheProfiles.flatMap((profile) => ['', ...cacheProfileLocation(profile, waf)]),
   ];
   const maps = [
     ...HEADER_MAPS.flatMap(([from, to, fallback]) => [
@@ -144,26 +163,38 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
   ];
 }
 
-/** A named location with the proxy_cache settings of one TTL profile (nginx cannot take a TTL from a variable). */
-function cacheProfileLocation(profile: CacheProfile): string[] {
-  const ttl = integer(profile.ttl, 'ttl', 0, 31_536_000);
-  const lines = [
-    `location ${cacheLocation(profile)} {`,
-    `    ${PROXY_PASS}`,
-    `    ${HEADER_FILTER}`,
-    `    proxy_cache ${CACHE_ZONE};`,
-    '    proxy_cache_key $rampart_cache_key;',
+/**
+ * The WAF's own locations: the rules (inherited by every location, used only where `modsecurity on`),
+ * the plain proxy of WAF sites, and the page of a request ModSecurity refused.
+ */
+function wafLocations(rulesFile: string): string[] {
+  return [
+    `modsecurity_rules_file ${quote(rulesFile, 'wafRulesFile')};`,
+    '',
+    'location @rampart_waf {',
+    ...[...WAF_LINES, PROXY_PASS].map((line) => `    ${line}`),
+    '}',
+    '',
+    // ModSecurity stays on here: it writes the audit entry of the refused request at the end.
+    'location @rampart_waf_denied {',
+    '    modsecurity on;',
+    '    modsecurity_transaction_id $rampart_waf_tx;',
+    '    content_by_lua_block { rampart_respond.waf_denied() }',
+    '}',
+    '',
   ];
+}
+
+/** A named location with the proxy_cache settings of one TTL profile (nginx cannot take a TTL from a variable). */
+function cacheProfileLocation(profile: CacheProfile, waf: boolean): string[] {
+  const ttl = integer(profile.ttl, 'ttl', 0, 31_536_000);
+  const lines = [PROXY_PASS, HEADER_FILTER, `proxy_cache ${CACHE_ZONE};`, 'proxy_cache_key $rampart_cache_key;'];
   if (profile.ttl === 0 && !profile.honorOrigin) {
-    lines.push('    proxy_no_cache 1;', '    proxy_cache_bypass 1;');
+    lines.push('proxy_no_cache 1;', 'proxy_cache_bypass 1;');
   } else {
-    lines.push(`    proxy_cache_valid 200 203 204 206 301 302 ${ttl}s;`);
-    if (!profile.honorOrigin) lines.push('    proxy_ignore_headers Cache-Control Expires X-Accel-Expires;');
-    lines.push(
-      '    proxy_cache_lock on;',
-      '    proxy_cache_use_stale error timeout updating http_502 http_503 http_504;',
-    );
+    lines.push(`proxy_cache_valid 200 203 204 206 301 302 ${ttl}s;`);
+    if (!profile.honorOrigin) lines.push('proxy_ignore_headers Cache-Control Expires X-Accel-Expires;');
+    lines.push('proxy_cache_lock on;', 'proxy_cache_use_stale error timeout updating http_502 http_503 http_504;');
   }
-  lines.push('}');
-  return lines;
+  return named(cacheLocation(profile), lines, waf);
 }

@@ -12,6 +12,9 @@ const MODULES = [
   'ngx_http_headers_more_filter_module.so',
 ];
 
+/** Loaded only while a site has the WAF on: other nodes never pay for ModSecurity. */
+export const WAF_MODULE = 'ngx_http_modsecurity_module.so';
+
 export const PURGE_KEY_HEADER = 'x-rampart-purge-key';
 
 /** One JSON object per request, the fields of AccessLogLine (ids and upstream time as strings, parsed by the agent). */
@@ -30,7 +33,9 @@ const ACCESS_LOG_FORMAT = [
   '"cache_status":"$upstream_cache_status"',
   '"user_agent":"$http_user_agent"',
   '"referer":"$http_referer"',
-  '"block_reason":"$rampart_block_reason"}',
+  '"block_reason":"$rampart_block_reason"',
+  // The ModSecurity transaction of a WAF site's request: the agent adds the WAF's findings by it.
+  '"waf_tx":"$rampart_waf_tx"}',
 ].join(',');
 
 /** One JSON object per TCP or UDP session, the fields of StreamLogLine. */
@@ -88,7 +93,9 @@ export function renderMainConfig(
 
   return [
     `# Rendered by the Rampart agent: config version ${v}, apply ${applyId}. The next apply replaces it.`,
-    ...MODULES.map((module) => `load_module ${quote(`${paths.modulesDir}/${module}`, 'modulesDir')};`),
+    ...[...MODULES, ...(parts.http.wafRulesFile ? [WAF_MODULE] : [])].map(
+      (module) => `load_module ${quote(`${paths.modulesDir}/${module}`, 'modulesDir')};`,
+    ),
     ...user,
     `worker_processes ${workers};`,
     // Old workers of a reload give long-lived connections (WebSocket, streams) this long to finish.

@@ -26,7 +26,7 @@ const group = (id: number, filter: EdgeRuleGroup['rules'][number]['filter'], val
 });
 
 describe('routeProtection', () => {
-  it('keeps the groups sites use, and reports sites whose group is missing, invalid or not supported', () => {
+  it('keeps the groups sites use (captcha ones too), and reports sites whose group is missing or invalid', () => {
     const outcome = routeProtection(
       {
         rule_groups: [
@@ -66,13 +66,12 @@ describe('routeProtection', () => {
         makeSite({ id: 6 }),
       ],
     );
-    expect(outcome.protection.rule_groups.map((g) => g.id)).toEqual([1, 4]);
+    expect(outcome.protection.rule_groups.map((g) => g.id)).toEqual([1, 3, 4]);
     expect(outcome.protection.acls.map((a) => a.site_id)).toEqual([1]);
     expect(outcome.protection.bans).toEqual([{ site_id: 0, cidr: '203.0.113.0/24', expires_at: 2_000_000_000 }]);
     expect(outcome.protection.unbans).toEqual([{ site_id: 1, ip: '203.0.113.9', until: 2_000_000_000 }]);
     expect(Object.fromEntries(outcome.problems)).toEqual({
       2: 'rule group 9 is missing on this node',
-      3: 'rule group 3 is invalid (captcha challenges are not supported by this edge yet) on this node',
       5: expect.stringContaining('rule group 5 is invalid'),
     });
   });

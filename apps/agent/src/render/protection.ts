@@ -100,13 +100,12 @@ function conditionProblem(condition: Condition): string | null {
 }
 
 /**
- * Conditions must make sense, and every filter must be one this edge can run (the captcha challenge
- * is not built yet). Regular expressions are PCRE, compiled by the edge when the config loads; one
- * that does not compile leaves its site unprotected and is reported from there (see /unprotected).
+ * Conditions must make sense (every filter type of the schema runs on this edge). Regular
+ * expressions are PCRE, compiled by the edge when the config loads; one that does not compile leaves
+ * its site unprotected and is reported from there (see /unprotected).
  */
 function groupProblem(group: EdgeRuleGroup): string | null {
   for (const rule of group.rules) {
-    if (rule.filter.type === 'captcha') return 'captcha challenges are not supported by this edge yet';
     for (const condition of rule.conditions) {
       const problem = conditionProblem(condition);
       if (problem) return problem;

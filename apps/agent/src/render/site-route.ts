@@ -37,6 +37,8 @@ export interface SiteRoute {
   cache: CacheRoute[];
   /** The site's protection settings (rule groups, attack mode, whitelist); null for none. */
   protection: SiteProtection | null;
+  /** The WAF profile the site's requests are inspected with (waf/rules.conf); absent while the WAF is off. */
+  waf?: number;
 }
 
 export interface Peer {

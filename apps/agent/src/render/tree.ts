@@ -6,6 +6,7 @@ import { type CacheProfile, profileOf, type SiteRoute, siteRoute } from './site-
 import { renderStream } from './stream.ts';
 import type { RenderedFile, RenderOptions } from './types.ts';
 import { certProblem, idOf, nodeErrors, siteProblem, streamProblem } from './validate.ts';
+import { renderWafRules, WafProfiles } from './waf.ts';
 
 export interface RenderedTree {
   version: number;
@@ -130,6 +131,8 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
       attack_rule_group_id: keep(p.attack_rule_group_id),
     };
   }
+  const waf = wafOf(routes, options, report);
+  if (waf) files.push({ path: WAF_RULES_FILE, content: waf.rules, mode: FILE_MODE });
   const profiles = new Map<string, CacheProfile>();
   for (const route of routes) for (const rule of route.cache) profiles.set(rule.location, profileOf(rule.location));
   files.push({
@@ -151,6 +154,7 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
     cacheProfiles: [...profiles.values()].sort(
       (a, b) => a.ttl - b.ttl || Number(a.honorOrigin) - Number(b.honorOrigin),
     ),
+    wafRulesFile: waf ? `${options.treeDir}/${WAF_RULES_FILE}` : null,
   };
 
   const streams: number[] = [];
@@ -203,6 +207,37 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
     mode: FILE_MODE,
   });
   return { version, token, files, errors, sites, streams };
+}
+
+const WAF_RULES_FILE = 'waf/rules.conf';
+
+/**
+ * Gives each site with the WAF on its profile number, and renders the ModSecurity rules of those
+ * profiles; null when no site uses the WAF (ModSecurity is then not even loaded). On a node without
+ * ModSecurity and the CRS, such sites are served without the WAF and reported.
+ */
+function wafOf(
+  routes: SiteRoute[],
+  options: RenderOptions,
+  report: (kind: ApplyError['kind'], id: number, error: string) => void,
+): { rules: string } | null {
+  const profiles = new WafProfiles();
+  const { crs, wafAuditLog } = options.paths;
+  for (const route of routes) {
+    const settings = route.protection?.waf;
+    if (!settings || settings.mode === 'off') continue;
+    if (!crs || !wafAuditLog) {
+      report('site', route.id, 'protection: the WAF (ModSecurity and the OWASP CRS) is not installed on this node');
+      continue;
+    }
+    try {
+      route.waf = profiles.numberOf(settings);
+    } catch (error) {
+      report('site', route.id, `protection: ${refusalMessage(error)}`);
+    }
+  }
+  if (profiles.size === 0 || !crs || !wafAuditLog) return null;
+  return { rules: renderWafRules(profiles.list(), crs, wafAuditLog) };
 }
 
 function asArray(value: unknown): unknown[] {

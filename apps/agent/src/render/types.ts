@@ -1,3 +1,5 @@
+import type { CrsPaths } from './waf.ts';
+
 /** Absolute locations outside the versioned config tree that the rendered config refers to. */
 export interface RenderPaths {
   pidFile: string;
@@ -9,6 +11,10 @@ export interface RenderPaths {
   modulesDir: string;
   /** The agent's Lua modules (the `rampart` package). */
   luaDir: string;
+  /** The OWASP CRS of this node; absent where ModSecurity or the CRS is not installed (no WAF). */
+  crs?: CrsPaths | null;
+  /** Where ModSecurity writes the transactions its rules matched (JSON lines the agent reads). */
+  wafAuditLog?: string;
 }
 
 export interface RenderOptions {

@@ -29,7 +29,13 @@ export interface TestEdge {
 
 /** A private nginx on 127.0.0.1 high ports with its own temp data directory, driven through the applier. */
 export async function createEdge(
-  options: { dataDir?: string; proveTimeoutMs?: number; lookup?: (host: string) => Promise<string[]> } = {},
+  options: {
+    dataDir?: string;
+    proveTimeoutMs?: number;
+    lookup?: (host: string) => Promise<string[]>;
+    /** false: a node without ModSecurity and the CRS. */
+    waf?: boolean;
+  } = {},
 ): Promise<TestEdge> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'rampart-edge-')));
   const paths = agentPaths(dataDir);
@@ -55,6 +61,7 @@ export async function createEdge(
       proveTimeoutMs: options.proveTimeoutMs ?? 5000,
       log: silentLogger,
       ...(options.lookup ? { lookup: options.lookup } : {}),
+      ...(options.waf === false ? { crs: null } : {}),
     });
   const applier = newApplier();
   return {

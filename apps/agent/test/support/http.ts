@@ -17,6 +17,7 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** HTTPS with SNI = host. */
   tls?: boolean;
+  body?: string;
 }
 
 /** One request to the edge on 127.0.0.1 with the given Host (and SNI for HTTPS); a fresh connection each time. */
@@ -50,7 +51,7 @@ export function edgeRequest(port: number, options: RequestOptions): Promise<Answ
       : httpRequest(common, onResponse);
     req.on('timeout', () => req.destroy(new Error('request timed out')));
     req.on('error', reject);
-    req.end();
+    req.end(options.body);
   });
 }
 
