@@ -238,7 +238,11 @@ describe('captcha challenge at the edge', () => {
       const page = await browser.newPage();
       await page.goto(`http://captcha.test:${edge.ports.http}/browser?a=1`);
       const image = page.getByRole('img', { name: 'Five digits to type' });
-      expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(150);
+      const decoded = await image.evaluate((img) => {
+        const { complete, naturalWidth } = img as unknown as { complete: boolean; naturalWidth: number };
+        return complete && naturalWidth;
+      });
+      expect(decoded).toBe(150);
       const shown = captchaPage({ status: 503, headers: {}, body: await page.content() });
       await page.getByLabel('Digits in the image').fill(solve(shown, 1));
       await page.getByRole('button', { name: 'Continue' }).click();

@@ -54,7 +54,21 @@ describe('the signature WAF (ModSecurity with the OWASP CRS) at the edge', () =>
           site(3, 'off.test', waf('off')),
           // At paranoia 1 the SQL injection probe below trips only 942100 (libinjection).
           site(4, 'excluded.test', waf('block', [942100])),
+          site(5, 'trusted.test', waf('block')),
         ],
+        protection: {
+          rule_groups: [],
+          acls: [
+            {
+              site_id: 5,
+              entries: [
+                { action: 'allow', condition: { field: 'path', op: 'prefix', values: ['/trusted/'], negate: false } },
+              ],
+            },
+          ],
+          bans: [],
+          unbans: [],
+        },
       }),
     );
     expect(outcome.error).toBe('');
@@ -97,6 +111,11 @@ describe('the signature WAF (ModSecurity with the OWASP CRS) at the edge', () =>
     expect((await get('detect.test', SQLI)).status).toBe(200);
     expect((await get('detect.test', XSS)).status).toBe(200);
     expect((await get('off.test', SQLI)).status).toBe(200);
+  });
+
+  it('lets a request an ACL allow entry decided skip the WAF, like every later check', async () => {
+    expect((await get('trusted.test', `/trusted${SQLI}`)).status).toBe(200);
+    expect((await get('trusted.test', SQLI)).status).toBe(403);
   });
 
   it('skips the rules a site excludes by id', async () => {

@@ -15,6 +15,9 @@ local bans = ngx.shared.rampart_bans
 
 local _M = {}
 
+--- What `check` answers when an ACL allow entry decided: nothing after it runs (the WAF included).
+_M.ALLOW = { allow = true }
+
 local function reason(kind, action, line, detail)
   local parts = { "kind=" .. kind, "action=" .. action }
   if line then
@@ -203,7 +206,8 @@ local function run_filter(site, line, request, ip)
   return "challenge", passed == false and "failed " .. kind or kind
 end
 
---- What protection makes of this request: nil to go on, or {status, reason, challenge?, delay?}.
+--- What protection makes of this request: nil to go on, `_M.ALLOW` (an ACL allow entry: go on and skip
+--- every later check), or {status, reason, challenge?, delay?}.
 function _M.check(site, protect, var)
   local request = conditions.request(var)
   local acl = protect.acl
@@ -218,7 +222,7 @@ function _M.check(site, protect, var)
         index = entry.index
       end
       if index then
-        if entry.allow then return nil end
+        if entry.allow then return _M.ALLOW end
         return deny("acl", "deny", nil, "entry " .. index)
       end
     end

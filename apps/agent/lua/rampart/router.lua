@@ -65,11 +65,14 @@ function _M.route()
   end
 
   local guard = site.protect
+  local allowed = false
   if guard then
     local ok, decision = pcall(protect.check, site, guard, var)
     if not ok then
       -- Fail open: a fault in protection must not take the site down.
       ngx.log(ngx.ERR, "rampart: protection of site ", site.sid, " failed: ", decision)
+    elseif decision == protect.ALLOW then
+      allowed = true
     elseif decision and protect.enforce(site, decision) then
       return
     end
@@ -101,8 +104,8 @@ function _M.route()
     if name then var[name] = header[3] else ngx.req.set_header(header[2], header[3]) end
   end
 
-  -- WAF sites take the `_waf` twin of each location (their cache rules already name it).
-  local waf_tx = site.waf_tx
+  -- WAF sites take the `_waf` twin of each location, unless an ACL allow entry decided.
+  local waf_tx = not allowed and site.waf_tx
   if waf_tx then var.rampart_waf_tx = waf_tx .. var.request_id end
   if site.websocket then
     local upgrade = var.http_upgrade
@@ -117,7 +120,7 @@ function _M.route()
     if rule then
       local key = rule.ignore_query and var.rampart_request_path or var.request_uri
       var.rampart_cache_key = site.sid .. "|" .. host .. key
-      return ngx.exec(rule.location)
+      return ngx.exec(waf_tx and rule.waf_location or rule.location)
     end
   end
   if site.decorated then return ngx.exec(waf_tx and "@rampart_decorated_waf" or "@rampart_decorated") end

@@ -72,7 +72,7 @@ function _M.load(path)
       if s.waf then
         -- ModSecurity's transaction id: the profile rule keys on `w<profile>.`, the agent on the rest.
         s.waf_tx = "w" .. string.format("%d", s.waf) .. "." .. s.sid .. "."
-        for _, rule in ipairs(s.cache) do rule.location = rule.location .. "_waf" end
+        for _, rule in ipairs(s.cache) do rule.waf_location = rule.location .. "_waf" end
       end
       _M.sites[#_M.sites + 1] = s
       _M.by_id[s.sid] = s

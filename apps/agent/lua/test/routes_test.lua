@@ -1,0 +1,36 @@
+-- The routing table loader: WAF profiles on sites (run by apps/agent/test/lua.test.ts).
+local cjson = require "cjson"
+local routes = require "rampart.routes"
+
+local function site(id, waf)
+  return {
+    id = id, hosts = { "s" .. id .. ".test" }, http = true, https = false, scheme = "http", balance = "round_robin",
+    origin_host = "", request_headers = {}, response_headers = {}, protection = cjson.null,
+    peers = { { ip = "127.0.0.1", port = 8080, weight = 1, backup = false } },
+    cache = { { prefix = "/static/", location = "@rampart_cache_600", ignore_query = false } },
+    waf = waf,
+  }
+end
+
+local path = os.tmpname()
+local file = assert(io.open(path, "wb"))
+file:write(cjson.encode({
+  version = 3, https_port = 443, secret = "00", certs = {}, acme = {},
+  protection = { rule_groups = {}, acls = {}, bans = {}, unbans = {} },
+  sites = { site(1, nil), site(2, 7), site(3, 0), site(4, "1; evil"), site(5, 1.5) },
+}))
+file:close()
+routes.load(path)
+os.remove(path)
+
+local plain, guarded = routes.by_id["1"], routes.by_id["2"]
+assert(plain and plain.waf_tx == nil, "a site without a WAF profile has no transaction id")
+assert(plain.cache[1].location == "@rampart_cache_600", "its cache rule keeps its location")
+assert(guarded and guarded.waf_tx == "w7.2.", "a WAF site's transaction ids start with its profile and id")
+assert(guarded.cache[1].waf_location == "@rampart_cache_600_waf", "its cache rule knows the WAF twin")
+assert(guarded.cache[1].location == "@rampart_cache_600", "and the plain location (for ACL-allowed requests)")
+assert(plain.cache[1].waf_location == nil, "a site without the WAF has no twin")
+for _, id in ipairs({ "3", "4", "5" }) do
+  assert(routes.by_id[id] == nil, "a WAF profile that is not a positive integer refuses site " .. id)
+end
+assert(table.concat(routes.refused, ",") == "3,4,5", "refused: " .. table.concat(routes.refused, ","))

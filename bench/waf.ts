@@ -1,0 +1,135 @@
+// WAF figures, each against a baseline measured in the same run (wrk -t1 -c32, alternating rounds,
+// medians), for benign requests (`GET /page?id=1` with a browser User-Agent):
+//  1. stock: a hand-written nginx proxy with ModSecurity on and the OWASP CRS (paranoia 1) vs the
+//     same nginx without it: what ModSecurity and the CRS cost by themselves;
+//  2. the edge: a site with the WAF in block mode vs a site with the WAF off on the same edge: what
+//     the WAF costs a Rampart site (compare with 1);
+//  3. a site without the WAF on an edge where another site has it vs the same site on an edge with
+//     no WAF site at all: what the WAF costs everyone else (target: nothing measurable).
+// Usage: node bench/waf.ts   (needs wrk, Debian's nginx with the Rampart modules, ModSecurity and the CRS)
+import { writeFileSync } from 'node:fs';
+import type { SiteProtection } from '@rampart/contracts';
+import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
+import { createEdge, type TestEdge } from '../apps/agent/test/support/edge.ts';
+import { freePort } from '../apps/agent/test/support/ports.ts';
+import { startPlainNginx } from './nginx-process.ts';
+import { median, tempDir, wrk } from './support.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const report: string[] = [
+  `date: ${new Date().toISOString()}  node ${process.version}  wrk -t1 -c32, ${SECONDS} s a run, ${ROUNDS} alternating rounds, medians`,
+];
+
+const originPort = await freePort();
+const origin = startPlainNginx(
+  'origin',
+  `    access_log off;
+    server { listen 127.0.0.1:${originPort}; location / { return 200 "origin\\n"; } }`,
+);
+
+const stockPort = await freePort();
+const stockWafPort = await freePort();
+const stockDir = tempDir('rampart-bench-waf-rules-');
+writeFileSync(
+  `${stockDir}/modsecurity.conf`,
+  [
+    'SecRuleEngine On',
+    'SecRequestBodyAccess On',
+    'SecResponseBodyAccess Off',
+    'SecAuditEngine RelevantOnly',
+    'SecAuditLogRelevantStatus "^$"',
+    'SecAuditLogParts AHZ',
+    'SecAuditLogFormat JSON',
+    'SecAuditLogType Serial',
+    `SecAuditLog ${stockDir}/audit.log`,
+    'Include /etc/modsecurity/crs/crs-setup.conf',
+    'Include /usr/share/modsecurity-crs/rules/*.conf',
+    '',
+  ].join('\n'),
+);
+const proxy = (port: number, waf: boolean) => `
+    server {
+        listen 127.0.0.1:${port};
+        ${waf ? `modsecurity on; modsecurity_rules_file ${stockDir}/modsecurity.conf;` : ''}
+        location / { proxy_pass http://stock_origin; proxy_set_header Connection ""; }
+    }`;
+const stock = startPlainNginx(
+  'stock',
+  `    access_log off;
+    proxy_http_version 1.1;
+    upstream stock_origin { server 127.0.0.1:${originPort}; keepalive 64; }${proxy(stockPort, false)}${proxy(stockWafPort, true)}`,
+);
+
+const ua = (host: string) => `wrk.headers["Host"] = "${host}"; wrk.headers["User-Agent"] = "Mozilla/5.0 bench"`;
+
+/** Alternating rounds of two targets; medians of req/s and p99. */
+function compare(
+  a: { url: string; host: string },
+  b: { url: string; host: string },
+): { a: number; b: number; aP99: number; bP99: number } {
+  const runs = { a: [] as number[], b: [] as number[], aP99: [] as number[], bP99: [] as number[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const ra = wrk(a.url, { seconds: SECONDS, connections: 32, lua: ua(a.host) });
+    const rb = wrk(b.url, { seconds: SECONDS, connections: 32, lua: ua(b.host) });
+    runs.a.push(ra.requestsPerSecond);
+    runs.b.push(rb.requestsPerSecond);
+    runs.aP99.push(ra.p99Ms);
+    runs.bP99.push(rb.p99Ms);
+  }
+  return { a: median(runs.a), b: median(runs.b), aP99: median(runs.aP99), bP99: median(runs.bP99) };
+}
+
+const site = (id: number, domain: string, mode: SiteProtection['waf']['mode']) =>
+  makeSite({
+    id,
+    domains: [domain],
+    origins: [{ address: '127.0.0.1', port: originPort, weight: 1, backup: false }],
+    protection: {
+      rule_group_id: null,
+      attack_rule_group_id: null,
+      under_attack: false,
+      whitelist: [],
+      waf: { mode, paranoia: 1, exclusions: [] },
+    },
+  });
+
+async function edgeWith(sites: ReturnType<typeof site>[]): Promise<TestEdge> {
+  const edge = await createEdge();
+  const outcome = await edge.applier.apply(edge.snapshot({ version: 2, sites }));
+  if (!outcome.applied || outcome.errors.length > 0) {
+    throw new Error(`edge did not apply: ${outcome.error} ${JSON.stringify(outcome.errors)}`);
+  }
+  return edge;
+}
+
+const line = (label: string, r: ReturnType<typeof compare>, names: [string, string]) =>
+  `${label}: ${names[0]} ${r.a.toFixed(0)} req/s, p99 ${r.aP99.toFixed(2)} ms; ${names[1]} ${r.b.toFixed(0)} req/s, p99 ${r.bP99.toFixed(2)} ms; ratio ${(r.a / r.b).toFixed(3)}, p99 added ${(r.aP99 - r.bP99).toFixed(2)} ms`;
+
+const withWaf = await edgeWith([site(1, 'off.test', 'off'), site(2, 'waf.test', 'block')]);
+const withoutWaf = await edgeWith([site(1, 'off.test', 'off')]);
+try {
+  const path = '/page?id=1';
+  const stockRun = compare(
+    { url: `http://127.0.0.1:${stockWafPort}${path}`, host: 'stock.test' },
+    { url: `http://127.0.0.1:${stockPort}${path}`, host: 'stock.test' },
+  );
+  report.push(line('stock nginx + ModSecurity + CRS vs stock nginx', stockRun, ['with', 'without']));
+  const edgeUrl = `http://127.0.0.1:${withWaf.ports.http}${path}`;
+  const edgeRun = compare({ url: edgeUrl, host: 'waf.test' }, { url: edgeUrl, host: 'off.test' });
+  report.push(line('edge site with the WAF (block, paranoia 1) vs WAF off', edgeRun, ['waf', 'off']));
+  const others = compare(
+    { url: edgeUrl, host: 'off.test' },
+    { url: `http://127.0.0.1:${withoutWaf.ports.http}${path}`, host: 'off.test' },
+  );
+  report.push(line('site without the WAF, on an edge with a WAF site vs an edge without', others, ['with', 'without']));
+  report.push(
+    `the edge keeps ${((edgeRun.a / edgeRun.b / (stockRun.a / stockRun.b)) * 100).toFixed(1)} % of stock ModSecurity's relative throughput`,
+  );
+} finally {
+  await withWaf.close();
+  await withoutWaf.close();
+  origin.stop();
+  stock.stop();
+}
+console.log(report.join('\n'));
