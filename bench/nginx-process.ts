@@ -11,7 +11,8 @@ export interface PlainNginx {
   stop(): void;
 }
 
-export function startPlainNginx(name: string, httpBlock: string): PlainNginx {
+/** `main`: lines before the events block (load_module, say). */
+export function startPlainNginx(name: string, httpBlock: string, main: string[] = []): PlainNginx {
   const dir = tempDir(`rampart-bench-${name}-`);
   chmodSync(dir, 0o755); // workers run as another user when started as root
   mkdirSync(join(dir, 'logs'));
@@ -19,6 +20,7 @@ export function startPlainNginx(name: string, httpBlock: string): PlainNginx {
   writeFileSync(
     conf,
     [
+      ...main,
       'worker_processes 1;',
       `pid ${join(dir, 'nginx.pid')};`,
       `error_log ${join(dir, 'logs/error.log')} warn;`,

@@ -59,6 +59,7 @@ const stock = startPlainNginx(
   `    access_log off;
     proxy_http_version 1.1;
     upstream stock_origin { server 127.0.0.1:${originPort}; keepalive 64; }${proxy(stockPort, false)}${proxy(stockWafPort, true)}`,
+  ['load_module /usr/lib/nginx/modules/ngx_http_modsecurity_module.so;'],
 );
 
 const ua = (host: string) => `wrk.headers["Host"] = "${host}"; wrk.headers["User-Agent"] = "Mozilla/5.0 bench"`;
