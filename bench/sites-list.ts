@@ -1,6 +1,6 @@
 // GET /v1/sites with 100k sites: p50/p99 of filtered pages and domain substring searches through the
-// API (HTTP, auth, envelope, schema) against the same queries run as raw SQL on the same database in
-// the same run. The process pins itself to core 0 where taskset exists.
+// API (HTTP, auth, envelope, schema; wrk on one connection) against the same queries run as raw SQL
+// on the same database in the same run. The process pins itself to core 0 where taskset exists.
 // Usage: node bench/sites-list.ts  (SQLite), or BENCH_PG_URL=postgres://… node bench/sites-list.ts
 // (PostgreSQL, in a schema of its own that is dropped after). BENCH_SITES: default 100,000.
 
@@ -11,15 +11,17 @@ import pg from 'pg';
 import { hashPassword } from '../apps/master/src/modules/auth/passwords.ts';
 import { INTERSECTED_GRAMS, POSTING_CAPS } from '../apps/master/src/modules/sites/site-search.repository.ts';
 import { searchGrams, searchNeedle } from '../apps/master/src/modules/sites/site-search.ts';
+import { SEARCH_COUNT_CAP } from '../apps/master/src/modules/sites/sites.repository.ts';
 import { insertUser } from '../apps/master/src/modules/users/users.repository.ts';
 import { startInProcessMaster } from './in-process.ts';
 import { seedSites } from './site-seed.ts';
-import { runPinnedToCore0 } from './support.ts';
+import { runPinnedToCore0, wrkInBackground } from './support.ts';
 
 runPinnedToCore0();
 
 const SITES = Number(process.env.BENCH_SITES ?? 100_000);
 const SAMPLES = 300;
+const API_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const PG_URL = process.env.BENCH_PG_URL;
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? Number.NaN;
@@ -82,12 +84,16 @@ const login = (await (
 const token = login.data.access_token;
 const GROUP = groups[2] ?? 0;
 
-/** A page and its count, as the repository asks for them. */
-async function pageAndCount(where: string, order: string, offset: number) {
+/** A page and its count, as the repository asks for them (a domain search counts up to the cap). */
+async function pageAndCount(where: string, order: string, offset: number, countCap?: number) {
   await raw.all(
     `select * from sites where user_id = ${USER}${where} order by ${order}, id desc limit 20 offset ${offset}`,
   );
-  await raw.all(`select count(*) as n from sites where user_id = ${USER}${where}`);
+  await raw.all(
+    countCap === undefined
+      ? `select count(*) as n from sites where user_id = ${USER}${where}`
+      : `select count(*) as n from (select 1 from sites where user_id = ${USER}${where} limit ${countCap + 1}) as matched`,
+  );
 }
 
 /** What the API runs for `domain=term`, written by hand: count postings, rank grams, then page and count. */
@@ -117,7 +123,7 @@ async function rawSearch(term: string, where: string, order: string, offset: num
     !driver || driver.n >= POSTING_CAPS.common
       ? contains('')
       : `sites.id in (select g.site_id from site_grams g where g.gram = '${driver.gram}'${probes.map((entry) => probe(entry.gram)).join('')}) and ${contains(' limit 1 offset 0')}`;
-  await pageAndCount(`${where} and ${filter}`, order, offset);
+  await pageAndCount(`${where} and ${filter}`, order, offset, SEARCH_COUNT_CAP);
 }
 
 /** Before the index: LIKE on every domain of the user's sites. */
@@ -171,30 +177,33 @@ const cases: Case[] = [
 ];
 
 console.log(
-  `date: ${new Date().toISOString()}  node ${process.version}  ${SITES} sites (seeded in ${seedSeconds.toFixed(0)} s), ${SAMPLES} requests a case, ${database.dialect}${process.env.BENCH_PINNED ? ', pinned to core 0' : ''}`,
+  `date: ${new Date().toISOString()}  node ${process.version}  ${SITES} sites (seeded in ${seedSeconds.toFixed(0)} s), API: wrk -c1 for ${API_SECONDS} s a case, raw SQL: ${SAMPLES} runs a case, ${database.dialect}${process.env.BENCH_PINNED ? ', pinned to core 0' : ''}`,
 );
 for (const entry of cases) {
-  const api: number[] = [];
+  // The API side through wrk on one connection (pinned to core 1 where taskset exists): every request
+  // waits for the one before, so its percentiles are the latency of one call, with no client of ours
+  // sharing this process's core. wrk runs in the background: the master answers from this process.
+  const api = entry.query
+    ? await wrkInBackground(`${base}/v1/sites?${entry.query}`, {
+        seconds: API_SECONDS,
+        connections: 1,
+        lua: `wrk.headers["access-token"] = "${token}"`,
+      })
+    : null;
   const sqlTimes: number[] = [];
   for (let i = 0; i < (entry.samples ?? SAMPLES); i++) {
-    let started = performance.now();
-    if (entry.query) {
-      const response = await fetch(`${base}/v1/sites?${entry.query}`, { headers: { 'access-token': token } });
-      await response.arrayBuffer();
-      api.push(performance.now() - started);
-    }
-    started = performance.now();
+    const started = performance.now();
     await entry.raw();
     sqlTimes.push(performance.now() - started);
   }
   const sqlFigure = `raw SQL p50 ${percentile(sqlTimes, 0.5).toFixed(2)} ms, p99 ${percentile(sqlTimes, 0.99).toFixed(2)} ms`;
-  if (api.length === 0) {
+  if (!api) {
     console.log(`${entry.label}: ${sqlFigure}`);
     continue;
   }
-  const ratio = percentile(sqlTimes, 0.5) / percentile(api, 0.5);
+  const ratio = percentile(sqlTimes, 0.5) / api.p50Ms;
   console.log(
-    `${entry.label}: API p50 ${percentile(api, 0.5).toFixed(2)} ms, p99 ${percentile(api, 0.99).toFixed(2)} ms; ${sqlFigure}; ratio (SQL/API at p50) ${ratio.toFixed(2)}`,
+    `${entry.label}: API p50 ${api.p50Ms.toFixed(2)} ms, p99 ${api.p99Ms.toFixed(2)} ms (${api.requests} calls); ${sqlFigure}; ratio (SQL/API at p50) ${ratio.toFixed(2)}`,
   );
 }
 await raw.close();

@@ -23,4 +23,9 @@ export const ListQuery = Type.Object({
 export type ListQuery = Static<typeof ListQuery>;
 
 export const ListResult = <T extends TSchema>(item: T) =>
-  Type.Object({ list: Type.Array(item), total: Type.Integer({ minimum: 0 }) });
+  Type.Object({
+    list: Type.Array(item),
+    total: Type.Integer({ minimum: 0 }),
+    /** True when `total` is a lower bound: the list stopped counting there (broad searches). */
+    total_capped: Type.Optional(Type.Boolean()),
+  });

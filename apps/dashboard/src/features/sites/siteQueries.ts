@@ -8,6 +8,8 @@ import { dateTimeFormat } from '../../shared/i18n/dateTime.ts';
 export interface ListPage<T> {
   list: T[];
   total: number;
+  /** `total` is a lower bound: a broad domain search stops counting there. */
+  total_capped?: boolean;
 }
 
 export interface SiteListQuery {

@@ -127,6 +127,29 @@ describe.each(DIALECTS)('site domain search on $dialect', (target) => {
     }
   });
 
+  it('stops counting the matches of a broad search at the cap, and says so', async () => {
+    const { sites, rng } = await seedRandomSites(db, [alice], 120, 13);
+    const owner: Owner = { kind: 'user', userId: alice };
+    let capped = 0;
+    for (const term of [...randomTerms(rng, sites, 40), '.']) {
+      const expected = plainMatches(sites, term, alice);
+      const page = await listSites(db, owner, { domain: term, sort: 'id' }, 1, 5, '', 10);
+      expect(
+        page.list.map((site) => site.id),
+        `"${term}"`,
+      ).toEqual(expected.slice(0, 5));
+      // An empty term is no domain filter at all: exact.
+      if (term !== '' && expected.length > 10) {
+        expect(page, `"${term}"`).toMatchObject({ total: 10, total_capped: true });
+        capped++;
+      } else expect(page, `"${term}"`).toEqual({ list: expect.any(Array), total: expected.length });
+    }
+    expect(capped).toBeGreaterThan(0);
+    // Without a domain search the total is exact, however large.
+    const all = await listSites(db, owner, {}, 1, 5, '', 10);
+    expect(all).toEqual({ list: expect.any(Array), total: sites.filter((site) => site.userId === alice).length });
+  });
+
   it('finds the same sites whether it probes postings, counts twice or reads every domain', async () => {
     const { sites, rng } = await seedRandomSites(db, [alice], 120, 11);
     const ids = async (search: DomainSearch) =>

@@ -1,5 +1,5 @@
 import { DEFAULT_SITE_PROTECTION, type Site, type SiteSettings } from '@rampart/contracts';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, SitesTable } from '../../db/schema.ts';
 import { cnameTarget } from '../cname/cname.repository.ts';
 import type { Owner } from '../tenancy.ts';
@@ -33,7 +33,16 @@ export interface SiteFilter {
 
 const SORT_COLUMNS = { id: 'sites.id', domain: 'sites.primary_domain', updated_at: 'sites.updated_at' } as const;
 
-/** A page of the owner's sites; the domain filter matches any of a site's domains by substring (any case). */
+/**
+ * A domain search counts its matches up to here: a term as broad as "com" would otherwise read every
+ * domain of the user's sites just for the total, while its first pages stop after a few rows.
+ */
+export const SEARCH_COUNT_CAP = 10_000;
+
+/**
+ * A page of the owner's sites; the domain filter matches any of a site's domains by substring (any
+ * case). With a domain filter the total stops at `countCap` (then `total_capped` is true).
+ */
 export async function listSites(
   db: Kysely<Database>,
   owner: Owner,
@@ -41,6 +50,7 @@ export async function listSites(
   page: number,
   limit: number,
   cnameDomain = '',
+  countCap = SEARCH_COUNT_CAP,
 ) {
   const search = filter.domain ? await planDomainSearch(db, filter.domain) : undefined;
   const scoped = db
@@ -64,9 +74,21 @@ export async function listSites(
       .limit(limit)
       .offset((page - 1) * limit)
       .execute(),
-    scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    search
+      ? db
+          .selectFrom(
+            scoped
+              .select(sql<number>`1`.as('one'))
+              .limit(countCap + 1)
+              .as('matched'),
+          )
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      : scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { list: rows.map((row) => presentSite(row, cnameDomain)), total: Number(count.n) };
+  const list = rows.map((row) => presentSite(row, cnameDomain));
+  const total = Number(count.n);
+  return search && total > countCap ? { list, total: countCap, total_capped: true } : { list, total };
 }
 
 export const findSite = (db: Kysely<Database>, owner: Owner, id: number) =>

@@ -48,6 +48,7 @@ export const SiteTable = memo(
       [selected, onSelect],
     );
     const total = page?.total ?? 0;
+    const capped = page?.total_capped === true;
     const pagination = useMemo<TableProps<Site>['pagination']>(
       () => ({
         current: query.page,
@@ -55,9 +56,10 @@ export const SiteTable = memo(
         total,
         showSizeChanger: true,
         pageSizeOptions: [10, 20, 50, 100],
-        showTotal: (count) => t('sites.list.total', { count }),
+        showTotal: (count) =>
+          capped ? t('sites.list.totalCapped', { count: count.toLocaleString() }) : t('sites.list.total', { count }),
       }),
-      [query.page, query.limit, total, t],
+      [query.page, query.limit, total, capped, t],
     );
     const onChange = useMemo<TableProps<Site>['onChange']>(
       () => (next, _filters, sorter) => {

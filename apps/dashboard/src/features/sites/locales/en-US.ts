@@ -19,6 +19,7 @@ export const sitesEnUS = {
       confirmDelete: 'Delete site {{domain}}? This cannot be undone.',
       total_one: '{{count}} site',
       total_other: '{{count}} sites',
+      totalCapped: 'More than {{count}} sites: narrow the search to see them all',
     },
     column: {
       domains: 'Domains',

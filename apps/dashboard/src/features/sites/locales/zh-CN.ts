@@ -22,6 +22,7 @@ export const sitesZhCN: LocaleOf<typeof sitesEnUS> = {
       confirmDelete: '删除网站 {{domain}}？删除后无法恢复。',
       total_one: '共 {{count}} 个网站',
       total_other: '共 {{count}} 个网站',
+      totalCapped: '超过 {{count}} 个网站：请缩小搜索范围以查看全部',
     },
     column: { domains: '域名', origins: '源站', group: '分组', status: '状态', updated: '更新时间', actions: '操作' },
     field: {
