@@ -43,9 +43,22 @@ async function run(db: Kysely<unknown>, dialect: DialectName, list: Record<strin
     migrationLockTableName: `${table}_lock`,
     ...(schema && { migrationTableSchema: schema }),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (attempt < 5 && droppedMeanwhile(error)) continue;
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/**
+ * Kysely's migrator first lists the tables of every schema in the database, and PostgreSQL names a
+ * schema that another session dropped during that scan as missing (invalid_schema_name). Nothing is
+ * left half-done by then (PostgreSQL runs the migrations in one transaction), so the run starts again.
+ * It happens where many masters share one database, such as the tests, whose schemas come and go.
+ */
+function droppedMeanwhile(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '3F000';
 }
 
 /** Brings both stores to the latest schema; each keeps its own migration table. */
