@@ -17,26 +17,31 @@ export const WAF_MODULE = 'ngx_http_modsecurity_module.so';
 
 export const PURGE_KEY_HEADER = 'x-rampart-purge-key';
 
-/** One JSON object per request, the fields of AccessLogLine (ids and upstream time as strings, parsed by the agent). */
-const ACCESS_LOG_FORMAT = [
-  '{"time":$msec',
-  '"site_id":"$rampart_site_id"',
-  '"client_ip":"$remote_addr"',
-  '"method":"$request_method"',
-  '"host":"$host"',
-  '"uri":"$request_uri"',
-  '"status":$status',
-  '"bytes_sent":$bytes_sent',
-  '"bytes_received":$request_length',
-  '"request_time":$request_time',
-  '"upstream_time":"$upstream_response_time"',
-  '"cache_status":"$upstream_cache_status"',
-  '"user_agent":"$http_user_agent"',
-  '"referer":"$http_referer"',
-  '"block_reason":"$rampart_block_reason"',
-  // The ModSecurity transaction of a WAF site's request: the agent adds the WAF's findings by it.
-  '"waf_tx":"$rampart_waf_tx"}',
-].join(',');
+/**
+ * One JSON object per request, the fields of AccessLogLine (ids and upstream time as strings, parsed
+ * by the agent); with the WAF in use, also the ModSecurity transaction id the agent adds the WAF's
+ * findings by (nodes without WAF sites do not pay for the field).
+ */
+const accessLogFormat = (waf: boolean) =>
+  [
+    '{"time":$msec',
+    '"site_id":"$rampart_site_id"',
+    '"client_ip":"$remote_addr"',
+    '"method":"$request_method"',
+    '"host":"$host"',
+    '"uri":"$request_uri"',
+    '"status":$status',
+    '"bytes_sent":$bytes_sent',
+    '"bytes_received":$request_length',
+    '"request_time":$request_time',
+    '"upstream_time":"$upstream_response_time"',
+    '"cache_status":"$upstream_cache_status"',
+    '"user_agent":"$http_user_agent"',
+    '"referer":"$http_referer"',
+    ...(waf
+      ? ['"block_reason":"$rampart_block_reason"', '"waf_tx":"$rampart_waf_tx"}']
+      : ['"block_reason":"$rampart_block_reason"}']),
+  ].join(',');
 
 /** One JSON object per TCP or UDP session, the fields of StreamLogLine. */
 const STREAM_LOG_FORMAT = [
@@ -123,7 +128,7 @@ export function renderMainConfig(
     `    uwsgi_temp_path ${temp('uwsgi')};`,
     `    scgi_temp_path ${temp('scgi')};`,
     '',
-    `    log_format rampart_access escape=json '${ACCESS_LOG_FORMAT}';`,
+    `    log_format rampart_access escape=json '${accessLogFormat(Boolean(parts.http.wafRulesFile))}';`,
     // Requests no site serves (no site id) are not logged: there is no one to show them to.
     '    map $rampart_site_id $rampart_loggable {',
     '        "" 0;',
