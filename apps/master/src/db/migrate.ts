@@ -46,7 +46,7 @@ async function run(db: Kysely<unknown>, dialect: DialectName, list: Record<strin
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    if (attempt < 5 && droppedMeanwhile(error)) continue;
+    if (attempt < 10 && droppedMeanwhile(error)) continue;
     throw error instanceof Error ? error : new Error(String(error));
   }
 }
