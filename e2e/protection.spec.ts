@@ -239,6 +239,30 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
     }
   });
 
+  it('skips the WAF rules of a blocked request on its site in one click', async () => {
+    const { token } = await customer();
+    const site = await createSite(suite, token, 'waf.example.com');
+    const protection = (await api<Site>('GET', `/v1/sites/${site.id}`, token)).protection;
+    await api('PUT', `/v1/sites/${site.id}`, token, {
+      protection: { ...protection, waf: { mode: 'block', paranoia: 1, exclusions: [920350] } },
+    });
+    logBlocked(
+      site.id,
+      '203.0.113.9',
+      'kind=waf;action=block;detail=rules 942100,942190: SQL Injection Attack Detected via libinjection',
+    );
+
+    const page = await suite.openPage({ token });
+    await page.goto(suite.url('/site/block-log'));
+    const row = page.getByTestId('block-log').getByRole('row', { name: /203\.0\.113\.9/ });
+    await row.getByRole('button', { name: 'Skip these rules' }).click();
+    await page.getByRole('tooltip').getByText('Skip WAF rules 942100, 942190 on guard.example.com?').waitFor();
+    await page.getByRole('tooltip').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Rules 942100, 942190 are skipped on this site').waitFor();
+    const after = (await api<Site>('GET', `/v1/sites/${site.id}`, token)).protection;
+    expect(after?.waf).toEqual({ mode: 'block', paranoia: 1, exclusions: [920350, 942100, 942190] });
+  });
+
   it('bans an address by hand, lifts it and keeps it in the history', async () => {
     const { token } = await customer();
     await createSite(suite, token, 'banned.example.com');

@@ -6,6 +6,7 @@ import { type BlockLogEntry, type BlockLogFilter, type PagedQuery, useBlockLog }
 import { BlockLogFilters } from './BlockLogFilters.tsx';
 import { blockLogColumns } from './blockLogColumns.tsx';
 import { useAllowIp } from './useAllowIp.ts';
+import { useSkipWafRules } from './useSkipWafRules.ts';
 
 /** Requests protection stopped, newest first, filtered and paged by the server. */
 export const BlockLogTab = () => {
@@ -19,6 +20,12 @@ export const BlockLogTab = () => {
     await allowIp(row.site_id, row.client_ip);
     feedback.success(t('protection.blockLog.allowed', { ip: row.client_ip }));
   };
+  const skipWafRules = useSkipWafRules();
+  const skipRules = async (row: BlockLogEntry, ids: number[]) => {
+    const rules = ids.join(', ');
+    if (await skipWafRules(row.site_id, ids)) feedback.success(t('protection.blockLog.rulesSkipped', { rules }));
+    else feedback.error(t('protection.blockLog.tooManySkipped'));
+  };
   return (
     <>
       <BlockLogFilters filter={query} onChange={filter} />
@@ -29,7 +36,7 @@ export const BlockLogTab = () => {
         loading={log.isFetching}
         // Log lines have no id: their place on the page keys them.
         dataSource={(log.data?.list ?? []).map((row, index) => ({ ...row, key: index }))}
-        columns={blockLogColumns(t, i18n.language, allow)}
+        columns={blockLogColumns(t, i18n.language, allow, skipRules)}
         scroll={{ x: 1100 }}
         pagination={{
           current: query.page,

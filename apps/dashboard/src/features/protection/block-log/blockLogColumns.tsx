@@ -7,6 +7,7 @@ import Typography from 'antd/es/typography';
 import type { TFunction } from 'i18next';
 import type { BlockLogEntry } from '../api.ts';
 import { knownKind, ruleIds } from '../model/blockLog.ts';
+import { wafRuleIds } from '../model/waf.ts';
 import { formatTime } from '../shared/time.ts';
 
 const KIND_COLORS: Record<BlockKind, string> = {
@@ -18,11 +19,15 @@ const KIND_COLORS: Record<BlockKind, string> = {
   waf: 'magenta',
 };
 
-/** The request, who sent it, what stopped it and why; "allow this IP" asks first. */
+/**
+ * The request, who sent it, what stopped it and why; "allow this IP" asks first, and so does "skip
+ * these rules" on a WAF entry (its rule ids join the site's WAF exclusions).
+ */
 export const blockLogColumns = (
   t: TFunction,
   language: string,
   onAllow: (row: BlockLogEntry) => Promise<void>,
+  onSkipRules: (row: BlockLogEntry, ids: number[]) => Promise<void>,
 ): ColumnsType<BlockLogEntry & { key: number }> => [
   {
     key: 'time',
@@ -63,19 +68,37 @@ export const blockLogColumns = (
   {
     key: 'actions',
     title: t('protection.actions'),
-    width: 130,
-    render: (_value, row) => (
-      <Popconfirm
-        title={t('protection.blockLog.confirmAllow', { ip: row.client_ip, host: row.host })}
-        description={t('protection.blockLog.confirmAllowHelp')}
-        okText={t('protection.confirm')}
-        cancelText={t('protection.cancel')}
-        onConfirm={() => onAllow(row).catch(() => undefined)}
-      >
-        <Button type="link" size="small">
-          {t('protection.blockLog.allow')}
-        </Button>
-      </Popconfirm>
-    ),
+    width: 150,
+    render: (_value, row) => {
+      const wafRules = row.kind === 'waf' ? wafRuleIds(row.detail) : [];
+      return (
+        <>
+          <Popconfirm
+            title={t('protection.blockLog.confirmAllow', { ip: row.client_ip, host: row.host })}
+            description={t('protection.blockLog.confirmAllowHelp')}
+            okText={t('protection.confirm')}
+            cancelText={t('protection.cancel')}
+            onConfirm={() => onAllow(row).catch(() => undefined)}
+          >
+            <Button type="link" size="small">
+              {t('protection.blockLog.allow')}
+            </Button>
+          </Popconfirm>
+          {wafRules.length > 0 && (
+            <Popconfirm
+              title={t('protection.blockLog.confirmSkipRules', { rules: wafRules.join(', '), host: row.host })}
+              description={t('protection.blockLog.confirmSkipRulesHelp')}
+              okText={t('protection.confirm')}
+              cancelText={t('protection.cancel')}
+              onConfirm={() => onSkipRules(row, wafRules).catch(() => undefined)}
+            >
+              <Button type="link" size="small">
+                {t('protection.blockLog.skipRules')}
+              </Button>
+            </Popconfirm>
+          )}
+        </>
+      );
+    },
   },
 ];

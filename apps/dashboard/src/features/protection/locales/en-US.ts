@@ -139,6 +139,13 @@ export const protectionEnUS = {
       confirmAllow: 'Allow {{ip}} on {{host}}?',
       confirmAllowHelp: 'An allow entry goes to the top of the site’s ACL: later checks are skipped for this address.',
       allowed: '{{ip}} is allowed',
+      skipRules: 'Skip these rules',
+      confirmSkipRules: 'Skip WAF rules {{rules}} on {{host}}?',
+      confirmSkipRulesHelp:
+        'The rules join the site’s WAF exclusions: its WAF stops running them. Do it for false positives only.',
+      rulesSkipped: 'Rules {{rules}} are skipped on this site',
+      tooManySkipped:
+        'The site already skips as many WAF rules as it may (200): remove some on its Protection tab first',
     },
     bans: {
       tab: 'Current bans',

@@ -142,6 +142,11 @@ export const protectionZhCN: LocaleOf<typeof protectionEnUS> = {
       confirmAllow: '在 {{host}} 上放行 {{ip}}？',
       confirmAllowHelp: '将在网站访问控制列表顶部添加一条允许规则：该地址将跳过后续所有检查。',
       allowed: '已放行 {{ip}}',
+      skipRules: '跳过这些规则',
+      confirmSkipRules: '在 {{host}} 上跳过 WAF 规则 {{rules}}？',
+      confirmSkipRulesHelp: '这些规则将加入网站的 WAF 排除列表，WAF 不再执行它们。仅用于误报。',
+      rulesSkipped: '此网站已跳过规则 {{rules}}',
+      tooManySkipped: '此网站跳过的 WAF 规则已达上限（200 条）：请先在其防护设置中移除一些',
     },
     bans: {
       tab: '当前封禁',

@@ -42,3 +42,22 @@ export const wafSettings = (values: WafValues): WafDefaults => ({
   paranoia: values.paranoia,
   exclusions: [...new Set(words(values.exclusionsText).map(Number))],
 });
+
+/** The WAF rule ids of a block log entry's detail (`rules 942100,942190: SQL Injection ...`). */
+export const wafRuleIds = (detail: string): number[] => {
+  const listed = /^rules ([0-9,]+)/.exec(detail)?.[1] ?? '';
+  return [
+    ...new Set(
+      listed
+        .split(',')
+        .filter((id) => /^[0-9]{1,7}$/.test(id))
+        .map(Number),
+    ),
+  ].filter((id) => id >= EXCLUSION.min && id <= EXCLUSION.max);
+};
+
+/** A site's exclusions with `ids` added (each once); null when they would go past the limit. */
+export const withExclusions = (current: readonly number[], ids: readonly number[]): number[] | null => {
+  const next = [...new Set([...current, ...ids])];
+  return next.length > MAX_EXCLUSIONS ? null : next;
+};
