@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from './support.ts';
+import { freePort, tempDir } from './support.ts';
 
 export const NGINX = process.env.RAMPART_NGINX ?? '/usr/sbin/nginx';
 
@@ -54,4 +54,15 @@ export function nginxMemoryMb(pidFile: string): number {
     }
   }
   return total / 1024;
+}
+
+/** The origin of the edge benches: a plain nginx answering "origin" on a free loopback port. */
+export async function startBenchOrigin(): Promise<{ port: number; nginx: PlainNginx }> {
+  const port = await freePort();
+  const nginx = startPlainNginx(
+    'origin',
+    `    access_log off;
+    server { listen 127.0.0.1:${port}; location / { return 200 "origin\\n"; } }`,
+  );
+  return { port, nginx };
 }

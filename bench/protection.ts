@@ -10,22 +10,13 @@ import { request } from 'node:http';
 import type { EdgeProtection, EdgeRuleGroup, SiteProtection } from '@rampart/contracts';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
-import { freePort } from '../apps/agent/test/support/ports.ts';
-import { startPlainNginx } from './nginx-process.ts';
-import { median, wrk, wrkInBackground } from './support.ts';
+import { startBenchOrigin } from './nginx-process.ts';
+import { median, wrk, wrkInBackground, wrkRounds } from './support.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const report: string[] = [
-  `date: ${new Date().toISOString()}  node ${process.version}  wrk -t1 -c32, ${SECONDS} s a run, ${ROUNDS} alternating rounds, medians`,
-];
+const { seconds: SECONDS, rounds: ROUNDS, header } = wrkRounds();
+const report: string[] = [header];
 
-const originPort = await freePort();
-const origin = startPlainNginx(
-  'origin',
-  `    access_log off;
-    server { listen 127.0.0.1:${originPort}; location / { return 200 "origin\\n"; } }`,
-);
+const { port: originPort, nginx: origin } = await startBenchOrigin();
 
 const protection = (overrides: Partial<SiteProtection>): SiteProtection => ({
   rule_group_id: null,

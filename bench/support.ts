@@ -133,3 +133,11 @@ export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
+
+/** Seconds a wrk run and alternating rounds (BENCH_SECONDS, BENCH_ROUNDS), and the report's first line. */
+export function wrkRounds() {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const header = `date: ${new Date().toISOString()}  node ${process.version}  wrk -t1 -c32, ${seconds} s a run, ${rounds} alternating rounds, medians`;
+  return { seconds, rounds, header };
+}

@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import type { EdgeRuleGroup, SiteProtection } from '@rampart/contracts';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSite } from '../src/testing/snapshots.ts';
+import { launchChromium } from './support/browser.ts';
 import { createEdge, type TestEdge } from './support/edge.ts';
 import { type Answer, edgeRequest, eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
@@ -222,18 +222,7 @@ describe('captcha challenge at the edge', () => {
   });
 
   it('a browser shows the image, and typing its digits leads to the page asked for', async () => {
-    const browser = await chromium.launch({
-      executablePath: process.env.RAMPART_CHROMIUM ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-        '--host-resolver-rules=MAP captcha.test 127.0.0.1',
-      ],
-    });
+    const browser = await launchChromium(['captcha.test']);
     try {
       const page = await browser.newPage();
       await page.goto(`http://captcha.test:${edge.ports.http}/browser?a=1`);

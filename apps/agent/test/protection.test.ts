@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { EdgeProtection, EdgeRuleGroup, SiteProtection } from '@rampart/contracts';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSite } from '../src/testing/snapshots.ts';
+import { launchChromium } from './support/browser.ts';
 import { createEdge, type TestEdge } from './support/edge.ts';
 import { edgeRequest, eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
@@ -121,18 +121,7 @@ describe('protection at the edge', () => {
     expect(plain.body).toContain('<script>');
     expect(origin.requests.some((r) => r.url === '/page')).toBe(false);
 
-    const browser = await chromium.launch({
-      executablePath: process.env.RAMPART_CHROMIUM ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-        `--host-resolver-rules=MAP js.test 127.0.0.1`,
-      ],
-    });
+    const browser = await launchChromium(['js.test']);
     try {
       const page = await browser.newPage();
       await page.goto(`http://js.test:${edge.ports.http}/page`);
