@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { LogDatabase } from './logs-schema.ts';
+import { SchemaScopedPostgresDialect } from './postgres-dialect.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -57,8 +58,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
         max,
         ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
       });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool(10) }) });
-    const logs = new Kysely<LogDatabase>({ dialect: new PostgresDialect({ pool: pool(4) }) });
+    const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool: pool(10) }) });
+    const logs = new Kysely<LogDatabase>({ dialect: new SchemaScopedPostgresDialect({ pool: pool(4) }) });
     return {
       db,
       logs,

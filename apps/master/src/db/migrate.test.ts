@@ -6,7 +6,7 @@ import { migrateToLatest } from './migrate.ts';
 const postgres = DIALECTS.find((target) => target.dialect === 'postgres');
 
 describe.runIf(postgres)('migrations on a PostgreSQL database other masters share', () => {
-  it('complete while other sessions create and drop schemas (the migrator scans every schema)', async () => {
+  it('complete while other sessions create and drop schemas (the migrator reads only its own)', async () => {
     const url = postgres!.url!;
     const churn = new pg.Client({ connectionString: url });
     await churn.connect();

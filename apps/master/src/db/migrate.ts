@@ -30,8 +30,8 @@ const logMigrations = (dialect: DialectName): Record<string, Migration> => ({
 });
 
 async function run(db: Kysely<unknown>, dialect: DialectName, list: Record<string, Migration>, table: string) {
-  // Kysely looks for its tables in every PostgreSQL schema; name ours, or one schema's migration
-  // table would make the migrator skip creating it in another (tests run one schema each, in parallel).
+  // On PostgreSQL the migrator's tables go in the current schema, the only one our introspector
+  // reads (postgres-dialect.ts): each master (each test) keeps its own in its own schema.
   const schema =
     dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
@@ -43,22 +43,9 @@ async function run(db: Kysely<unknown>, dialect: DialectName, list: Record<strin
     migrationLockTableName: `${table}_lock`,
     ...(schema && { migrationTableSchema: schema }),
   });
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
-    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    if (attempt < 10 && droppedMeanwhile(error)) continue;
-    throw error instanceof Error ? error : new Error(String(error));
-  }
-}
-
-/**
- * Kysely's migrator first lists the tables of every schema in the database, and PostgreSQL names a
- * schema that another session dropped during that scan as missing (invalid_schema_name). Nothing is
- * left half-done by then (PostgreSQL runs the migrations in one transaction), so the run starts again.
- * It happens where many masters share one database, such as the tests, whose schemas come and go.
- */
-function droppedMeanwhile(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '3F000';
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /** Brings both stores to the latest schema; each keeps its own migration table. */
