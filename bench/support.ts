@@ -141,3 +141,23 @@ export function wrkRounds() {
   const header = `date: ${new Date().toISOString()}  node ${process.version}  wrk -t1 -c32, ${seconds} s a run, ${rounds} alternating rounds, medians`;
   return { seconds, rounds, header };
 }
+
+/** A wrk target: a loopback URL and the Lua that sets its headers. */
+export interface WrkTarget {
+  url: string;
+  lua: string;
+}
+
+/** `rounds` alternating wrk runs (-c32) of `first` then `second`: medians of req/s and p99 of each. */
+export function alternate(first: WrkTarget, second: WrkTarget, seconds: number, rounds: number) {
+  const runs = { a: [] as number[], b: [] as number[], aP99: [] as number[], bP99: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    const ra = wrk(first.url, { seconds, connections: 32, lua: first.lua });
+    const rb = wrk(second.url, { seconds, connections: 32, lua: second.lua });
+    runs.a.push(ra.requestsPerSecond);
+    runs.b.push(rb.requestsPerSecond);
+    runs.aP99.push(ra.p99Ms);
+    runs.bP99.push(rb.p99Ms);
+  }
+  return { a: median(runs.a), b: median(runs.b), aP99: median(runs.aP99), bP99: median(runs.bP99) };
+}

@@ -8,12 +8,12 @@
 //     no WAF site at all: what the WAF costs everyone else (target: nothing measurable).
 // Usage: node bench/waf.ts   (needs wrk, Debian's nginx with the Rampart modules, ModSecurity and the CRS)
 import { writeFileSync } from 'node:fs';
-import type { SiteProtection } from '@rampart/contracts';
+import { DEFAULT_SITE_PROTECTION, type SiteProtection } from '@rampart/contracts';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from '../apps/agent/test/support/edge.ts';
 import { freePort } from '../apps/agent/test/support/ports.ts';
 import { startBenchOrigin, startPlainNginx } from './nginx-process.ts';
-import { median, tempDir, wrk, wrkRounds } from './support.ts';
+import { alternate, tempDir, wrkRounds } from './support.ts';
 
 const { seconds: SECONDS, rounds: ROUNDS, header } = wrkRounds();
 const report: string[] = [header];
@@ -56,35 +56,16 @@ const stock = startPlainNginx(
 
 const ua = (host: string) => `wrk.headers["Host"] = "${host}"; wrk.headers["User-Agent"] = "Mozilla/5.0 bench"`;
 
-/** Alternating rounds of two targets; medians of req/s and p99. */
-function compare(
-  a: { url: string; host: string },
-  b: { url: string; host: string },
-): { a: number; b: number; aP99: number; bP99: number } {
-  const runs = { a: [] as number[], b: [] as number[], aP99: [] as number[], bP99: [] as number[] };
-  for (let round = 0; round < ROUNDS; round++) {
-    const ra = wrk(a.url, { seconds: SECONDS, connections: 32, lua: ua(a.host) });
-    const rb = wrk(b.url, { seconds: SECONDS, connections: 32, lua: ua(b.host) });
-    runs.a.push(ra.requestsPerSecond);
-    runs.b.push(rb.requestsPerSecond);
-    runs.aP99.push(ra.p99Ms);
-    runs.bP99.push(rb.p99Ms);
-  }
-  return { a: median(runs.a), b: median(runs.b), aP99: median(runs.aP99), bP99: median(runs.bP99) };
-}
+/** Alternating rounds of two targets (a browser User-Agent, the given Host). */
+const compare = (a: { url: string; host: string }, b: { url: string; host: string }) =>
+  alternate({ url: a.url, lua: ua(a.host) }, { url: b.url, lua: ua(b.host) }, SECONDS, ROUNDS);
 
 const site = (id: number, domain: string, mode: SiteProtection['waf']['mode']) =>
   makeSite({
     id,
     domains: [domain],
     origins: [{ address: '127.0.0.1', port: originPort, weight: 1, backup: false }],
-    protection: {
-      rule_group_id: null,
-      attack_rule_group_id: null,
-      under_attack: false,
-      whitelist: [],
-      waf: { mode, paranoia: 1, exclusions: [] },
-    },
+    protection: { ...DEFAULT_SITE_PROTECTION, waf: { mode, paranoia: 1, exclusions: [] } },
   });
 
 async function edgeWith(sites: ReturnType<typeof site>[]): Promise<TestEdge> {

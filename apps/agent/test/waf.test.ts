@@ -1,7 +1,12 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AccessLogLine, LogBatchBody, SiteProtection } from '@rampart/contracts';
+import {
+  type AccessLogLine,
+  DEFAULT_SITE_PROTECTION,
+  type LogBatchBody,
+  type SiteProtection,
+} from '@rampart/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCrs } from '../src/apply/waf-runtime.ts';
 import { silentLogger } from '../src/logger.ts';
@@ -13,10 +18,7 @@ import { edgeRequest, eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 
 const waf = (mode: SiteProtection['waf']['mode'], exclusions: number[] = [], paranoia = 1): SiteProtection => ({
-  rule_group_id: null,
-  attack_rule_group_id: null,
-  under_attack: false,
-  whitelist: [],
+  ...DEFAULT_SITE_PROTECTION,
   waf: { mode, paranoia, exclusions },
 });
 

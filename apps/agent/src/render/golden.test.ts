@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EdgeSnapshot } from '@rampart/contracts';
+import { DEFAULT_SITE_PROTECTION, type EdgeSnapshot } from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_CERT } from '../testing/fixture-cert.ts';
 import { makeSite, makeSnapshot, makeStream } from '../testing/snapshots.ts';
@@ -153,23 +153,14 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
         domains: ['waf.example.com'],
         cache_rules: [{ match: 'prefix', value: '/static/', ttl: 600, ignore_query: true, honor_origin: false }],
         protection: {
-          rule_group_id: null,
-          attack_rule_group_id: null,
-          under_attack: false,
-          whitelist: [],
+          ...DEFAULT_SITE_PROTECTION,
           waf: { mode: 'block', paranoia: 2, exclusions: [942100, 920350, 942100] },
         },
       }),
       makeSite({
         id: 15,
         domains: ['watched.example.com'],
-        protection: {
-          rule_group_id: null,
-          attack_rule_group_id: null,
-          under_attack: false,
-          whitelist: [],
-          waf: { mode: 'detect', paranoia: 1, exclusions: [] },
-        },
+        protection: { ...DEFAULT_SITE_PROTECTION, waf: { mode: 'detect', paranoia: 1, exclusions: [] } },
       }),
     ],
     streams: [

@@ -54,11 +54,8 @@ const HEADER_FILTER = 'header_filter_by_lua_block { rampart_respond.headers() }'
  * transaction id `w<profile>.<site>.<request id>` (the profile rule in waf/rules.conf keys on it, the
  * agent reads the hits back by it) and sends it to the `_waf` twin of the location it would use.
  */
-const WAF_LINES = [
-  'modsecurity on;',
-  'modsecurity_transaction_id $rampart_waf_tx;',
-  'error_page 403 = @rampart_waf_denied;',
-];
+const WAF_INSPECT = ['modsecurity on;', 'modsecurity_transaction_id $rampart_waf_tx;'];
+const WAF_LINES = [...WAF_INSPECT, 'error_page 403 = @rampart_waf_denied;'];
 
 /** A named location, and with the WAF in use its twin that inspects requests first. */
 function named(name: string, body: string[], waf: boolean): string[] {
@@ -177,9 +174,7 @@ function wafLocations(rulesFile: string): string[] {
     '',
     // ModSecurity stays on here: it writes the audit entry of the refused request at the end.
     'location @rampart_waf_denied {',
-    '    modsecurity on;',
-    '    modsecurity_transaction_id $rampart_waf_tx;',
-    '    content_by_lua_block { rampart_respond.waf_denied() }',
+    ...[...WAF_INSPECT, 'content_by_lua_block { rampart_respond.waf_denied() }'].map((line) => `    ${line}`),
     '}',
     '',
   ];
