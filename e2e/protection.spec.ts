@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { adminToken, callApi } from './support/api.ts';
 import { consoleReady } from './support/console.ts';
 import { createSite, customerOf } from './support/edge.ts';
+import { confirmPopup } from './support/popconfirm.ts';
 import { useSuite } from './support/suite.ts';
 
 interface ListOf<T> {
@@ -195,7 +196,7 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
       .getByRole('row', { name: /in use/ })
       .getByRole('button', { name: 'Delete' })
       .click();
-    await page.getByRole('tooltip').getByRole('button', { name: 'Confirm' }).click();
+    await confirmPopup(page);
     await page.getByText(`match ${used.id} is used by rule group`, { exact: false }).waitFor();
 
     for (const name of ['spare one', 'spare two']) {
@@ -205,7 +206,7 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
         .check();
     }
     await matches.getByRole('button', { name: 'Delete selected (2)' }).click();
-    await page.getByRole('tooltip').getByRole('button', { name: 'Confirm' }).click();
+    await confirmPopup(page);
     await matches.getByRole('row', { name: /spare one/ }).waitFor({ state: 'detached' });
     expect((await api<ListOf<CcMatch>>('GET', '/v1/cc-matchs?name=spare', token)).total).toBe(0);
     expect((await api<ListOf<CcMatch>>('GET', '/v1/cc-matchs?name=in%20use', token)).total).toBe(1);
@@ -231,7 +232,7 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
         .getByRole('row', { name: new RegExp(ip.replaceAll('.', '\\.')) })
         .getByRole('button', { name: 'Allow this IP' })
         .click();
-      await page.getByRole('tooltip').getByRole('button', { name: 'Confirm' }).click();
+      await confirmPopup(page);
       await page.getByText(`${ip} is allowed`).waitFor();
       const [acl] = (await api<ListOf<Acl>>('GET', `/v1/acls?site_id=${siteId}`, token)).list;
       const allow = { action: 'allow', condition: { field: 'ip', op: 'cidr', values: [ip], negate: false } };
@@ -256,8 +257,7 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
     await page.goto(suite.url('/site/block-log'));
     const row = page.getByTestId('block-log').getByRole('row', { name: /203\.0\.113\.9/ });
     await row.getByRole('button', { name: 'Skip these rules' }).click();
-    await page.getByRole('tooltip').getByText('Skip WAF rules 942100, 942190 on guard.example.com?').waitFor();
-    await page.getByRole('tooltip').getByRole('button', { name: 'Confirm' }).click();
+    await confirmPopup(page, { question: 'Skip WAF rules 942100, 942190 on guard.example.com?' });
     await page.getByText('Rules 942100, 942190 are skipped on this site').waitFor();
     const after = (await api<Site>('GET', `/v1/sites/${site.id}`, token)).protection;
     expect(after?.waf).toEqual({ mode: 'block', paranoia: 1, exclusions: [920350, 942100, 942190] });
@@ -281,7 +281,7 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
     expect(bans.list.map((ban) => ban.cidr)).toContain('203.0.113.0/24');
 
     await row.getByRole('button', { name: 'Unban' }).click();
-    await page.getByRole('tooltip').getByRole('button', { name: 'Confirm' }).click();
+    await confirmPopup(page);
     await row.waitFor({ state: 'detached' });
     await page.getByRole('tab', { name: 'Ban history' }).click();
     await page

@@ -146,7 +146,7 @@ describe('a site added and edited in the dashboard, served by a real edge', () =
     await page.getByTestId('cache-clean-page').waitFor();
     const url = `http://${domain}/assets/app.css`;
     await page.getByRole('textbox', { name: 'Refresh URLs' }).fill(url);
-    await page.getByRole('button', { name: 'Submit' }).first().click();
+    await page.getByRole('tabpanel', { name: 'Refresh URLs' }).getByRole('button', { name: 'Submit' }).click();
     await page.getByTestId('job-history').getByText(url).waitFor();
     // A HIT leaves the cache as it is, so polling ends at the first fetch after the purge.
     await eventually(async () => expect(await cacheStatus()).toBe('MISS'), SERVED_WITHIN_MS, 200);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { callApi } from './support/api.ts';
 import { consoleReady } from './support/console.ts';
 import { createSite, customerOf, sitesNamed } from './support/edge.ts';
+import { confirmPopup } from './support/popconfirm.ts';
 import { useSuite } from './support/suite.ts';
 
 describe('sites: list, add drawer, edit page and cache clean', () => {
@@ -36,7 +37,7 @@ describe('sites: list, add drawer, edit page and cache clean', () => {
       .getByRole('checkbox')
       .check();
     await page.getByTestId('batch-bar').getByRole('button', { name: 'Disable' }).click();
-    await page.getByRole('tooltip').getByRole('button', { name: 'Confirm' }).click();
+    await confirmPopup(page);
     await page
       .getByRole('row', { name: /batch\.example\.com/ })
       .getByText('Disabled')
@@ -101,11 +102,11 @@ describe('sites: list, add drawer, edit page and cache clean', () => {
     await page.goto(suite.url('/site/cache-clean'));
     await page.getByTestId('cache-clean-page').waitFor();
     await page.getByRole('textbox', { name: 'Refresh URLs' }).fill('http://cdn.example.com/app.js');
-    await page.getByRole('button', { name: 'Submit' }).first().click();
+    await page.getByRole('tabpanel', { name: 'Refresh URLs' }).getByRole('button', { name: 'Submit' }).click();
     await page.getByTestId('job-history').getByText('http://cdn.example.com/app.js').waitFor();
     // A URL of no site of the customer's is refused with the master's message under the list.
     await page.getByRole('textbox', { name: 'Refresh URLs' }).fill('http://elsewhere.example.org/x');
-    await page.getByRole('button', { name: 'Submit' }).first().click();
+    await page.getByRole('tabpanel', { name: 'Refresh URLs' }).getByRole('button', { name: 'Submit' }).click();
     await page.getByText('elsewhere.example.org is not a domain of any of your sites').waitFor();
   });
 });
