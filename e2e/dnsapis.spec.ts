@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, callApi } from './support/api.ts';
 import { consoleReady } from './support/console.ts';
 import { createSite, customerOf } from './support/edge.ts';
+import { openDialog } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
 
 const API_KEY = 'pdns-secret';
@@ -86,8 +87,7 @@ describe('DNS APIs: add one from the site list and create the CNAME records of a
     await dialog.getByRole('button', { name: 'Close' }).click();
 
     const row = page.getByRole('row').filter({ hasText: 'www.example.org' });
-    await row.getByRole('button', { name: 'Create CNAME records' }).click();
-    const records = page.getByRole('dialog');
+    const records = await openDialog(page, row.getByRole('button', { name: 'Create CNAME records' }));
     await records.getByLabel('DNS API').click();
     await page.getByTitle('pdns-e2e', { exact: true }).click();
     await records.getByRole('button', { name: 'Create records' }).click();

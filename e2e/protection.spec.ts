@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { adminToken, callApi } from './support/api.ts';
 import { consoleReady } from './support/console.ts';
 import { createSite, customerOf } from './support/edge.ts';
-import { confirmPopup } from './support/popconfirm.ts';
+import { confirmPopup, openDialog } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
 
 interface ListOf<T> {
@@ -59,8 +59,7 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
     await page.getByTestId('rule-page').waitFor();
 
     await page.getByRole('tab', { name: 'Matches' }).click();
-    await page.getByRole('button', { name: 'Add match' }).click();
-    let drawer = page.getByRole('dialog');
+    let drawer = await openDialog(page, page.getByRole('button', { name: 'Add match' }));
     await drawer.getByLabel('Name').fill('api calls');
     await drawer.getByLabel('Condition 1 values').fill('/api/\n/v2/');
     await drawer.getByRole('button', { name: 'Add condition' }).click();
@@ -79,8 +78,7 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
     ]);
 
     await page.getByRole('tab', { name: 'Filters' }).click();
-    await page.getByRole('button', { name: 'Add filter' }).click();
-    drawer = page.getByRole('dialog');
+    drawer = await openDialog(page, page.getByRole('button', { name: 'Add filter' }));
     await drawer.getByLabel('Name').fill('slow down');
     await drawer.getByLabel('Requests').fill('30');
     await drawer.getByLabel('Seconds').fill('10');
@@ -93,8 +91,7 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
     expect(filter).toMatchObject({ type: 'rate', requests: 30, seconds: 10, per: 'ip' });
 
     await page.getByRole('tab', { name: 'Rule groups' }).click();
-    await page.getByRole('button', { name: 'Add rule group' }).click();
-    drawer = page.getByRole('dialog');
+    drawer = await openDialog(page, page.getByRole('button', { name: 'Add rule group' }));
     await drawer.getByLabel('Name').fill('shop rules');
     await choose(page, drawer.getByRole('combobox', { name: 'Line 1 match' }), 'api calls');
     await choose(page, drawer.getByRole('combobox', { name: 'Line 1 filter' }), 'slow down');

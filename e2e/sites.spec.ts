@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { callApi } from './support/api.ts';
 import { consoleReady } from './support/console.ts';
 import { createSite, customerOf, sitesNamed } from './support/edge.ts';
-import { confirmPopup } from './support/popconfirm.ts';
+import { confirmPopup } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
 
 describe('sites: list, add drawer, edit page and cache clean', () => {

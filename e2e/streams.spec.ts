@@ -2,6 +2,7 @@ import type { Stream } from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
 import { callApi } from './support/api.ts';
 import { customerOf } from './support/edge.ts';
+import { openDialog } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
 
 describe('streams: add drawer and listen-port conflicts', () => {
@@ -14,8 +15,7 @@ describe('streams: add drawer and listen-port conflicts', () => {
     await page.goto(suite.url('/stream/list'));
     await page.getByTestId('stream-list-page').waitFor();
     const add = async () => {
-      await page.getByRole('button', { name: 'Add forwarding' }).click();
-      const drawer = page.getByRole('dialog');
+      const drawer = await openDialog(page, page.getByRole('button', { name: 'Add forwarding' }));
       await drawer.getByLabel('Listen port').fill('15353');
       await drawer.getByLabel('Origin 1 address').fill('10.0.0.53');
       await drawer.getByLabel('Origin 1 port').fill('53');

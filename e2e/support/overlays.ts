@@ -1,12 +1,20 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 const CLOSE_TIMEOUT_MS = 30_000;
 
+/** Waits until `overlays` matches nothing on screen (a closing drawer or popconfirm stays for its animation). */
+async function untilClosed(page: Page, overlays: Locator, what: string): Promise<void> {
+  const deadline = Date.now() + CLOSE_TIMEOUT_MS;
+  while ((await overlays.count()) > 0) {
+    if (Date.now() > deadline) throw new Error(`${what} did not close within ${CLOSE_TIMEOUT_MS} ms`);
+    await page.waitForTimeout(50);
+  }
+}
+
 /**
- * Answers the open Popconfirm with its Confirm button and waits until it has closed. A closing
- * popconfirm stays on screen for its animation; waiting here means the next one a test opens is the
- * only one on the page, so its Confirm button is found once, however slow the machine.
- * `question` picks the popconfirm by its text; `staysOpen` is for a confirmation the page refuses.
+ * Answers the open Popconfirm with its Confirm button and waits until it has closed, so the next
+ * one a test opens is the only one on the page, however slow the machine. `question` picks the
+ * popconfirm by its text; `staysOpen` is for a confirmation the page refuses.
  */
 export async function confirmPopup(
   page: Page,
@@ -15,10 +23,17 @@ export async function confirmPopup(
   const popups = page.getByRole('tooltip').filter({ has: page.getByRole('button', { name: 'Confirm' }) });
   const popup = question === undefined ? popups : popups.filter({ hasText: question });
   await popup.getByRole('button', { name: 'Confirm' }).click();
-  if (staysOpen) return;
-  const deadline = Date.now() + CLOSE_TIMEOUT_MS;
-  while ((await popups.count()) > 0) {
-    if (Date.now() > deadline) throw new Error(`the popconfirm did not close within ${CLOSE_TIMEOUT_MS} ms`);
-    await page.waitForTimeout(50);
-  }
+  if (!staysOpen) await untilClosed(page, popups, 'the popconfirm');
+}
+
+/**
+ * Clicks `trigger` once no other drawer or modal is on screen and returns the dialog it opens: a
+ * drawer that an earlier step closed may still be animating out, and would be a second match.
+ */
+export async function openDialog(page: Page, trigger: Locator): Promise<Locator> {
+  const dialogs = page.getByRole('dialog');
+  await untilClosed(page, dialogs, 'the previous dialog');
+  await trigger.click();
+  await dialogs.waitFor();
+  return dialogs;
 }
