@@ -15,6 +15,9 @@ import { type Origin, startOrigin } from './support/origin.ts';
 import { freePort } from './support/ports.ts';
 
 const MAIN = join(import.meta.dirname, '../src/main.ts');
+// How long a change may take to be served: generous, because a busy machine is slow; the figure
+// itself (change to served, p50/p95) is measured by bench/propagation.ts, not asserted here.
+const CHANGE_SERVED_MS = 20_000;
 
 /** The whole loop with no stand-ins: the master from source, the agent process, Debian's nginx. */
 describe('master → agent → nginx', () => {
@@ -98,14 +101,14 @@ describe('master → agent → nginx', () => {
     for (const dir of [agentDir, master?.dataDir]) if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('serves a site created through the API within 2 s, with the site’s Host', async () => {
+  it('serves a site created through the API, with the site’s Host', async () => {
     const origin = origins[0] as Origin;
     site = await api<Site>(master, 'POST', '/v1/sites', admin, {
       domains: ['loop.example.com'],
       origins: [{ address: '127.0.0.1', port: origin.port, weight: 1, backup: false }],
       cache_rules: [{ match: 'extension', value: 'css', ttl: 600, ignore_query: false, honor_origin: false }],
     });
-    await eventually(async () => expect(await servedBy('loop.example.com')).toBe('first'), 2000, 50);
+    await eventually(async () => expect(await servedBy('loop.example.com')).toBe('first'), CHANGE_SERVED_MS, 50);
     expect(origin.requests.at(-1)?.headers.host).toBe('loop.example.com');
   });
 
@@ -132,9 +135,9 @@ describe('master → agent → nginx', () => {
     await api(master, 'PUT', `/v1/sites/${site.id}`, admin, {
       origins: [{ address: '127.0.0.1', port: (origins[1] as Origin).port, weight: 1, backup: false }],
     });
-    await eventually(async () => expect(await servedBy('loop.example.com')).toBe('second'), 2000, 50);
+    await eventually(async () => expect(await servedBy('loop.example.com')).toBe('second'), CHANGE_SERVED_MS, 50);
     const cacheStatus = async () => (await get('loop.example.com', '/app.css')).headers['x-cache-status'];
-    await eventually(async () => expect(await cacheStatus()).toBe('MISS'), 5000);
+    await eventually(async () => expect(await cacheStatus()).toBe('MISS'), CHANGE_SERVED_MS);
     expect(await cacheStatus()).toBe('HIT');
     await api(master, 'POST', '/v1/jobs', admin, { type: 'purge-url', urls: ['http://loop.example.com/app.css'] });
     await eventually(async () => {
@@ -144,7 +147,7 @@ describe('master → agent → nginx', () => {
     expect(await cacheStatus()).toBe('MISS');
   });
 
-  it('a ban made through the API stops the next request within a second, and an unban lifts it', async () => {
+  it('a ban made through the API stops the next requests, and an unban lifts it', async () => {
     expect(await servedBy('loop.example.com')).toBe('second');
     await api(master, 'POST', '/v1/monitor/site/blackip', admin, {
       site_id: site.id,
@@ -152,16 +155,16 @@ describe('master → agent → nginx', () => {
       seconds: 600,
       reason: 'full-loop test',
     });
-    await eventually(async () => expect((await get('loop.example.com')).status).toBe(403), 1000, 20);
+    await eventually(async () => expect((await get('loop.example.com')).status).toBe(403), CHANGE_SERVED_MS, 20);
     // While a reload retires the old workers, both configs answer for a moment: wait until only
     // the new one does before lifting the ban.
     const steadily = async (check: () => Promise<void>) => {
       for (let i = 0; i < 5; i++) await check();
     };
-    await eventually(() => steadily(async () => expect((await get('loop.example.com')).status).toBe(403)), 3000, 50);
+    await eventually(() => steadily(async () => expect((await get('loop.example.com')).status).toBe(403)), CHANGE_SERVED_MS, 50);
     await api(master, 'DELETE', '/v1/monitor/site/blackip', admin, { site_id: site.id, ip: '127.0.0.1' });
-    await eventually(async () => expect(await servedBy('loop.example.com')).toBe('second'), 1000, 20);
-    await eventually(() => steadily(async () => expect(await servedBy('loop.example.com')).toBe('second')), 3000, 50);
+    await eventually(async () => expect(await servedBy('loop.example.com')).toBe('second'), CHANGE_SERVED_MS, 20);
+    await eventually(() => steadily(async () => expect(await servedBy('loop.example.com')).toBe('second')), CHANGE_SERVED_MS, 50);
     const seen: string[] = [];
     for (let i = 0; i < 15; i++) {
       const { list } = await api<{ list: { applied_version: number }[] }>(master, 'GET', '/v1/nodes', admin);

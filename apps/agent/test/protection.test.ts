@@ -112,7 +112,7 @@ describe('protection at the edge', () => {
     expect(banned.status).toBe(403);
     expect(banned.body).toContain('Too many requests');
     expect((await get('rate.test')).status).toBe(403);
-    await eventually(async () => expect((await get('rate.test')).status).toBe(200), 6000, 250);
+    await eventually(async () => expect((await get('rate.test')).status).toBe(200), 20_000, 250);
   });
 
   it('a JS challenge stops a client without JavaScript, and headless Chromium passes it', async () => {

@@ -56,7 +56,7 @@ export function edgeRequest(port: number, options: RequestOptions): Promise<Answ
 }
 
 /** Repeats `check` until it passes or `timeoutMs` runs out (then throws its last error). */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 5000, intervalMs = 100): Promise<T> {
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

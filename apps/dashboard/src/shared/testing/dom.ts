@@ -1,7 +1,7 @@
 /** Small helpers for jsdom component tests (no testing-library in this repo). */
 
 /** Polls until `check` returns a truthy value (or stops throwing). */
-export const waitFor = async <T>(check: () => T, timeoutMs = 5000): Promise<NonNullable<T>> => {
+export const waitFor = async <T>(check: () => T, timeoutMs = 15_000): Promise<NonNullable<T>> => {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
