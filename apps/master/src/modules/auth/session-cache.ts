@@ -1,4 +1,4 @@
-import type { UserRow } from '../users/users.repository.ts';
+import type { UserRow } from '../users/user-row.ts';
 
 export interface CachedSession {
   user: UserRow;

@@ -1,9 +1,10 @@
 import type { User } from '@rampart/contracts';
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, UsersTable } from '../../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { sessionCache } from '../auth/session-cache.ts';
+import type { UserRow } from './user-row.ts';
 
-export type UserRow = Selectable<UsersTable>;
+export type { UserRow } from './user-row.ts';
 
 /** Lookup keys: accounts, emails and phones are unique regardless of case and spacing. */
 export const accountKey = (value: string) => value.trim().toLowerCase();
