@@ -1,9 +1,10 @@
 import { ROUTES, type RouteRecord } from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
 import { flattenKeys } from '../shared/i18n/flattenKeys.ts';
-import { createI18n, type LocaleTree } from '../shared/i18n/i18n.ts';
+import { createI18n } from '../shared/i18n/i18n.ts';
 import type { LocaleBundle } from '../shared/i18n/localeBundle.ts';
 import { COMMON_LOCALES } from '../shared/i18n/locales/bundle.ts';
+import type { LocaleTree } from '../shared/i18n/translations.ts';
 
 // Every locale folder of the app, found rather than listed: a new feature's strings are checked too.
 const LOCALE_FILES = import.meta.glob<Record<string, LocaleTree>>('../**/locales/{zh-CN,en-US}.ts', { eager: true });

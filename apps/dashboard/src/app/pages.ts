@@ -1,3 +1,4 @@
+import type { BuiltPage } from './builtPages.ts';
 import { lazyRoute, type PageModule } from './lazyRoute.tsx';
 
 type PageLoader = () => Promise<PageModule>;
@@ -16,8 +17,8 @@ export const registerPage = lazyRoute(() => import('../features/auth/register/Re
 export const forgetPasswordPage = lazyRoute(() => import('../features/auth/forget-password/ForgetPasswordPage.tsx'));
 export const consoleLayout = lazyRoute(() => import('../layout/ConsoleLayout.tsx'));
 
-/** Console pages built so far, by route name; every other record of ROUTES renders the 404 page. */
-export const CONSOLE_PAGES: Partial<Record<string, PageLoader>> = {
+/** The code of each built console page, by route name (one loader for every name of BUILT_PAGES). */
+export const CONSOLE_PAGES: Record<BuiltPage, PageLoader> = {
   home: () => import('../features/overview/HomePage.tsx'),
   'admin-home': () => import('../features/overview/AdminHomePage.tsx'),
   dashboard: () => import('../features/overview/DashboardPage.tsx'),

@@ -1,15 +1,5 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { prefetchSiteList } from '../features/sites/siteQueries.ts';
-import type { HttpClient } from '../shared/http/client.ts';
-
-/** What a prefetch works with: the console's HTTP client and query cache, and the user's language. */
-export interface PrefetchContext {
-  http: HttpClient;
-  queryClient: QueryClient;
-  language: string;
-}
-
-type Prefetch = (context: PrefetchContext) => Promise<void>;
+import type { Prefetch } from '../shared/http/prefetchContext.ts';
 
 /**
  * What a console page shows first, by route name: its data asked for as soon as a navigation to the

@@ -1,8 +1,8 @@
 import type { Site, SiteGroup } from '@rampart/contracts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { PrefetchContext } from '../../app/prefetch.ts';
 import type { HttpClient } from '../../shared/http/client.ts';
 import { notifyWhenWatched } from '../../shared/http/notifyWhenWatched.ts';
+import type { PrefetchContext } from '../../shared/http/prefetchContext.ts';
 import { dateTimeFormat } from '../../shared/i18n/dateTime.ts';
 
 export interface ListPage<T> {

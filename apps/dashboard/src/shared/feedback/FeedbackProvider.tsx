@@ -9,10 +9,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import type { MessageApi, Toast } from './MessageHost.tsx';
-
-/** Spec §9: messages stay 3 s. */
-export const MESSAGE_SECONDS = 3;
+import type { MessageApi, Toast } from './toast.ts';
 
 export interface Feedback {
   error: (text: string) => void;

@@ -1,13 +1,6 @@
 import useMessage from 'antd/es/message/useMessage';
 import { useEffect } from 'react';
-import { MESSAGE_SECONDS } from './FeedbackProvider.tsx';
-
-export interface Toast {
-  type: 'error' | 'success';
-  text: string;
-}
-
-export type MessageApi = (toast: Toast) => void;
+import { MESSAGE_SECONDS, type MessageApi } from './toast.ts';
 
 /** antd's message holder; hands its API to the provider once mounted. */
 export const MessageHost = ({ onReady }: { onReady: (api: MessageApi) => void }) => {

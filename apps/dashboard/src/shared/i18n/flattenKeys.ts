@@ -1,4 +1,4 @@
-import type { LocaleTree } from './i18n.ts';
+import type { LocaleTree } from './translations.ts';
 
 /** Every leaf key of a locale tree as a dotted path, sorted. */
 export const flattenKeys = (tree: LocaleTree, prefix = ''): string[] =>

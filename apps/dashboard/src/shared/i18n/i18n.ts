@@ -2,9 +2,7 @@ import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, LANGUAGE_STORAGE_KEY, LANGUAGES, type Language } from './languages.ts';
 import { addLocaleBundle, type LocaleBundle } from './localeBundle.ts';
-
-export type LocaleTree = { readonly [key: string]: string | LocaleTree };
-export type Translations = Record<Language, LocaleTree>;
+import type { Translations } from './translations.ts';
 
 /**
  * A fresh i18next instance with the strings every page needs; features add theirs when their code

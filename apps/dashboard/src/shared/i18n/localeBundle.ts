@@ -1,6 +1,6 @@
 import type { i18n as I18n } from 'i18next';
-import type { Translations } from './i18n.ts';
 import { LANGUAGES } from './languages.ts';
+import type { Translations } from './translations.ts';
 
 /** One feature's strings in every language; added to i18next when the code that shows them loads. */
 export type LocaleBundle = Translations;

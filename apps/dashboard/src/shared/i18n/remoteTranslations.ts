@@ -1,7 +1,7 @@
 import type { i18n as I18n } from 'i18next';
 import type { HttpClient } from '../http/client.ts';
-import type { LocaleTree } from './i18n.ts';
 import { LANGUAGES } from './languages.ts';
+import type { LocaleTree } from './translations.ts';
 
 /** Spec §7: optional translations from the server, by language, merged over the built-in ones. */
 export const REMOTE_TRANSLATIONS_PATH = '/api/system/i18n/list';

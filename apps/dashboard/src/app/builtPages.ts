@@ -1,0 +1,26 @@
+/**
+ * Route names of the console pages built so far; every other record of ROUTES renders the 404 page.
+ * Apart from the loaders (pages.ts), so that the chrome can tell pages apart without importing them.
+ */
+export const BUILT_PAGES = [
+  'home',
+  'admin-home',
+  'dashboard',
+  'log',
+  'system-log',
+  'site-list',
+  'site-edit',
+  'site-cert',
+  'site-cache-clean',
+  'site-rule',
+  'site-block-log',
+  'stream-list',
+  'stream-edit',
+  'config-waf',
+] as const;
+
+export type BuiltPage = (typeof BUILT_PAGES)[number];
+
+const BUILT = new Set<string>(BUILT_PAGES);
+
+export const isBuiltPage = (name: string): name is BuiltPage => BUILT.has(name);
