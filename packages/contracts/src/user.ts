@@ -22,6 +22,11 @@ export const User = Type.Object({
 });
 export type User = Static<typeof User>;
 
+/** Next to `user_id` in list rows, so that lists show whose a row is by name. */
+export const OwnerAccount = Type.Union([Type.String(), Type.Null()], {
+  description: "the owner's account name, in list calls; null for user 0 (system rows) or a removed user",
+});
+
 export const UserWithToken = Type.Intersect([
   User,
   Type.Object({ access_token: Type.String(), expires_at: Type.String({ format: 'date-time' }) }),

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { OwnerAccount } from '../user.ts';
 import { Domain, ObjectName } from './fields.ts';
 
 export const CertSource = Type.Union([Type.Literal('upload'), Type.Literal('acme')], { description: 'upload or acme' });
@@ -21,6 +22,7 @@ export type AcmeStep = (typeof ACME_STEPS)[number];
 export const Cert = Type.Object({
   id: Type.Integer(),
   user_id: Type.Integer(),
+  user_account: Type.Optional(OwnerAccount),
   name: Type.String(),
   source: CertSource,
   names: Type.Array(Type.String(), { description: 'DNS names the certificate covers (empty until first issued)' }),

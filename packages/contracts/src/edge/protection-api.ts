@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { OwnerAccount } from '../user.ts';
 import { IpAddress, ObjectName } from './fields.ts';
 import {
   AclEntry,
@@ -50,6 +51,7 @@ export type CcBatchBody = Static<typeof CcBatchBody>;
 export const CcMatch = Type.Object({
   id: Type.Integer(),
   user_id: OwnerId,
+  user_account: Type.Optional(OwnerAccount),
   name: Type.String(),
   conditions: Type.Array(Condition),
   created_at: Time,
@@ -78,6 +80,7 @@ const filterFields = FilterSettings.properties;
 export const CcFilter = Type.Object({
   id: Type.Integer(),
   user_id: OwnerId,
+  user_account: Type.Optional(OwnerAccount),
   name: Type.String(),
   type: FilterType,
   requests: filterFields.requests,
@@ -125,6 +128,7 @@ export const RuleLines = Type.Array(RuleLine, { maxItems: 100, description: 'at 
 export const CcRuleGroup = Type.Object({
   id: Type.Integer(),
   user_id: OwnerId,
+  user_account: Type.Optional(OwnerAccount),
   name: Type.String(),
   /** The system group sites without a rule group use; at most one. */
   is_default: Type.Boolean(),

@@ -1,4 +1,5 @@
 import { type Static, type TOptional, type TSchema, Type } from 'typebox';
+import { OwnerAccount } from '../user.ts';
 import {
   Domain,
   FileExtension,
@@ -79,6 +80,7 @@ export const Site = Type.Intersect([
   Type.Object({
     id: Type.Integer(),
     user_id: Type.Integer(),
+    user_account: Type.Optional(OwnerAccount),
     group_id: SiteGroupRef,
     name: Type.String(),
     cname: Type.String({ description: 'where the domains must point (CNAME); empty until a CNAME domain is set up' }),

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { OwnerAccount } from '../user.ts';
 import { Port } from './fields.ts';
 import { Balance, Origin } from './site.ts';
 
@@ -19,6 +20,7 @@ export const Stream = Type.Object({
   ...StreamSettings.properties,
   id: Type.Integer(),
   user_id: Type.Integer(),
+  user_account: Type.Optional(OwnerAccount),
   group_id: Type.Union([Type.Integer(), Type.Null()]),
   name: Type.String(),
   created_at: Type.String(),

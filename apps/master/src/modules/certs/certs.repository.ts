@@ -63,6 +63,8 @@ export const findCertById = (db: Kysely<Database>, id: number) =>
 export async function listCerts(db: Kysely<Database>, owner: Owner, page: number, limit: number) {
   const [rows, count] = await Promise.all([
     withTask(db)
+      .leftJoin('users', 'users.id', 'certs.user_id')
+      .select('users.username as user_account')
       .$if(owner.kind === 'user', (qb) => qb.where('certs.user_id', '=', owner.userId))
       .orderBy('certs.id', 'desc')
       .limit(limit)
@@ -74,7 +76,7 @@ export async function listCerts(db: Kysely<Database>, owner: Owner, page: number
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow(),
   ]);
-  return { list: rows.map(presentCert), total: Number(count.n) };
+  return { list: rows.map((row) => ({ ...presentCert(row), user_account: row.user_account })), total: Number(count.n) };
 }
 
 export async function insertCert(db: Kysely<Database>, userId: number, name: string, parsed: ParsedCert, now: number) {

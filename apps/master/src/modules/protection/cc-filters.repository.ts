@@ -28,7 +28,7 @@ export const presentFilter = (row: CcFilterRow): CcFilter => ({
 
 export async function listFilters(db: Kysely<Database>, owner: Owner, query: CcListQuery) {
   const { rows, total } = await listOwned(db, 'cc_filters', owner, query);
-  return { list: rows.map(presentFilter), total };
+  return { list: rows.map((row) => ({ ...presentFilter(row), user_account: row.user_account })), total };
 }
 
 /** The rows among `ids` the caller may read. */

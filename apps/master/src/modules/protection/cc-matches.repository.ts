@@ -18,7 +18,7 @@ export const presentMatch = (row: CcMatchRow): CcMatch => ({
 
 export async function listMatches(db: Kysely<Database>, owner: Owner, query: CcListQuery) {
   const { rows, total } = await listOwned(db, 'cc_matches', owner, query);
-  return { list: rows.map(presentMatch), total };
+  return { list: rows.map((row) => ({ ...presentMatch(row), user_account: row.user_account })), total };
 }
 
 /** The rows among `ids` the caller may read. */

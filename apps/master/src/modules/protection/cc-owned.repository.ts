@@ -1,6 +1,5 @@
 import type { CcListQuery } from '@rampart/contracts';
 import type { Kysely, Selectable } from 'kysely';
-import { newestFirstPage } from '../../db/paging.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Owner } from '../tenancy.ts';
 import { nameLike, readableOwners } from './cc-owner.ts';
@@ -8,22 +7,35 @@ import { nameLike, readableOwners } from './cc-owner.ts';
 /** The tables of matches, filters and rule groups: owned rows, system rows readable by everyone. */
 type CcTable = 'cc_matches' | 'cc_filters' | 'cc_rule_groups';
 
-/** One page of the rows `owner` may read, newest first, with the total. */
+/** A listed row with its owner's account name (null for system rows). */
+export type WithOwnerAccount<Row> = Row & { user_account: string | null };
+
+/** One page of the rows `owner` may read, newest first, with the owners' account names and the total. */
 export async function listOwned<T extends CcTable>(
   db: Kysely<Database>,
   table: T,
   owner: Owner,
   query: CcListQuery,
-): Promise<{ rows: Selectable<Database[T]>[]; total: number }> {
+): Promise<{ rows: WithOwnerAccount<Selectable<Database[T]>>[]; total: number }> {
   const owners = readableOwners(owner);
   const { page = 1, limit = 20, name, user_id } = query;
   const scoped = db
-    .selectFrom(table as CcTable)
-    .$if(owners !== null, (qb) => qb.where('user_id', 'in', owners ?? []))
-    .$if(user_id !== undefined, (qb) => qb.where('user_id', '=', user_id ?? 0))
-    .$if(!!name, (qb) => qb.where((eb) => eb(eb.fn('lower', ['name']), 'like', nameLike(name ?? ''))));
-  const { rows, total } = await newestFirstPage(scoped, page, limit);
-  return { rows: rows as Selectable<Database[T]>[], total };
+    .selectFrom(`${table as CcTable} as owned`)
+    .$if(owners !== null, (qb) => qb.where('owned.user_id', 'in', owners ?? []))
+    .$if(user_id !== undefined, (qb) => qb.where('owned.user_id', '=', user_id ?? 0))
+    .$if(!!name, (qb) => qb.where((eb) => eb(eb.fn('lower', ['owned.name']), 'like', nameLike(name ?? ''))));
+  const [rows, count] = await Promise.all([
+    scoped
+      .leftJoin('users', 'users.id', 'owned.user_id')
+      .selectAll('owned')
+      .select('users.username as user_account')
+      .orderBy('owned.id', 'desc')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+    scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as WithOwnerAccount<Selectable<Database[T]>>[], total: Number(count.n) };
 }
 
 /** The rows among `ids` the caller may read. */

@@ -49,7 +49,8 @@ export async function presentGroups(db: Kysely<Database>, rows: readonly CcRuleG
 
 export async function listGroups(db: Kysely<Database>, owner: Owner, query: CcListQuery) {
   const { rows, total } = await listOwned(db, 'cc_rule_groups', owner, query);
-  return { list: await presentGroups(db, rows), total };
+  const groups = await presentGroups(db, rows);
+  return { list: groups.map((group, at) => ({ ...group, user_account: rows[at]?.user_account ?? null })), total };
 }
 
 /** The groups among `ids` the caller may read. */

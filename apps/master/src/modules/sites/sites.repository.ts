@@ -68,7 +68,9 @@ export async function listSites(
   const column = SORT_COLUMNS[sort.replace(/^-/, '') as keyof typeof SORT_COLUMNS];
   const [rows, count] = await Promise.all([
     scoped
+      .leftJoin('users', 'users.id', 'sites.user_id')
       .selectAll('sites')
+      .select('users.username as user_account')
       .orderBy(column, sort.startsWith('-') ? 'desc' : 'asc')
       .orderBy('sites.id', 'desc')
       .limit(limit)
@@ -86,7 +88,7 @@ export async function listSites(
           .executeTakeFirstOrThrow()
       : scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
   ]);
-  const list = rows.map((row) => presentSite(row, cnameDomain));
+  const list = rows.map((row) => ({ ...presentSite(row, cnameDomain), user_account: row.user_account }));
   const total = Number(count.n);
   return search && total > countCap ? { list, total: countCap, total_capped: true } : { list, total };
 }

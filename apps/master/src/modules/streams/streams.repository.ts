@@ -1,6 +1,5 @@
 import { AGENT_CONTROL_PORT, type Stream, type StreamSettings } from '@rampart/contracts';
 import type { Kysely, Selectable } from 'kysely';
-import { newestFirstPage } from '../../db/paging.ts';
 import type { Database, StreamsTable } from '../../db/schema.ts';
 import type { Owner } from '../tenancy.ts';
 
@@ -32,13 +31,26 @@ export async function listStreams(
 ) {
   const scoped = db
     .selectFrom('streams')
-    .$if(owner.kind === 'user', (qb) => qb.where('user_id', '=', owner.userId))
-    .$if(filter.port !== undefined, (qb) => qb.where('listen_port', '=', filter.port ?? 0))
-    .$if(filter.protocol !== undefined, (qb) => qb.where('protocol', '=', filter.protocol ?? 'tcp'))
-    .$if(filter.groupId !== undefined, (qb) => qb.where('group_id', '=', filter.groupId ?? 0))
-    .$if(filter.enabled !== undefined, (qb) => qb.where('enabled', '=', filter.enabled ? 1 : 0));
-  const { rows, total } = await newestFirstPage(scoped, page, limit);
-  return { list: rows.map(presentStream), total };
+    .$if(owner.kind === 'user', (qb) => qb.where('streams.user_id', '=', owner.userId))
+    .$if(filter.port !== undefined, (qb) => qb.where('streams.listen_port', '=', filter.port ?? 0))
+    .$if(filter.protocol !== undefined, (qb) => qb.where('streams.protocol', '=', filter.protocol ?? 'tcp'))
+    .$if(filter.groupId !== undefined, (qb) => qb.where('streams.group_id', '=', filter.groupId ?? 0))
+    .$if(filter.enabled !== undefined, (qb) => qb.where('streams.enabled', '=', filter.enabled ? 1 : 0));
+  const [rows, count] = await Promise.all([
+    scoped
+      .leftJoin('users', 'users.id', 'streams.user_id')
+      .selectAll('streams')
+      .select('users.username as user_account')
+      .orderBy('streams.id', 'desc')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+    scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    list: rows.map((row) => ({ ...presentStream(row), user_account: row.user_account })),
+    total: Number(count.n),
+  };
 }
 
 export const findStreams = (db: Kysely<Database>, owner: Owner, ids: readonly number[]) =>
