@@ -1,9 +1,10 @@
 import { gunzipSync } from 'node:zlib';
 import type { ConfigAnswer, LogBatchBody } from '@rampart/contracts';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DIALECTS } from '../../test/databases.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { waitingForConfigChange } from '../config/config-version.ts';
 
 const registration = (install_token: string) => ({
   install_token,
@@ -135,6 +136,24 @@ describe.each(DIALECTS)('agent API on $dialect', (target) => {
     const answer = (await held).body.data as ConfigAnswer;
     expect(answer.version).toBeGreaterThan(version);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('answers a held poll at once when the master closes, and then closes', async () => {
+    const { credential } = await acceptedNode();
+    const version = ((await nodeCall('GET', '/agent/v1/config?version=0', credential)).body.data as ConfigAnswer)
+      .version;
+    const address = await test.app.listen({ host: '127.0.0.1', port: 0 });
+    const held = fetch(`${address}/agent/v1/config?version=${version}&wait=60`, {
+      headers: { 'node-token': credential },
+    });
+    await vi.waitFor(() => expect(waitingForConfigChange()).toBe(1), { timeout: 10_000 });
+    const closed = test.app.close();
+    // Well inside the poll's 60 s: the answer comes from the close, not from the wait running out.
+    const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('the poll was held')), 15_000));
+    const answer = (await Promise.race([held, deadline])) as Response;
+    expect(answer.headers.get('connection')).toBe('close');
+    expect(((await answer.json()) as { data: unknown }).data).toEqual({ version, changed: false });
+    await Promise.race([closed, deadline]);
   });
 
   it('records status and per-site errors for the node and the site', async () => {

@@ -82,16 +82,33 @@ export async function agentRoutes(app: App, { db }: AppContext) {
     },
   );
 
+  // A closing master answers every held poll at once: its close waits for open requests, and the
+  // agents come back to whichever master answers next.
+  let closing = false;
+  const held = new Set<AbortController>();
+  app.addHook('preClose', async () => {
+    closing = true;
+    for (const poll of held) poll.abort();
+  });
+
   app.get('/agent/v1/config', { schema: { tags, querystring: ConfigQuery } }, async (request, reply) => {
     const node = await callingNode(db, request);
     const known = request.query.version ?? 0;
     const abort = new AbortController();
     request.raw.once('close', () => abort.abort());
+    held.add(abort);
     // Subscribe before reading the version, so a change committed in between is not missed.
-    const waiting = waitForConfigChange(known, (request.query.wait ?? 30) * 1000, abort.signal);
-    let version = await currentConfigVersion(db);
-    if (version <= known) version = (await waiting) ?? version;
-    abort.abort();
+    const waiting = waitForConfigChange(known, closing ? 0 : (request.query.wait ?? 30) * 1000, abort.signal);
+    let version: number;
+    try {
+      version = await currentConfigVersion(db);
+      if (version <= known) version = (await waiting) ?? version;
+    } finally {
+      abort.abort();
+      held.delete(abort);
+    }
+    // The next poll goes out on a new connection, so it reaches a master that is not closing.
+    if (closing) reply.header('connection', 'close');
     if (version <= known) return ok({ version, changed: false });
 
     const shared = await sharedPart(db, version);

@@ -34,6 +34,9 @@ export async function changeConfig<T>(
   return result;
 }
 
+/** How many config polls are waiting for a change right now. */
+export const waitingForConfigChange = (): number => changes.listenerCount('version');
+
 /** Resolves with the new version as soon as one newer than `known` commits, or with null after `ms`. */
 export function waitForConfigChange(known: number, ms: number, signal?: AbortSignal): Promise<number | null> {
   return new Promise((resolve) => {
