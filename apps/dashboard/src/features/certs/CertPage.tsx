@@ -6,6 +6,7 @@ import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useIsAdmin } from '../../shared/session/useIsAdmin.ts';
 import { SITES_LOCALES } from '../sites/locales/bundle.ts';
 import { useCertActions, useCertList, useCertUsage } from './api.ts';
 import { CertRequestModal } from './CertRequestModal.tsx';
@@ -16,6 +17,7 @@ import { CERTS_LOCALES } from './locales/bundle.ts';
 /** Spec §2 /site/cert: the customer's certificates, uploaded or issued by ACME; the key is never shown. */
 export const Component = () => {
   const { t, i18n } = useLocales(CERTS_LOCALES, SITES_LOCALES);
+  const admin = useIsAdmin();
   const feedback = useFeedback();
   const [page, setPage] = useState({ current: 1, size: 20 });
   const [uploading, setUploading] = useState(false);
@@ -47,11 +49,19 @@ export const Component = () => {
         size="middle"
         loading={certs.isPending}
         dataSource={list}
-        columns={certColumns(t, i18n.language, Date.now(), usage, {
-          onDownload: (cert) => void actions.download(cert).catch(() => undefined),
-          onDelete: (cert) => void remove(cert).catch(() => undefined),
-          onReissue: (cert) => void reissue(cert).catch(() => undefined),
-        })}
+        columns={certColumns(
+          t,
+          i18n.language,
+          Date.now(),
+          usage,
+          {
+            onDownload: (cert) => void actions.download(cert).catch(() => undefined),
+            onDelete: (cert) => void remove(cert).catch(() => undefined),
+            onReissue: (cert) => void reissue(cert).catch(() => undefined),
+          },
+          admin,
+        )}
+        scroll={{ x: 'max-content' }}
         pagination={{
           current: page.current,
           pageSize: page.size,

@@ -5,6 +5,8 @@ import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Tooltip from 'antd/es/tooltip';
 import type { TFunction } from 'i18next';
+import { NameList } from '../../shared/table/NameList.tsx';
+import { ownerColumn } from '../../shared/table/ownerColumn.tsx';
 import { CertStatus } from './CertStatus.tsx';
 import { daysLeft, expiryState } from './certExpiry.ts';
 
@@ -54,6 +56,8 @@ const deleteButton = (t: TFunction, cert: Cert, inUse: boolean, onDelete: (cert:
   );
 };
 
+const NO_WRAP = { style: { whiteSpace: 'nowrap' } } as const;
+
 /** Name, source, DNS names, status, issuer, expiry (highlighted under 30 days), sites and actions. */
 export const certColumns = (
   t: TFunction,
@@ -61,8 +65,11 @@ export const certColumns = (
   now: number,
   usage: ReadonlyMap<number, number>,
   actions: CertActions,
+  admin = false,
 ): ColumnsType<Cert> => [
-  { key: 'name', dataIndex: 'name', title: t('certs.column.name'), ellipsis: true },
+  { key: 'name', dataIndex: 'name', title: t('certs.column.name'), onCell: () => NO_WRAP },
+  // Admins see every user's certificates.
+  ...(admin ? [ownerColumn<Cert>(t)] : []),
   {
     key: 'source',
     title: t('certs.column.source'),
@@ -79,10 +86,10 @@ export const certColumns = (
   {
     key: 'names',
     title: t('certs.column.names'),
-    render: (_value, cert) => (cert.names.length > 0 ? cert.names : cert.domains).join(', '),
+    render: (_value, cert) => <NameList names={cert.names.length > 0 ? cert.names : cert.domains} />,
   },
   { key: 'status', title: t('certs.column.status'), width: 280, render: (_value, cert) => <CertStatus cert={cert} /> },
-  { key: 'issuer', dataIndex: 'issuer', title: t('certs.column.issuer'), ellipsis: true },
+  { key: 'issuer', dataIndex: 'issuer', title: t('certs.column.issuer') },
   {
     key: 'not_after',
     title: t('certs.column.expiry'),

@@ -7,6 +7,7 @@ import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useIsAdmin } from '../../shared/session/useIsAdmin.ts';
 import { useGroupActions } from '../sites/api.ts';
 import { BatchBar, type BatchRequest } from '../sites/list/BatchBar.tsx';
 import { GroupModal } from '../sites/list/GroupModal.tsx';
@@ -21,6 +22,7 @@ type Editing = { stream: Stream | undefined } | null;
 /** Spec §2 /stream/list: TCP/UDP forwarding rules, paged and filtered by the server. */
 export const Component = () => {
   const { t } = useLocales(STREAMS_LOCALES, SITES_LOCALES);
+  const admin = useIsAdmin();
   const feedback = useFeedback();
   const [query, setQuery] = useState<StreamListQuery>({ page: 1, limit: 20 });
   const [selected, setSelected] = useState<number[]>([]);
@@ -97,9 +99,9 @@ export const Component = () => {
         size="middle"
         loading={streams.isFetching}
         dataSource={streams.data?.list ?? []}
-        columns={streamColumns(t, groupList, (stream) => setEditing({ stream }))}
+        columns={streamColumns(t, groupList, (stream) => setEditing({ stream }), admin)}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
-        scroll={{ x: 800 }}
+        scroll={{ x: 'max-content' }}
         pagination={{
           current: query.page,
           pageSize: query.limit,

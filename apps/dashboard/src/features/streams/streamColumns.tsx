@@ -4,12 +4,17 @@ import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
+import { NameList } from '../../shared/table/NameList.tsx';
+import { ownerColumn } from '../../shared/table/ownerColumn.tsx';
 
-/** Listen port, protocol, origins, group, status, and the edit actions. */
+const NO_WRAP = { style: { whiteSpace: 'nowrap' } } as const;
+
+/** Listen port, protocol, origins, name, group, owner (admins), status, and the edit actions; no name wraps. */
 export const streamColumns = (
   t: TFunction,
   groups: readonly { id: number; name: string }[],
   onEdit: (stream: Stream) => void,
+  admin = false,
 ): ColumnsType<Stream> => [
   { key: 'id', dataIndex: 'id', title: 'ID', width: 80 },
   {
@@ -32,16 +37,20 @@ export const streamColumns = (
     key: 'origins',
     dataIndex: 'origins',
     title: t('sites.column.origins'),
-    ellipsis: true,
-    render: (origins: Stream['origins']) => origins.map((origin) => `${origin.address}:${origin.port}`).join(', '),
+    render: (origins: Stream['origins']) => (
+      <NameList names={origins.map((origin) => `${origin.address}:${origin.port}`)} />
+    ),
   },
-  { key: 'name', dataIndex: 'name', title: t('sites.field.name'), ellipsis: true },
+  { key: 'name', dataIndex: 'name', title: t('sites.field.name'), onCell: () => NO_WRAP },
   {
     key: 'group',
     dataIndex: 'group_id',
     title: t('sites.column.group'),
+    onCell: () => NO_WRAP,
     render: (groupId: number | null) => groups.find((group) => group.id === groupId)?.name ?? '—',
   },
+  // Admins see every user's streams.
+  ...(admin ? [ownerColumn<Stream>(t)] : []),
   {
     key: 'enabled',
     dataIndex: 'enabled',

@@ -23,8 +23,6 @@ export const protectionEnUS = {
     system: 'System: every user can pick it',
     systemHelp: 'Users can use system rows but not change them.',
     systemTag: 'System',
-    owner: 'Owner',
-    user: 'User {{id}}',
     systemReadOnly: 'This is a system row: you can use it but not change it.',
     pick: 'Pick one',
     none: 'None',

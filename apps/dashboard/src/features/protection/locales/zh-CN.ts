@@ -26,8 +26,6 @@ export const protectionZhCN: LocaleOf<typeof protectionEnUS> = {
     system: '系统内置：所有用户都可选用',
     systemHelp: '用户可以使用系统内置项，但不能修改。',
     systemTag: '系统',
-    owner: '所有者',
-    user: '用户 {{id}}',
     systemReadOnly: '这是系统内置项：可以使用，不能修改。',
     pick: '请选择',
     none: '无',

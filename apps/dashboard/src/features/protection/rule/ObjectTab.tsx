@@ -8,6 +8,7 @@ import Tag from 'antd/es/tag';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
+import { ownerColumn } from '../../../shared/table/ownerColumn.tsx';
 import {
   isSystemRow,
   type ObjectKind,
@@ -65,18 +66,7 @@ export const ObjectTab = <K extends ObjectKind>({ kind, columns, drawer }: Objec
       ),
     },
     // Admins see every user's rows.
-    ...(admin
-      ? [
-          {
-            key: 'owner',
-            dataIndex: 'user_id',
-            title: t('protection.owner'),
-            width: 110,
-            render: (userId: number) =>
-              userId === 0 ? t('protection.systemTag') : t('protection.user', { id: userId }),
-          },
-        ]
-      : []),
+    ...(admin ? [ownerColumn<Row>(t)] : []),
     ...columns,
     {
       key: 'updated_at',
@@ -149,7 +139,7 @@ export const ObjectTab = <K extends ObjectKind>({ kind, columns, drawer }: Objec
           onChange: (keys) => setSelected(keys.map(Number)),
           getCheckboxProps: (row) => ({ disabled: !writable(row) }),
         }}
-        scroll={{ x: 800 }}
+        scroll={{ x: 'max-content' }}
         pagination={{
           current: query.page,
           pageSize: query.limit,

@@ -1,7 +1,6 @@
-import { USER_TYPE } from '@rampart/contracts';
 import { useSession } from '../../../shared/session/session.ts';
 
-export const useIsAdmin = (): boolean => useSession((state) => state.user?.type === USER_TYPE.admin);
+export { useIsAdmin } from '../../../shared/session/useIsAdmin.ts';
 
 export const useUserId = (): number | undefined => useSession((state) => state.user?.id);
 

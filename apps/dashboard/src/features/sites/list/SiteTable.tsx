@@ -3,6 +3,7 @@ import Table, { type TableProps } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
 import { type ComponentProps, memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useIsAdmin } from '../../../shared/session/useIsAdmin.ts';
 import type { ListPage, SiteListQuery } from '../siteQueries.ts';
 import { type SiteRowActions, siteColumns } from './siteColumns.tsx';
 
@@ -39,9 +40,10 @@ interface SiteTableProps {
 export const SiteTable = memo(
   ({ query, onQueryChange, page, loading, groups, selected, onSelect, actions }: SiteTableProps) => {
     const { t, i18n } = useTranslation();
+    const admin = useIsAdmin();
     const columns = useMemo(
-      () => siteColumns(t, i18n.language, groups, query.sort, actions),
-      [t, i18n.language, groups, query.sort, actions],
+      () => siteColumns(t, i18n.language, groups, query.sort, actions, admin),
+      [t, i18n.language, groups, query.sort, actions, admin],
     );
     const rowSelection = useMemo<TableProps<Site>['rowSelection']>(
       () => ({ selectedRowKeys: [...selected], onChange: (keys) => onSelect(keys.map(Number)) }),

@@ -8,6 +8,8 @@ import Typography from 'antd/es/typography';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { dateTimeFormat } from '../../../shared/i18n/dateTime.ts';
+import { NameList } from '../../../shared/table/NameList.tsx';
+import { ownerColumn } from '../../../shared/table/ownerColumn.tsx';
 
 /** What a row's action links do besides editing. */
 export interface SiteRowActions {
@@ -16,16 +18,22 @@ export interface SiteRowActions {
   onCreateRecords: (site: Site) => void;
 }
 
+const NO_WRAP = { style: { whiteSpace: 'nowrap' } } as const;
+
 const order = (sort: string | undefined, field: string): SortOrder =>
   sort === field ? 'ascend' : sort === `-${field}` ? 'descend' : null;
 
-/** Domains (linking to the edit page), origins, group, HTTPS, status and last change. */
+/**
+ * Domains (linking to the edit page), origins, CNAME, group, owner (admins), HTTPS, status and last
+ * change. Columns size to their content and no name wraps: the table scrolls sideways instead.
+ */
 export const siteColumns = (
   t: TFunction,
   language: string,
   groups: readonly SiteGroup[],
   sort: string | undefined,
   actions: SiteRowActions,
+  admin = false,
 ): ColumnsType<Site> => [
   { key: 'id', dataIndex: 'id', title: 'ID', width: 80, sorter: true, sortOrder: order(sort, 'id') },
   {
@@ -36,7 +44,7 @@ export const siteColumns = (
     sortOrder: order(sort, 'domain'),
     render: (domains: string[], site) => (
       <Link to={`/site/list/${site.id}`} data-testid={`site-link:${site.id}`}>
-        {domains.join(', ')}
+        <NameList names={domains} />
       </Link>
     ),
   },
@@ -44,14 +52,17 @@ export const siteColumns = (
     key: 'origins',
     dataIndex: 'origins',
     title: t('sites.column.origins'),
-    ellipsis: true,
-    render: (origins: Site['origins']) => origins.map((origin) => `${origin.address}:${origin.port}`).join(', '),
+    render: (origins: Site['origins']) => (
+      <span data-testid="site-origins">
+        <NameList names={origins.map((origin) => `${origin.address}:${origin.port}`)} />
+      </span>
+    ),
   },
   {
     key: 'cname',
     dataIndex: 'cname',
     title: 'CNAME',
-    ellipsis: true,
+    onCell: () => NO_WRAP,
     render: (cname: string | undefined) =>
       cname ? (
         <Typography.Text copyable data-testid="site-cname">
@@ -65,6 +76,7 @@ export const siteColumns = (
     key: 'group',
     dataIndex: 'group_id',
     title: t('sites.column.group'),
+    onCell: () => NO_WRAP,
     render: (groupId: number | null) => groups.find((group) => group.id === groupId)?.name ?? '—',
   },
   {
@@ -82,6 +94,8 @@ export const siteColumns = (
     render: (enabled: boolean) =>
       enabled ? <Tag color="blue">{t('sites.enabled')}</Tag> : <Tag>{t('sites.disabled')}</Tag>,
   },
+  // Admins see every user's sites.
+  ...(admin ? [ownerColumn<Site>(t)] : []),
   {
     key: 'updated_at',
     dataIndex: 'updated_at',
@@ -89,13 +103,14 @@ export const siteColumns = (
     width: 190,
     sorter: true,
     sortOrder: order(sort, 'updated_at'),
+    onCell: () => NO_WRAP,
     // One formatter per language for every cell, as toLocaleString shows it.
     render: (at: string) => dateTimeFormat(language).format(new Date(at)),
   },
   {
     key: 'actions',
     title: t('sites.column.actions'),
-    width: 220,
+    onCell: () => NO_WRAP,
     render: (_value, site) => (
       <>
         <Link to={`/site/list/${site.id}`}>{t('sites.list.edit')}</Link>

@@ -5,6 +5,12 @@ export const commonEnUS = {
     language: 'Language',
     backHome: 'Back to home',
     loading: 'Loading…',
+    owner: {
+      column: 'Owner',
+      system: 'System',
+      id: 'User ID {{id}}',
+      removed: 'removed user {{id}}',
+    },
     error: {
       chunkTitle: 'This page could not be loaded',
       chunkText: 'Its code did not arrive. Check the connection and try again.',

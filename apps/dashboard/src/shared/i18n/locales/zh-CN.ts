@@ -7,6 +7,12 @@ export const commonZhCN: LocaleOf<typeof commonEnUS> = {
     language: '语言',
     backHome: '返回首页',
     loading: '加载中…',
+    owner: {
+      column: '所有者',
+      system: '系统',
+      id: '用户 ID {{id}}',
+      removed: '已删除的用户 {{id}}',
+    },
     error: {
       chunkTitle: '页面加载失败',
       chunkText: '页面代码未能加载。请检查网络后重试。',
