@@ -54,6 +54,17 @@ export class MasterProcess {
     await exited;
   }
 
+  /**
+   * SIGTERM, then true once the process has exited, or false when it is still running after
+   * `withinMs` (it is then killed, so the test can go on).
+   */
+  async terminate(withinMs: number): Promise<boolean> {
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null) return true;
+    return terminate(child, withinMs);
+  }
+
   private record(chunk: Buffer) {
     this.output = (this.output + chunk.toString()).slice(-8000);
   }
@@ -84,4 +95,22 @@ export async function adminToken(master: MasterProcess): Promise<string> {
     body: JSON.stringify({ account: 'admin', password: MASTER_ADMIN_PASSWORD }),
   });
   return ((await response.json()) as { data: { access_token: string } }).data.access_token;
+}
+
+/** Sends SIGTERM; true once the child has exited, false (and SIGKILL) when it outlives `withinMs`. */
+export async function terminate(child: ChildProcess, withinMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return true;
+  const exited = new Promise<boolean>((done) => child.once('exit', () => done(true)));
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((done) => {
+    timer = setTimeout(() => done(false), withinMs);
+  });
+  child.kill('SIGTERM');
+  const inTime = await Promise.race([exited, late]);
+  clearTimeout(timer);
+  if (!inTime) {
+    child.kill('SIGKILL');
+    await exited;
+  }
+  return inTime;
 }
