@@ -97,9 +97,15 @@ export class Agent {
     this.tasks = [this.maintain(signal), this.online(signal)];
   }
 
+  /**
+   * Stops the loops, writes what the log tailers read into the spool with its checkpoint, and leaves
+   * nginx serving (unless --stop-nginx-on-exit).
+   */
   async stop(): Promise<void> {
     this.controller.abort();
-    await Promise.allSettled(this.tasks);
+    // Waits are cut short by the abort; an apply or a job still running is not waited for long:
+    // a restarted agent serves the last proven config and runs unfinished jobs again.
+    await settledWithin(this.tasks, STOP_GRACE_MS);
     await this.shipper.stop();
     if (this.options.stopNginxOnExit) await this.nginx.stop();
     this.finish();
@@ -197,6 +203,19 @@ export class Agent {
     await rotateIfLarge(this.paths.streamLog, max, positions.stream?.ino ?? null, reopen);
     await rotateIfLarge(this.paths.errorLog, max, null, reopen);
   }
+}
+
+/** How long a stop waits for an apply or a job in progress. */
+const STOP_GRACE_MS = 1500;
+
+/** Resolves when all `tasks` have settled or after `ms`, whichever comes first. */
+async function settledWithin(tasks: Promise<unknown>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([Promise.allSettled(tasks), late]);
+  clearTimeout(timer);
 }
 
 /** Where jobs reach this node's own edge. */

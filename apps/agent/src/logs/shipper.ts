@@ -178,6 +178,8 @@ export class LogShipper {
     while (!signal.aborted) {
       const batch = this.sender ? await this.spool.oldest() : null;
       if (!batch || !this.sender) {
+        // A stop that came while the spool was being read must not wait for the timer.
+        if (signal.aborted) return;
         await new Promise<void>((resolve) => {
           this.wake = resolve;
           setTimeout(resolve, 1000).unref();
