@@ -32,6 +32,7 @@ import { currentUserRoutes } from './modules/users/users.routes.ts';
 import { auth } from './plugins/auth.ts';
 import { dashboard } from './plugins/dashboard.ts';
 import { envelope } from './plugins/envelope.ts';
+import { finiteNumbers } from './plugins/finite-numbers.ts';
 import { openapi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { loadSecretKey, secretBox } from './secrets.ts';
@@ -56,7 +57,15 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, verbose: true } },
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        verbose: true,
+        strictNumbers: true,
+      },
+    },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -101,6 +110,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
 
   await app.register(openapi);
   await app.register(envelope);
+  await app.register(finiteNumbers);
   await app.register(securityHeaders);
   await app.register(auth, { db: database.db });
 

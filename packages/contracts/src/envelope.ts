@@ -15,11 +15,26 @@ export const ErrorEnvelope = Type.Object({
 });
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
 
-/** List calls take `page` (1-based) and `limit` and answer `{list, total}`. */
-export const ListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+/** Pages a list serves: (MAX_PAGE - 1) * MAX_LIMIT stays a safe integer, so an offset is always one. */
+export const MAX_PAGE = 1_000_000;
+export const MAX_LIMIT = 1000;
+
+/** The one paging pair of every list call; query values arrive as text and must be whole numbers in range. */
+export const Page = Type.Integer({
+  minimum: 1,
+  maximum: MAX_PAGE,
+  default: 1,
+  description: `a whole number from 1 to ${MAX_PAGE}`,
 });
+export const Limit = Type.Integer({
+  minimum: 1,
+  maximum: MAX_LIMIT,
+  default: 20,
+  description: `a whole number from 1 to ${MAX_LIMIT}`,
+});
+
+/** List calls take `page` (1-based) and `limit` and answer `{list, total}`; lists with filters spread these. */
+export const ListQuery = Type.Object({ page: Type.Optional(Page), limit: Type.Optional(Limit) });
 export type ListQuery = Static<typeof ListQuery>;
 
 export const ListResult = <T extends TSchema>(item: T) =>

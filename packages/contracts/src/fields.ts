@@ -51,3 +51,21 @@ export const DisplayName = Type.String({
   pattern: '^[^\\u0000-\\u001f<>]*$',
   description: 'at most 64 characters, no control characters or < >',
 });
+
+/** Ids are 64-bit in the database but read exactly by JSON only up to 2^53 - 1: that is the cap. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+export const Id = Type.Integer({
+  minimum: 1,
+  maximum: MAX_ID,
+  description: `an id: a whole number from 1 to ${MAX_ID}`,
+});
+
+/** A reference where 0 has a meaning of its own (every site, system rows). */
+export const IdOrZero = Type.Integer({
+  minimum: 0,
+  maximum: MAX_ID,
+  description: `a whole number from 0 to ${MAX_ID}`,
+});
+
+export const IdParams = Type.Object({ id: Id });

@@ -1,4 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { ListQuery } from './envelope.ts';
+import { Id } from './fields.ts';
 
 export const TaskState = Type.Union(
   [Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')],
@@ -25,8 +27,7 @@ export const Task = Type.Object({
 export type Task = Static<typeof Task>;
 
 export const TaskListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+  ...ListQuery.properties,
   state: Type.Optional(TaskState),
   kind: Type.Optional(Type.String({ pattern: '^[a-z0-9-]{1,32}$' })),
 });
@@ -35,7 +36,7 @@ export type TaskListQuery = Static<typeof TaskListQuery>;
 /** PUT /v1/tasks: run failed tasks again. */
 export const RetryTasksBody = Type.Object(
   {
-    ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000 }),
+    ids: Type.Array(Id, { minItems: 1, maxItems: 1000 }),
     action: Type.Literal('retry', { description: 'retry' }),
   },
   { additionalProperties: false },

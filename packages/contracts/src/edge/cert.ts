@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { Id } from '../fields.ts';
 import { OwnerAccount } from '../user.ts';
 import { Domain, ObjectName } from './fields.ts';
 
@@ -61,9 +62,8 @@ export const AcmeCertBody = Type.Object(
     name: Type.Optional(ObjectName),
     domains: AcmeDomains,
     challenge: AcmeChallengeType,
-    dnsapi_id: Type.Optional(
-      Type.Integer({ minimum: 1, description: 'the DNS API that makes the TXT records (dns-01)' }),
-    ),
+    /** The DNS API that makes the TXT records (dns-01). */
+    dnsapi_id: Type.Optional(Id),
   },
   { additionalProperties: false },
 );
@@ -78,8 +78,18 @@ export const UpdateCertBody = Type.Object(
     reissue: Type.Optional(Type.Boolean({ description: 'true: issue the ACME certificate again now' })),
     domains: Type.Optional(AcmeDomains),
     challenge: Type.Optional(AcmeChallengeType),
-    dnsapi_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    dnsapi_id: Type.Optional(Id),
   },
   { additionalProperties: false },
 );
 export type UpdateCertBody = Static<typeof UpdateCertBody>;
+
+/** PUT /v1/certs: every listed certificate or none; a certificate a site uses is not deleted. */
+export const CertBatchBody = Type.Object(
+  {
+    ids: Type.Array(Id, { minItems: 1, maxItems: 1000 }),
+    action: Type.Union([Type.Literal('delete')], { description: 'delete' }),
+  },
+  { additionalProperties: false },
+);
+export type CertBatchBody = Static<typeof CertBatchBody>;

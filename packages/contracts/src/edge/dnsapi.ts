@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { Id } from '../fields.ts';
 import { ObjectName } from './fields.ts';
 
 export const DnsProviderName = Type.Union(
@@ -89,10 +90,7 @@ export const UpdateDnsApiBody = Type.Object(
 export type UpdateDnsApiBody = Static<typeof UpdateDnsApiBody>;
 
 /** POST /v1/domains: point every domain of the site at its CNAME target through the DNS API. */
-export const SyncDomainsBody = Type.Object(
-  { dnsapi_id: Type.Integer({ minimum: 1 }), site_id: Type.Integer({ minimum: 1 }) },
-  { additionalProperties: false },
-);
+export const SyncDomainsBody = Type.Object({ dnsapi_id: Id, site_id: Id }, { additionalProperties: false });
 
 export const DomainSync = Type.Object({
   domain: Type.String(),

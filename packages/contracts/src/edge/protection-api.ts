@@ -1,4 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { ListQuery } from '../envelope.ts';
+import { Id, IdOrZero } from '../fields.ts';
 import { OwnerAccount } from '../user.ts';
 import { IpAddress, ObjectName } from './fields.ts';
 import {
@@ -19,7 +21,6 @@ import {
  * an admin made them with `system: true`, every user may use them, only admins change them.
  */
 
-const Id = Type.Integer({ minimum: 1 });
 const OwnerId = Type.Integer({ minimum: 0, description: '0: a system row every user can use' });
 const Time = Type.String({ description: 'ISO 8601' });
 /** Admins only: `system` makes a system row (user 0), `user_id` makes it for that user. */
@@ -29,12 +30,11 @@ const creatorFields = {
 };
 
 export const CcListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+  ...ListQuery.properties,
   /** Part of the name, any case. */
   name: Type.Optional(Type.String({ maxLength: 64 })),
   /** Admins: one user's rows (0: system rows). */
-  user_id: Type.Optional(Type.Integer({ minimum: 0 })),
+  user_id: Type.Optional(IdOrZero),
 });
 export type CcListQuery = Static<typeof CcListQuery>;
 
@@ -170,8 +170,7 @@ export const Acl = Type.Object({
 export type Acl = Static<typeof Acl>;
 
 export const AclListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+  ...ListQuery.properties,
   site_id: Type.Optional(Id),
 });
 export type AclListQuery = Static<typeof AclListQuery>;
@@ -200,7 +199,7 @@ export const BanReason = Type.String({
 export const Ban = Type.Object({
   id: Type.Integer(),
   source: BanSource,
-  site_id: Type.Integer({ minimum: 0 }),
+  site_id: IdOrZero,
   cidr: Type.String(),
   reason: Type.String(),
   node_id: Type.Union([Type.Integer(), Type.Null()]),
@@ -215,9 +214,8 @@ export const Ban = Type.Object({
 export type Ban = Static<typeof Ban>;
 
 export const BanListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
-  site_id: Type.Optional(Type.Integer({ minimum: 0 })),
+  ...ListQuery.properties,
+  site_id: Type.Optional(IdOrZero),
   /** The banned address or range exactly as listed. */
   ip: Type.Optional(Cidr),
 });
@@ -226,7 +224,7 @@ export type BanListQuery = Static<typeof BanListQuery>;
 export const CreateBanBody = Type.Object(
   {
     /** 0: every site (admins only). */
-    site_id: Type.Integer({ minimum: 0 }),
+    site_id: IdOrZero,
     cidr: Cidr,
     seconds: Type.Integer({ minimum: 1, maximum: 31_536_000, description: '1 to 31536000 seconds' }),
     reason: Type.Optional(BanReason),
@@ -235,13 +233,10 @@ export const CreateBanBody = Type.Object(
 );
 export type CreateBanBody = Static<typeof CreateBanBody>;
 
-export const LiftBanBody = Type.Object(
-  { site_id: Type.Integer({ minimum: 0 }), ip: Cidr },
-  { additionalProperties: false },
-);
+export const LiftBanBody = Type.Object({ site_id: IdOrZero, ip: Cidr }, { additionalProperties: false });
 export type LiftBanBody = Static<typeof LiftBanBody>;
 
-export const BanCount = Type.Object({ site_id: Type.Integer({ minimum: 0 }), count: Type.Integer({ minimum: 0 }) });
+export const BanCount = Type.Object({ site_id: IdOrZero, count: Type.Integer({ minimum: 0 }) });
 export type BanCount = Static<typeof BanCount>;
 
 /** A time in a query: ISO 8601 (2026-11-22T10:00:00Z) or Unix seconds. */
@@ -253,8 +248,7 @@ export const LogTime = Type.String({
 });
 
 export const BlockLogQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+  ...ListQuery.properties,
   site_id: Type.Optional(Id),
   ip: Type.Optional(IpAddress),
   kind: Type.Optional(BlockKind),

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { Id, IdOrZero } from '../fields.ts';
 import { HeaderName } from './fields.ts';
 
 /**
@@ -119,8 +120,8 @@ export type RuleAction = Static<typeof RuleAction>;
 /** One line of a rule group: requests the match selects must pass the filter, or get the action. */
 export const RuleLine = Type.Object(
   {
-    match_id: Type.Integer({ minimum: 1 }),
-    filter_id: Type.Integer({ minimum: 1 }),
+    match_id: Id,
+    filter_id: Id,
     action: RuleAction,
     ban_seconds: Type.Integer({ minimum: 1, maximum: 2_592_000, default: 600, description: '1 to 2592000 seconds' }),
   },
@@ -141,9 +142,9 @@ export const WafMode = Type.Union([Type.Literal('off'), Type.Literal('detect'), 
 /** The protection section of a site (SiteSettings.protection). */
 export const SiteProtection = Type.Object(
   {
-    rule_group_id: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+    rule_group_id: Type.Union([Id, Type.Null()]),
     /** Used instead of rule_group_id while `under_attack` is on. */
-    attack_rule_group_id: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+    attack_rule_group_id: Type.Union([Id, Type.Null()]),
     under_attack: Type.Boolean(),
     /** Addresses never challenged, rate limited or banned (ACL deny entries still apply). */
     whitelist: Type.Array(Cidr, { maxItems: 1000, description: 'at most 1000 addresses or CIDR ranges' }),
@@ -170,12 +171,12 @@ export const DEFAULT_SITE_PROTECTION: SiteProtection = {
 
 /** A rule group as an edge runs it: matches and filters resolved into each line. */
 export const EdgeRuleGroup = Type.Object({
-  id: Type.Integer({ minimum: 1 }),
+  id: Id,
   rules: Type.Array(
     Type.Object({
       /** Ids for the block log. */
-      match_id: Type.Integer({ minimum: 1 }),
-      filter_id: Type.Integer({ minimum: 1 }),
+      match_id: Id,
+      filter_id: Id,
       conditions: MatchSettings.properties.conditions,
       filter: FilterSettings,
       action: RuleAction,
@@ -188,7 +189,7 @@ export type EdgeRuleGroup = Static<typeof EdgeRuleGroup>;
 
 /** A manual ban: site 0 is every site (an admin's global ban). `expires_at` in Unix seconds. */
 export const EdgeBan = Type.Object({
-  site_id: Type.Integer({ minimum: 0 }),
+  site_id: IdOrZero,
   cidr: Cidr,
   expires_at: Type.Integer({ minimum: 0 }),
 });
@@ -196,7 +197,7 @@ export type EdgeBan = Static<typeof EdgeBan>;
 
 /** An unban of an address the edges banned on their own (a rule with action ban), until `until`. */
 export const EdgeUnban = Type.Object({
-  site_id: Type.Integer({ minimum: 0 }),
+  site_id: IdOrZero,
   ip: Type.String({ maxLength: 45, pattern: '^[0-9a-fA-F:.]+$' }),
   until: Type.Integer({ minimum: 0 }),
 });
@@ -205,7 +206,7 @@ export type EdgeUnban = Static<typeof EdgeUnban>;
 /** The protection part of a snapshot: rule groups any site uses, ACLs by site id, bans, unbans. */
 export const EdgeProtection = Type.Object({
   rule_groups: Type.Array(EdgeRuleGroup),
-  acls: Type.Array(Type.Object({ site_id: Type.Integer({ minimum: 1 }), entries: Type.Array(AclEntry) })),
+  acls: Type.Array(Type.Object({ site_id: Id, entries: Type.Array(AclEntry) })),
   bans: Type.Array(EdgeBan),
   unbans: Type.Array(EdgeUnban),
 });

@@ -1,4 +1,5 @@
 import { type Static, type TOptional, type TSchema, Type } from 'typebox';
+import { Id } from '../fields.ts';
 import { OwnerAccount } from '../user.ts';
 import {
   Domain,
@@ -56,7 +57,7 @@ export const SiteSettings = Type.Object(
     origin_host: HostHeader,
     http_listen: Type.Boolean(),
     https_listen: Type.Boolean(),
-    cert_id: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+    cert_id: Type.Union([Id, Type.Null()]),
     force_https: Type.Boolean(),
     hsts: Type.Boolean(),
     http2: Type.Boolean(),
@@ -73,7 +74,7 @@ export const SiteSettings = Type.Object(
 );
 export type SiteSettings = Static<typeof SiteSettings>;
 
-export const SiteGroupRef = Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]);
+export const SiteGroupRef = Type.Union([Id, Type.Null()]);
 
 export const Site = Type.Intersect([
   SiteSettings,

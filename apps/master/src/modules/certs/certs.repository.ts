@@ -238,3 +238,23 @@ export const countSitesUsingCert = async (db: Kysely<Database>, certId: number) 
 export async function deleteCert(db: Kysely<Database>, id: number) {
   await db.deleteFrom('certs').where('id', '=', id).execute();
 }
+
+/** The certificates among `ids` the caller may touch, with their latest issuance state. */
+export const findCerts = (db: Kysely<Database>, owner: Owner, ids: readonly number[]): Promise<CertWithTask[]> =>
+  withTask(db)
+    .where('certs.id', 'in', ids)
+    .$if(owner.kind === 'user', (qb) => qb.where('certs.user_id', '=', owner.userId))
+    .execute();
+
+/** Sites that serve any of the certificates, by certificate: what keeps one from going. */
+export const sitesUsingCerts = (db: Kysely<Database>, certIds: readonly number[]) =>
+  db
+    .selectFrom('sites')
+    .select(['cert_id', (eb) => eb.fn.countAll().as('n')])
+    .where('cert_id', 'in', certIds)
+    .groupBy('cert_id')
+    .execute();
+
+export async function deleteCerts(db: Kysely<Database>, ids: readonly number[]) {
+  await db.deleteFrom('certs').where('id', 'in', ids).execute();
+}

@@ -2,7 +2,10 @@ import {
   AcmeChallengeType,
   AcmeDomains,
   Cert,
+  CertBatchBody,
   Envelope,
+  Id,
+  IdParams,
   ListQuery,
   ListResult,
   ObjectName,
@@ -28,10 +31,9 @@ import {
   presentCert,
   replaceCert,
 } from './certs.repository.ts';
-import { checkAcmeRequest, reissueAcmeCert, requestAcmeCert } from './certs.service.ts';
+import { batchCerts, checkAcmeRequest, reissueAcmeCert, requestAcmeCert } from './certs.service.ts';
 
 const tags = ['certs'];
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 /** An upload (`type` upload or absent: cert and key) or an ACME request (`type` acme: domains and challenge). */
 const CreateCertBody = Type.Object(
   {
@@ -41,8 +43,8 @@ const CreateCertBody = Type.Object(
     key: Type.Optional(UploadCertBody.properties.key),
     domains: Type.Optional(AcmeDomains),
     challenge: Type.Optional(AcmeChallengeType),
-    dnsapi_id: Type.Optional(Type.Integer({ minimum: 1 })),
-    user_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    dnsapi_id: Type.Optional(Id),
+    user_id: Type.Optional(Id),
   },
   { additionalProperties: false },
 );
@@ -79,7 +81,7 @@ export async function certRoutes(app: App, { db, secrets }: AppContext) {
     async (request) => {
       const owner = ownerOf(request);
       const { type, name, cert, key, domains, challenge, dnsapi_id, user_id } = request.body;
-      const userId = creatorOf(owner, user_id);
+      const userId = await creatorOf(db, owner, user_id);
       if (type === 'acme') {
         refuse(request.body, ['cert', 'key'], 'is not sent for an ACME certificate: the master issues it');
         if (domains === undefined) throw invalidParam('domains', 'is required for an ACME certificate');
@@ -94,6 +96,15 @@ export async function certRoutes(app: App, { db, secrets }: AppContext) {
       const parsed = parseCertificate(cert, key);
       const { id } = await insertCert(db, userId, name ?? parsed.names[0] ?? 'certificate', parsed, Date.now());
       return ok(await present(owner, id));
+    },
+  );
+
+  app.put(
+    '/v1/certs',
+    { schema: { tags, body: CertBatchBody, response: { 200: Envelope(Type.Null()) } } },
+    async (request) => {
+      await batchCerts(db, ownerOf(request), request.body.ids, request.body.action);
+      return ok(null);
     },
   );
 

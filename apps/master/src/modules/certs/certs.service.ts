@@ -11,7 +11,15 @@ import { zoneOf } from '../dnsapis/providers.ts';
 import { wakeRunners } from '../tasks/task-runner.ts';
 import { activeTaskFor, insertTask } from '../tasks/tasks.repository.ts';
 import type { Owner } from '../tenancy.ts';
-import { type AcmeRequest, insertAcmeCert, setAcmeRequest, setCertTask } from './certs.repository.ts';
+import {
+  type AcmeRequest,
+  deleteCerts,
+  findCerts,
+  insertAcmeCert,
+  setAcmeRequest,
+  setCertTask,
+  sitesUsingCerts,
+} from './certs.repository.ts';
 
 export interface AcmeFields {
   domains: string[];
@@ -113,4 +121,28 @@ export async function queueRenewals(
   }
   if (queued.length > 0) wakeRunners();
   return queued;
+}
+
+export type CertBatchAction = 'delete';
+
+/** Batch PUT: every listed certificate must be the caller's and free to go; all of them go or none. */
+export async function batchCerts(db: Kysely<Database>, owner: Owner, ids: readonly number[], action: CertBatchAction) {
+  const rows = await findCerts(db, owner, ids);
+  const missing = ids.filter((id) => !rows.some((row) => row.id === id));
+  if (missing.length > 0) throw new AppError('not_found', `ids: certificate ${missing.join(', ')} does not exist`);
+  const label = (id: number) => `${id} (${rows.find((row) => row.id === id)?.name ?? ''})`;
+  const issuing = rows.filter((row) => row.task_state === 'queued' || row.task_state === 'running');
+  if (issuing.length > 0) {
+    const names = issuing.map((row) => label(row.id)).join(', ');
+    throw new AppError('conflict', `ids: certificate ${names} is being issued; ${action} it when that has finished`);
+  }
+  await db.transaction().execute(async (trx) => {
+    // Checked inside the transaction, so that a site cannot take a certificate up in between.
+    const used = await sitesUsingCerts(trx, ids);
+    if (used.length > 0) {
+      const names = used.map((row) => `${label(row.cert_id ?? 0)} is used by ${Number(row.n)} site(s)`).join(', ');
+      throw new AppError('conflict', `ids: certificate ${names}; change those sites first`);
+    }
+    await deleteCerts(trx, ids);
+  });
 }

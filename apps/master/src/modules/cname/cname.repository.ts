@@ -4,6 +4,9 @@ import type { Database } from '../../db/schema.ts';
 export const listCnameDomains = (db: Kysely<Database>) =>
   db.selectFrom('cname_domains').select(['id', 'domain', 'is_default', 'note']).orderBy('id').execute();
 
+export const findCnameDomain = (db: Kysely<Database>, id: number) =>
+  db.selectFrom('cname_domains').select(['id', 'domain', 'is_default', 'note']).where('id', '=', id).executeTakeFirst();
+
 /** The domain new CNAME targets hang under: the one marked default, else the first; '' when none is set up. */
 export async function defaultCnameDomain(db: Kysely<Database>): Promise<string> {
   const row = await db

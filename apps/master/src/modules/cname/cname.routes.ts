@@ -1,4 +1,4 @@
-import { CnameCheck, Domain, Envelope, PERMISSIONS } from '@rampart/contracts';
+import { CnameCheck, Domain, Envelope, Id, IdParams, PERMISSIONS } from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -8,11 +8,10 @@ import { ok } from '../../plugins/envelope.ts';
 import { loadSettings } from '../settings/settings.service.ts';
 import { findSite } from '../sites/sites.repository.ts';
 import { ownerOf } from '../tenancy.ts';
-import { cnameTarget, defaultCnameDomain, listCnameDomains } from './cname.repository.ts';
+import { cnameTarget, defaultCnameDomain, findCnameDomain, listCnameDomains } from './cname.repository.ts';
 import { checkCnames } from './cname-check.ts';
 
 const tags = ['sites'];
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const CnameDomainBody = Type.Object(
   {
     domain: Domain,
@@ -21,6 +20,11 @@ const CnameDomainBody = Type.Object(
   },
   { additionalProperties: false },
 );
+const CnameDomainUpdate = Type.Object(
+  { is_default: CnameDomainBody.properties.is_default, note: CnameDomainBody.properties.note },
+  { additionalProperties: false },
+);
+const notFound = (id: number) => new AppError('not_found', `CNAME domain ${id} does not exist`);
 
 export async function cnameRoutes(app: App, { db }: AppContext) {
   const present = (row: { id: number; domain: string; is_default: number; note: string }) => ({
@@ -52,6 +56,33 @@ export async function cnameRoutes(app: App, { db }: AppContext) {
     return ok(present(row));
   });
 
+  app.get('/v1/cname-domains/:id', { schema: { tags, params: IdParams } }, async (request) => {
+    requirePermission(request, PERMISSIONS.adminNode);
+    const row = await findCnameDomain(db, request.params.id);
+    if (!row) throw notFound(request.params.id);
+    return ok(present(row));
+  });
+
+  // The domain itself stays: sites' CNAME targets hang under it (add another and make it the default instead).
+  app.put('/v1/cname-domains/:id', { schema: { tags, params: IdParams, body: CnameDomainUpdate } }, async (request) => {
+    requirePermission(request, PERMISSIONS.adminNode);
+    const { is_default, note } = request.body;
+    const row = await db.transaction().execute(async (trx) => {
+      if (!(await findCnameDomain(trx, request.params.id))) throw notFound(request.params.id);
+      if (is_default) await trx.updateTable('cname_domains').set({ is_default: 0 }).execute();
+      return trx
+        .updateTable('cname_domains')
+        .set({
+          ...(is_default !== undefined && { is_default: is_default ? 1 : 0 }),
+          ...(note !== undefined && { note }),
+        })
+        .where('id', '=', request.params.id)
+        .returning(['id', 'domain', 'is_default', 'note'])
+        .executeTakeFirstOrThrow();
+    });
+    return ok(present(row));
+  });
+
   app.delete('/v1/cname-domains/:id', { schema: { tags, params: IdParams } }, async (request) => {
     requirePermission(request, PERMISSIONS.adminNode);
     const row = await db
@@ -59,7 +90,7 @@ export async function cnameRoutes(app: App, { db }: AppContext) {
       .where('id', '=', request.params.id)
       .returning('id')
       .executeTakeFirst();
-    if (!row) throw new AppError('not_found', `CNAME domain ${request.params.id} does not exist`);
+    if (!row) throw notFound(request.params.id);
     return ok(null);
   });
 
@@ -68,7 +99,7 @@ export async function cnameRoutes(app: App, { db }: AppContext) {
     {
       schema: {
         tags,
-        body: Type.Object({ site_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+        body: Type.Object({ site_id: Id }, { additionalProperties: false }),
         response: { 200: Envelope(CnameCheck) },
       },
     },

@@ -3,6 +3,8 @@ import {
   DnsApi,
   DomainSyncResult,
   Envelope,
+  Id,
+  IdParams,
   ListResult,
   SyncDomainsBody,
   UpdateDnsApiBody,
@@ -20,7 +22,6 @@ import { providerOf, verifiedCredentials } from './dnsapis.service.ts';
 import { isProviderName, zoneOf } from './providers.ts';
 
 const tags = ['dns'];
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** DNS provider accounts (credentials sealed at rest, never returned) and CNAME records made through them. */
 export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
@@ -49,6 +50,16 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      return ok(presentDnsApi(row));
+    },
+  );
+
+  app.get(
+    '/v1/dnsapis/:id',
+    { schema: { tags, params: IdParams, response: { 200: Envelope(DnsApi) } } },
+    async (request) => {
+      const row = await findDnsApi(db, ownerOf(request), request.params.id);
+      if (!row) throw notFound(request.params.id);
       return ok(presentDnsApi(row));
     },
   );
@@ -87,16 +98,12 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
     return ok(null);
   });
 
-  app.get(
-    '/v1/domains',
-    { schema: { tags, querystring: Type.Object({ dnsapi_id: Type.Integer({ minimum: 1 }) }) } },
-    async (request) => {
-      const row = await findDnsApi(db, ownerOf(request), request.query.dnsapi_id);
-      if (!row) throw notFound(request.query.dnsapi_id);
-      const zones = await (await providerOf(db, secrets, row)).listZones();
-      return ok({ list: zones.map((zone) => ({ zone })), total: zones.length });
-    },
-  );
+  app.get('/v1/domains', { schema: { tags, querystring: Type.Object({ dnsapi_id: Id }) } }, async (request) => {
+    const row = await findDnsApi(db, ownerOf(request), request.query.dnsapi_id);
+    if (!row) throw notFound(request.query.dnsapi_id);
+    const zones = await (await providerOf(db, secrets, row)).listZones();
+    return ok({ list: zones.map((zone) => ({ zone })), total: zones.length });
+  });
 
   app.post(
     '/v1/domains',

@@ -1,4 +1,4 @@
-import { Envelope, ListResult, ObjectName, SiteGroup } from '@rampart/contracts';
+import { Envelope, Id, IdParams, ListResult, ObjectName, SiteGroup } from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -6,11 +6,7 @@ import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { creatorOf, ownerOf } from '../tenancy.ts';
 
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-const CreateBody = Type.Object(
-  { name: ObjectName, user_id: Type.Optional(Type.Integer({ minimum: 1 })) },
-  { additionalProperties: false },
-);
+const CreateBody = Type.Object({ name: ObjectName, user_id: Type.Optional(Id) }, { additionalProperties: false });
 const RenameBody = Type.Object({ name: ObjectName }, { additionalProperties: false });
 
 interface GroupKind {
@@ -22,7 +18,7 @@ interface GroupKind {
   label: string;
 }
 
-/** Per-user groups of sites or streams: list, create, rename, delete. */
+/** Per-user groups of sites or streams: list, create, read, rename, delete. */
 export async function ownedGroupRoutes(app: App, { db }: AppContext, kind: GroupKind) {
   const tags = [kind.members];
   const present = (row: { id: number; user_id: number; name: string }) => ({
@@ -47,15 +43,32 @@ export async function ownedGroupRoutes(app: App, { db }: AppContext, kind: Group
     kind.path,
     { schema: { tags, body: CreateBody, response: { 200: Envelope(SiteGroup) } } },
     async (request) => {
+      const userId = await creatorOf(db, ownerOf(request), request.body.user_id);
       const row = await db
         .insertInto(kind.table)
         .values({
-          user_id: creatorOf(ownerOf(request), request.body.user_id),
+          user_id: userId,
           name: request.body.name,
           created_at: Date.now(),
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      return ok(present(row));
+    },
+  );
+
+  app.get(
+    `${kind.path}/:id`,
+    { schema: { tags, params: IdParams, response: { 200: Envelope(SiteGroup) } } },
+    async (request) => {
+      const owner = ownerOf(request);
+      const row = await db
+        .selectFrom(kind.table)
+        .selectAll()
+        .where('id', '=', request.params.id)
+        .$if(owner.kind === 'user', (qb) => qb.where('user_id', '=', owner.userId))
+        .executeTakeFirst();
+      if (!row) throw notFound(request.params.id);
       return ok(present(row));
     },
   );

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { IpAddress, ListQuery, ObjectName, PERMISSIONS, Port } from '@rampart/contracts';
+import { Id, IdParams, IpAddress, ListQuery, ObjectName, PERMISSIONS, Port } from '@rampart/contracts';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
@@ -13,12 +13,11 @@ import { installToken, rotateInstallToken } from './install-token.ts';
 import { findNode, listNodes, nodeErrors, presentNode } from './nodes.repository.ts';
 
 const tags = ['nodes'];
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const nodeFields = {
   name: Type.Optional(ObjectName),
   ips: Type.Optional(Type.Array(IpAddress, { minItems: 1, maxItems: 32 })),
-  group_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-  region_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  group_id: Type.Optional(Type.Union([Id, Type.Null()])),
+  region_id: Type.Optional(Type.Union([Id, Type.Null()])),
   enabled: Type.Optional(Type.Boolean()),
   http_port: Type.Optional(Port),
   https_port: Type.Optional(Port),
@@ -26,10 +25,7 @@ const nodeFields = {
     Type.Integer({ minimum: 16, maximum: 16_777_216, description: 'from 16 MB to 16 TB' }),
   ),
 };
-const AddNodeBody = Type.Object(
-  { pending_id: Type.Integer({ minimum: 1 }), ...nodeFields },
-  { additionalProperties: false },
-);
+const AddNodeBody = Type.Object({ pending_id: Id, ...nodeFields }, { additionalProperties: false });
 const UpdateNodeBody = Type.Object(nodeFields, { additionalProperties: false });
 
 const admin = (request: FastifyRequest) => requirePermission(request, PERMISSIONS.adminNode);
@@ -178,6 +174,16 @@ export async function nodeRoutes(app: App, { db }: AppContext) {
         return ok(row);
       },
     );
+    app.get(`${path}/:id`, { schema: { tags, params: IdParams } }, async (request) => {
+      admin(request);
+      const row = await db
+        .selectFrom(table)
+        .select(['id', 'name'])
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (!row) throw new AppError('not_found', `${table.replace('_', ' ')} ${request.params.id} does not exist`);
+      return ok(row);
+    });
     app.put(
       `${path}/:id`,
       { schema: { tags, params: IdParams, body: Type.Object({ name: ObjectName }, { additionalProperties: false }) } },

@@ -1,4 +1,4 @@
-import { Acl, AclListQuery, CreateAclBody, Envelope, ListResult, UpdateAclBody } from '@rampart/contracts';
+import { Acl, AclListQuery, CreateAclBody, Envelope, IdParams, ListResult, UpdateAclBody } from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -9,7 +9,6 @@ import { findAcl, listAcls, presentAcl } from './acls.repository.ts';
 import { createAcl, editAcl, removeAcl } from './acls.service.ts';
 
 const tags = ['protection'];
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** /v1/acls: a site's ordered allow/deny list, one per site. */
 export async function aclRoutes(app: App, { db }: AppContext) {

@@ -4,6 +4,7 @@ import {
   CcListQuery,
   CreateCcFilterBody,
   Envelope,
+  IdParams,
   ListResult,
   UpdateCcFilterBody,
 } from '@rampart/contracts';
@@ -17,7 +18,6 @@ import { findFilters, listFilters, presentFilter } from './cc-filters.repository
 import { createFilter, editFilter, removeFilters } from './cc-filters.service.ts';
 
 const tags = ['protection'];
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** /v1/cc-filters: what a client that matches must pass. */
 export async function ccFilterRoutes(app: App, { db }: AppContext) {

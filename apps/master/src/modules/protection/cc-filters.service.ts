@@ -60,7 +60,7 @@ const paramsOf = (body: FilterParams): FilterParams => {
 
 /** A new filter is used by nothing yet: the edges need not hear of it. */
 export async function createFilter(db: Kysely<Database>, owner: Owner, body: CreateCcFilterBody) {
-  const userId = ccCreator(owner, body);
+  const userId = await ccCreator(db, owner, body);
   const settings = filterOf(body.name, body.type, paramsOf(body), {});
   return presentFilter(await insertFilter(db, userId, settings, Date.now()));
 }

@@ -4,6 +4,7 @@ import {
   CcMatch,
   CreateCcMatchBody,
   Envelope,
+  IdParams,
   ListResult,
   UpdateCcMatchBody,
 } from '@rampart/contracts';
@@ -17,7 +18,6 @@ import { findMatches, listMatches, presentMatch } from './cc-matches.repository.
 import { createMatch, editMatch, removeMatches } from './cc-matches.service.ts';
 
 const tags = ['protection'];
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** /v1/cc-matchs: which requests a rule line selects. */
 export async function ccMatchRoutes(app: App, { db }: AppContext) {

@@ -11,7 +11,7 @@ import { checkConditions } from './conditions.ts';
 
 /** A new match is used by nothing yet: the edges need not hear of it. */
 export async function createMatch(db: Kysely<Database>, owner: Owner, body: CreateCcMatchBody) {
-  const userId = ccCreator(owner, body);
+  const userId = await ccCreator(db, owner, body);
   checkConditions(body.conditions, 'conditions');
   return presentMatch(await insertMatch(db, userId, { name: body.name, conditions: body.conditions }, Date.now()));
 }

@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { creatorOf, type Owner } from '../tenancy.ts';
 
@@ -13,8 +15,12 @@ export const usableOwners = (userId: number): number[] =>
   userId === SYSTEM_USER ? [SYSTEM_USER] : [SYSTEM_USER, userId];
 
 /** The owner of a new row: `system` (admins) makes a system row; `user_id` works as everywhere else. */
-export function ccCreator(owner: Owner, body: { system?: boolean | undefined; user_id?: number | undefined }): number {
-  if (!body.system) return creatorOf(owner, body.user_id);
+export async function ccCreator(
+  db: Kysely<Database>,
+  owner: Owner,
+  body: { system?: boolean | undefined; user_id?: number | undefined },
+): Promise<number> {
+  if (!body.system) return creatorOf(db, owner, body.user_id);
   if (owner.kind !== 'admin') throw new AppError('forbidden', 'system: only an administrator makes system rows');
   if (body.user_id !== undefined) throw invalidParam('user_id', 'is not sent with system');
   return SYSTEM_USER;

@@ -4,6 +4,7 @@ import {
   CcRuleGroup,
   CreateCcRuleGroupBody,
   Envelope,
+  IdParams,
   ListResult,
   UpdateCcRuleGroupBody,
 } from '@rampart/contracts';
@@ -17,7 +18,6 @@ import { findGroups, listGroups, presentGroups } from './cc-rule-groups.reposito
 import { createGroup, editGroup, removeGroups } from './cc-rule-groups.service.ts';
 
 const tags = ['protection'];
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /** /v1/cc-rules: rule groups, ordered lines of (match, filter, action) a site runs. */
 export async function ccRuleGroupRoutes(app: App, { db }: AppContext) {

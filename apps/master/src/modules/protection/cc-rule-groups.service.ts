@@ -52,7 +52,7 @@ function checkDefault(owner: Owner, userId: number, isDefault: boolean | undefin
 }
 
 export async function createGroup(db: Kysely<Database>, owner: Owner, body: CreateCcRuleGroupBody) {
-  const userId = ccCreator(owner, body);
+  const userId = await ccCreator(db, owner, body);
   checkDefault(owner, userId, body.is_default);
   const record: GroupRecord = { name: body.name, rules: body.rules ?? [], isDefault: body.is_default ?? false };
   await checkRules(db, userId, record.rules);

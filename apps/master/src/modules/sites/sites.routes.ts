@@ -1,5 +1,15 @@
 import { domainToASCII } from 'node:url';
-import { ApplyStatus, CreateSiteBody, Envelope, ListResult, Site, UpdateSiteBody } from '@rampart/contracts';
+import {
+  ApplyStatus,
+  CreateSiteBody,
+  Envelope,
+  Id,
+  IdParams,
+  ListQuery,
+  ListResult,
+  Site,
+  UpdateSiteBody,
+} from '@rampart/contracts';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
@@ -13,34 +23,32 @@ import { findSite, listSites, presentSite } from './sites.repository.ts';
 import { batchSites, createSite, editSite } from './sites.service.ts';
 
 const tags = ['sites'];
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const SiteListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+  ...ListQuery.properties,
   domain: Type.Optional(Type.String({ maxLength: 253 })),
-  group_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  group_id: Type.Optional(Id),
   enabled: Type.Optional(Type.Boolean()),
   https: Type.Optional(Type.Boolean()),
-  cert_id: Type.Optional(Type.Integer({ minimum: 1 })),
-  user_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  cert_id: Type.Optional(Id),
+  user_id: Type.Optional(Id),
   sort: Type.Optional(
     Type.Union(['id', '-id', 'domain', '-domain', 'updated_at', '-updated_at'].map((value) => Type.Literal(value))),
   ),
 });
 const CreateBody = Type.Object(
-  { ...CreateSiteBody.properties, user_id: Type.Optional(Type.Integer({ minimum: 1 })) },
+  { ...CreateSiteBody.properties, user_id: Type.Optional(Id) },
   { additionalProperties: false },
 );
 const BatchBody = Type.Object(
   {
-    ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000 }),
+    ids: Type.Array(Id, { minItems: 1, maxItems: 1000 }),
     action: Type.Union(
       [Type.Literal('enable'), Type.Literal('disable'), Type.Literal('delete'), Type.Literal('move')],
       {
         description: 'enable, disable, delete or move',
       },
     ),
-    group_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    group_id: Type.Optional(Type.Union([Id, Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -93,9 +101,8 @@ export async function siteRoutes(app: App, { db }: AppContext) {
     { preValidation: normalizeDomains, schema: { tags, body: CreateBody, response: { 200: Envelope(Site) } } },
     async (request) => {
       const { user_id, ...body } = request.body;
-      return ok(
-        presentSite(await createSite(db, creatorOf(ownerOf(request), user_id), body), await defaultCnameDomain(db)),
-      );
+      const userId = await creatorOf(db, ownerOf(request), user_id);
+      return ok(presentSite(await createSite(db, userId, body), await defaultCnameDomain(db)));
     },
   );
 

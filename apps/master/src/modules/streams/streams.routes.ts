@@ -1,4 +1,14 @@
-import { ApplyStatus, Envelope, ListResult, ObjectName, Stream, StreamSettings } from '@rampart/contracts';
+import {
+  ApplyStatus,
+  Envelope,
+  Id,
+  IdParams,
+  ListQuery,
+  ListResult,
+  ObjectName,
+  Stream,
+  StreamSettings,
+} from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -10,14 +20,12 @@ import { findStreams, listStreams, presentStream } from './streams.repository.ts
 import { batchStreams, createStream, DEFAULT_STREAM_SETTINGS, editStream } from './streams.service.ts';
 
 const tags = ['streams'];
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const fields = StreamSettings.properties;
-const ListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
+const StreamListQuery = Type.Object({
+  ...ListQuery.properties,
   port: Type.Optional(fields.listen_port),
   protocol: Type.Optional(fields.protocol),
-  group_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  group_id: Type.Optional(Id),
   enabled: Type.Optional(Type.Boolean()),
 });
 const CreateBody = Type.Object(
@@ -29,8 +37,8 @@ const CreateBody = Type.Object(
     proxy_protocol: Type.Optional(fields.proxy_protocol),
     enabled: Type.Optional(fields.enabled),
     name: Type.Optional(ObjectName),
-    group_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-    user_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    group_id: Type.Optional(Type.Union([Id, Type.Null()])),
+    user_id: Type.Optional(Id),
   },
   { additionalProperties: false },
 );
@@ -38,15 +46,15 @@ const UpdateBody = Type.Object(
   {
     ...Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, Type.Optional(schema)])),
     name: Type.Optional(ObjectName),
-    group_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    group_id: Type.Optional(Type.Union([Id, Type.Null()])),
   },
   { additionalProperties: false },
 );
 const BatchBody = Type.Object(
   {
-    ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000 }),
+    ids: Type.Array(Id, { minItems: 1, maxItems: 1000 }),
     action: Type.Union([Type.Literal('enable'), Type.Literal('disable'), Type.Literal('delete'), Type.Literal('move')]),
-    group_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    group_id: Type.Optional(Type.Union([Id, Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -54,7 +62,7 @@ const BatchBody = Type.Object(
 export async function streamRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/streams',
-    { schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(Stream)) } } },
+    { schema: { tags, querystring: StreamListQuery, response: { 200: Envelope(ListResult(Stream)) } } },
     async (request) => {
       const { page = 1, limit = 20, port, protocol, group_id, enabled } = request.query;
       return ok(await listStreams(db, ownerOf(request), { port, protocol, groupId: group_id, enabled }, page, limit));
@@ -68,7 +76,7 @@ export async function streamRoutes(app: App, { db }: AppContext) {
       const { user_id, name, group_id, ...settings } = request.body;
       const complete = { ...DEFAULT_STREAM_SETTINGS, ...settings };
       const record = {
-        userId: creatorOf(ownerOf(request), user_id),
+        userId: await creatorOf(db, ownerOf(request), user_id),
         groupId: group_id ?? null,
         name: name ?? `${complete.protocol}/${complete.listen_port}`,
         settings: complete,

@@ -1,5 +1,6 @@
 import {
   Envelope,
+  IdParams,
   ListResult,
   PERMISSIONS,
   RetryTaskBody,
@@ -66,7 +67,7 @@ export async function taskRoutes(app: App, { db }: AppContext) {
     {
       schema: {
         tags,
-        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        params: IdParams,
         body: RetryTaskBody,
         response: { 200: Envelope(Task) },
       },

@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../test/databases.ts';
+import { data } from '../../test/protection.ts';
+import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
+
+describe.each(DIALECTS)('node groups and regions read by id on $dialect', (target) => {
+  let test: TestApp;
+  let admin: string;
+  let alice: string;
+  beforeAll(async () => {
+    test = await startTestApp(target, { background: false });
+    admin = await test.login('admin', ADMIN_PASSWORD);
+    alice = await addUser(test, 'alice');
+  });
+  afterAll(async () => {
+    await test.close();
+  });
+
+  it.each([
+    ['/v1/node-groups', 'node groups'],
+    ['/v1/regions', 'regions'],
+  ])('%s/{id}: admins read one; users are refused; an unknown id is 404', async (path, label) => {
+    const id = data(await test.call('POST', path, { token: admin, body: { name: 'east' } })).id;
+    expect((await test.call('GET', `${path}/${id}`, { token: admin })).body).toEqual({
+      code: 0,
+      msg: 'ok',
+      data: { id, name: 'east' },
+    });
+    expect((await test.call('GET', `${path}/${id}`, { token: alice })).status).toBe(403);
+    const missing = await test.call('GET', `${path}/999999`, { token: admin });
+    expect(missing.body).toEqual({ code: 'not_found', msg: `${label} 999999 does not exist`, data: null });
+  });
+});
