@@ -1,3 +1,5 @@
+export * from './account-logs.ts';
+export * from './api-keys.ts';
 export * from './auth.ts';
 export * from './configs.ts';
 export * from './edge/index.ts';

@@ -9,6 +9,7 @@ import { siteList } from './migrations/2026-11-21T1200-site-list.ts';
 import { acme } from './migrations/2026-11-22T0900-acme.ts';
 import { siteSearch } from './migrations/2026-11-22T1000-site-search.ts';
 import { protection } from './migrations/2026-11-22T1100-protection.ts';
+import { accountLogs } from './migrations/2026-11-23T1300-account-logs.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 
@@ -22,6 +23,7 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-22T0900-acme': acme(dialect),
   '2026-11-22T1000-site-search': siteSearch(dialect),
   '2026-11-22T1100-protection': protection(dialect),
+  '2026-11-23T1300-account-logs': accountLogs(dialect),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({

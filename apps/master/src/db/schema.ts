@@ -40,6 +40,9 @@ export interface LoginAttemptsTable {
   success: number;
   reason: string;
   created_at: number;
+  user_agent: Generated<string>;
+  /** password; later totp and key */
+  method: Generated<string>;
 }
 
 export interface CaptchasTable {
@@ -351,6 +354,42 @@ export interface BansTable {
   lifted_at: number | null;
 }
 
+/** One successful write through /v1 (the operation log); `changes` is the masked request body as JSON. */
+export interface OpLogsTable {
+  id: Generated<number>;
+  user_id: number;
+  impersonator_id: number | null;
+  /** session or key */
+  auth_method: string;
+  api_key_id: string | null;
+  method: string;
+  route: string;
+  action: string;
+  /** The ids written to, as ',1,2,' so that one id is found with a LIKE; '' when none. */
+  target_ids: string;
+  changes: string;
+  ip: string;
+  user_agent: string;
+  result: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  key_id: string;
+  /** SHA-256 of the whole Access-Token value, key_id.secret: looked up like a session token. */
+  token_hash: string;
+  /** read or write */
+  scope: string;
+  /** JSON list of addresses and CIDR ranges; empty: any address. */
+  allow_ips: string;
+  created_at: number;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  last_used_ip: Generated<string>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -385,4 +424,6 @@ export interface Database {
   cc_rule_lines: CcRuleLinesTable;
   acls: AclsTable;
   bans: BansTable;
+  op_logs: OpLogsTable;
+  api_keys: ApiKeysTable;
 }

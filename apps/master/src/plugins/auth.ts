@@ -3,6 +3,8 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
+import type { ApiKeyGrant } from '../modules/api-keys/api-key-grant.ts';
+import { checkKeyUse, isKeyToken, resolveKeyToken } from '../modules/api-keys/key-auth.ts';
 import { sessionCache } from '../modules/auth/session-cache.ts';
 import { findLiveSession } from '../modules/auth/sessions.repository.ts';
 import { hashToken } from '../modules/auth/tokens.ts';
@@ -12,6 +14,8 @@ export interface Authenticated {
   user: UserRow;
   sessionId: number;
   expiresAt: number;
+  /** Set when the caller presented an API key (`Access-Token: <key_id>.<secret>`) instead of a session token. */
+  apiKey?: ApiKeyGrant;
 }
 
 declare module 'fastify' {
@@ -31,6 +35,7 @@ async function resolveAuth(db: Kysely<Database>, request: FastifyRequest): Promi
   const cached = sessionCache.get(tokenHash, now);
   if (cached) return cached;
   const generation = sessionCache.generation();
+  if (isKeyToken(token)) return resolveKeyToken(db, tokenHash, generation, { ip: request.ip, now });
   const row = await findLiveSession(db, tokenHash, now);
   if (row?.status !== 'enabled') return null;
   const { session_id, session_expires_at, ...user } = row;
@@ -44,6 +49,8 @@ async function authPlugin(app: FastifyInstance, options: { db: Kysely<Database> 
   app.decorate('authenticate', async (request: FastifyRequest) => {
     request.auth = await resolveAuth(options.db, request);
     if (!request.auth) throw new AppError('login_required', 'please sign in');
+    const { apiKey } = request.auth;
+    if (apiKey) checkKeyUse(apiKey, { ip: request.ip, method: request.method, route: request.routeOptions.url ?? '' });
   });
 }
 

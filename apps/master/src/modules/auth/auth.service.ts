@@ -36,15 +36,25 @@ export async function login(db: Kysely<Database>, body: LoginBody, client: Clien
     const minutes = Math.ceil(settings.login_failure_window_seconds / 60);
     throw new AppError('throttled', `too many failed sign-ins from your address; try again within ${minutes} minutes`);
   }
+  const user = await findUserByAccount(db, body.account);
   if (captchaRequired(settings, failures)) {
+    const solved =
+      Boolean(body.captcha && body.code) && (await solveImageCaptcha(db, body.captcha ?? '', body.code ?? ''));
+    if (!solved) {
+      // In the login log; it counts as a failure, so an address that keeps failing the captcha is throttled too.
+      await recordLoginAttempt(db, {
+        ...client,
+        account: body.account,
+        userId: user?.id ?? null,
+        success: false,
+        reason: 'captcha',
+      });
+    }
     if (!body.captcha || !body.code) {
       throw new AppError('captcha_required', 'enter the characters shown in the image');
     }
-    if (!(await solveImageCaptcha(db, body.captcha, body.code))) {
-      throw new AppError('captcha_invalid', 'the characters did not match the image; try the new one');
-    }
+    if (!solved) throw new AppError('captcha_invalid', 'the characters did not match the image; try the new one');
   }
-  const user = await findUserByAccount(db, body.account);
   const passwordOk = await verifyPassword(body.password, user?.password_hash ?? (await decoyHash));
   if (!user || !passwordOk) {
     await recordLoginAttempt(db, {

@@ -28,18 +28,29 @@ export const captchaRequired = (settings: Settings, failures: { byAccount: numbe
 export const ipThrottled = (settings: Settings, failures: { byIp: number }) =>
   failures.byIp >= settings.login_ip_throttle_limit;
 
+/** One sign-in attempt, for the guard above and the login log (GET /v1/log/login). */
 export async function recordLoginAttempt(
   db: Kysely<Database>,
-  attempt: { account: string; ip: string; userId: number | null; success: boolean; reason: string },
+  attempt: {
+    account: string;
+    ip: string;
+    userAgent?: string;
+    userId: number | null;
+    success: boolean;
+    reason: string;
+    method?: 'password' | 'totp' | 'key';
+  },
 ) {
   await db
     .insertInto('login_attempts')
     .values({
       account_key: accountKey(attempt.account),
       ip: attempt.ip,
+      user_agent: (attempt.userAgent ?? '').slice(0, 512),
       user_id: attempt.userId,
       success: attempt.success ? 1 : 0,
       reason: attempt.reason,
+      method: attempt.method ?? 'password',
       created_at: Date.now(),
     })
     .execute();

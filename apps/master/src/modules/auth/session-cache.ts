@@ -1,9 +1,12 @@
+import type { ApiKeyGrant } from '../api-keys/api-key-grant.ts';
 import type { UserRow } from '../users/user-row.ts';
 
 export interface CachedSession {
   user: UserRow;
   sessionId: number;
   expiresAt: number;
+  /** Set when the caller presented an API key instead of a session token. */
+  apiKey?: ApiKeyGrant;
 }
 
 /**

@@ -1,0 +1,56 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { loadSettings } from '../settings/settings.service.ts';
+import { deleteOlderThan } from './log-retention.repository.ts';
+
+/** The operation and login logs are kept at least this long, whatever the setting says. */
+export const MIN_LOG_RETENTION_DAYS = 180;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const BATCH = 5000;
+// A round deletes at most this many batches per table, so a huge backlog never holds the database long.
+const MAX_BATCHES = 20;
+const ROUND_MS = 60 * 60 * 1000;
+
+/** Deletes operation and login log rows older than the retention (bounded per round); answers how many went. */
+export async function pruneAccountLogs(db: Kysely<Database>, now = Date.now()): Promise<number> {
+  const { log_retention_days } = await loadSettings(db);
+  const cutoff = now - Math.max(MIN_LOG_RETENTION_DAYS, log_retention_days) * DAY_MS;
+  let deleted = 0;
+  for (const table of ['op_logs', 'login_attempts'] as const) {
+    for (let round = 0; round < MAX_BATCHES; round++) {
+      const gone = await deleteOlderThan(db, table, cutoff, BATCH);
+      deleted += gone;
+      if (gone < BATCH) break;
+    }
+  }
+  return deleted;
+}
+
+/** Prunes now and then every hour, until stopped. Running on several masters at once is harmless. */
+export function startLogRetention(db: Kysely<Database>, log: FastifyBaseLogger): { stop(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let pruning: Promise<void> = Promise.resolve();
+  const round = () => {
+    pruning = (async () => {
+      try {
+        const deleted = await pruneAccountLogs(db);
+        if (deleted > 0) log.info({ deleted }, 'pruned operation and login logs past retention');
+      } catch (error) {
+        log.error({ err: error }, 'log retention round failed');
+      }
+      if (stopped) return;
+      timer = setTimeout(round, ROUND_MS);
+      timer.unref();
+    })();
+  };
+  round();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await pruning;
+    },
+  };
+}

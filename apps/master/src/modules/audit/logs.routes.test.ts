@@ -1,0 +1,196 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../test/databases.ts';
+import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { saveSetting } from '../settings/settings.service.ts';
+import { MASK } from './audit-entry.ts';
+import { pruneAccountLogs } from './log-retention.ts';
+
+interface Entry {
+  id: number;
+  account: string | null;
+  action: string;
+  route: string;
+  method: string;
+  auth_method: string;
+  target_ids: string[];
+  changes: Record<string, unknown>;
+  ip: string;
+  user_agent: string;
+  result: string;
+}
+interface LoginEntry {
+  account: string;
+  result: string;
+  method: string;
+  user_agent: string;
+  ip: string;
+}
+
+const origin = { address: '127.0.0.1', port: 8081, weight: 1, backup: false };
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+describe.each(DIALECTS)('operation and login logs on $dialect', (target) => {
+  let test: TestApp;
+  let alice: string;
+  let bob: string;
+  beforeEach(async () => {
+    test = await startTestApp(target, { background: false });
+    alice = await addUser(test, 'alice');
+    bob = await addUser(test, 'bob');
+  });
+  afterEach(async () => {
+    await test.close();
+  });
+
+  const opLog = async (token: string, query = '') => {
+    const result = await test.call('GET', `/v1/log/op?${query.includes('limit=') ? '' : 'limit=100'}${query}`, {
+      token,
+    });
+    expect(result.body.code, result.body.msg).toBe(0);
+    return result.body.data as { list: Entry[]; total: number };
+  };
+  const createSite = (token: string, domain: string, remoteAddress = '127.0.0.1') =>
+    test.app.inject({
+      method: 'POST',
+      url: '/v1/sites',
+      headers: { 'access-token': token, 'user-agent': 'audit-test/1' },
+      remoteAddress,
+      payload: { domains: [domain], origins: [origin] },
+    });
+
+  it('records a write with who, what, where from, and its secrets masked; reads are not recorded', async () => {
+    const change = await test.call('PUT', '/v1/user', {
+      token: alice,
+      body: { name: 'Alice', old_password: 'alice-pass', password: 'alice-new-pass' },
+    });
+    expect(change.body.code).toBe(0);
+    await test.call('GET', '/v1/user', { token: alice });
+    const { list, total } = await opLog(alice);
+    expect(total).toBe(1);
+    expect(list[0]).toMatchObject({
+      account: 'alice',
+      method: 'PUT',
+      route: '/v1/user',
+      action: 'user.update',
+      auth_method: 'session',
+      changes: { name: 'Alice', old_password: MASK, password: MASK },
+      ip: '127.0.0.1',
+      result: 'ok',
+    });
+    const stored = await test.database.db.selectFrom('op_logs').selectAll().execute();
+    expect(JSON.stringify(stored)).not.toContain('alice-new-pass');
+    expect(JSON.stringify(stored)).not.toContain('alice-pass');
+  });
+
+  it('records the id a create made, and no entry for a refused write', async () => {
+    const created = await createSite(alice, 'shop.example.com');
+    const siteId = String((created.json() as { data: { id: number } }).data.id);
+    const refused = await createSite(alice, 'not a domain');
+    expect(refused.statusCode).toBe(400);
+    const { list } = await opLog(alice);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ action: 'sites.create', target_ids: [siteId], user_agent: 'audit-test/1' });
+    expect(list[0]?.changes).toMatchObject({ domains: ['shop.example.com'] });
+  });
+
+  it('shows a user only their own entries, whatever they ask for, and an admin everyone’s with filters', async () => {
+    const aliceSite = (await createSite(alice, 'a.example.com', '203.0.113.7')).json() as { data: { id: number } };
+    await createSite(bob, 'b.example.com');
+    await test.call('PUT', '/v1/user', { token: bob, body: { name: 'Bob' } });
+
+    expect((await opLog(alice)).list.map((entry) => entry.account)).toEqual(['alice']);
+    expect((await opLog(alice, '&user=bob')).list.map((entry) => entry.account)).toEqual(['alice']);
+    expect((await opLog(bob)).list.map((entry) => entry.action)).toEqual(['user.update', 'sites.create']);
+
+    const admin = await test.login('admin', ADMIN_PASSWORD);
+    expect((await opLog(admin)).total).toBe(3);
+    expect((await opLog(admin, '&user=bob')).list.map((entry) => entry.action)).toEqual([
+      'user.update',
+      'sites.create',
+    ]);
+    expect((await opLog(admin, '&user=nobody')).total).toBe(0);
+    expect((await opLog(admin, '&action=sites.create')).total).toBe(2);
+    expect((await opLog(admin, '&ip=203.0.113.7')).list.map((entry) => entry.account)).toEqual(['alice']);
+    expect((await opLog(admin, `&target=${aliceSite.data.id}`)).list.map((entry) => entry.account)).toEqual(['alice']);
+    const hourAgo = new Date(Date.now() - 3600_000).toISOString();
+    const inAnHour = new Date(Date.now() + 3600_000).toISOString();
+    expect((await opLog(admin, `&from=${hourAgo}&to=${inAnHour}`)).total).toBe(3);
+    expect((await opLog(admin, `&from=${inAnHour}`)).total).toBe(0);
+    const paged = await opLog(admin, '&limit=2&page=2');
+    expect(paged).toMatchObject({ total: 3 });
+    expect(paged.list).toHaveLength(1);
+  });
+
+  it('names the field of a bad query', async () => {
+    for (const [query, field] of [
+      ['from=yesterday', 'querystring/from'],
+      ['target=1%25', 'querystring/target'],
+      ['action=Sites%20Create', 'querystring/action'],
+      ['limit=5000', 'querystring/limit'],
+    ] as const) {
+      const result = await test.call('GET', `/v1/log/op?${query}`, { token: alice });
+      expect(result.body.code, query).toBe('invalid_param');
+      expect(result.body.msg, query).toContain(field);
+    }
+    const login = await test.call('GET', '/v1/log/login?result=maybe', { token: alice });
+    expect(login.body.msg).toContain('querystring/result');
+  });
+
+  it('logs each sign-in attempt with its address, agent and result, to the user and to admins', async () => {
+    const attempt = (password: string) =>
+      test.app.inject({
+        method: 'POST',
+        url: '/v1/login',
+        headers: { 'user-agent': 'browser/2' },
+        remoteAddress: '198.51.100.4',
+        payload: { account: 'Alice', password },
+      });
+    expect((await attempt('wrong-pass')).statusCode).toBe(400);
+    expect((await attempt('alice-pass')).statusCode).toBe(200);
+    await test.login('bob', 'wrong-pass').catch(() => undefined);
+
+    const own = await test.call('GET', '/v1/log/login?limit=100', { token: alice });
+    const list = (own.body.data as { list: LoginEntry[] }).list;
+    // addUser signed alice in once before these two.
+    expect(list.map((entry) => entry.result)).toEqual(['ok', 'bad_credentials', 'ok']);
+    expect(list[0]).toMatchObject({
+      account: 'alice',
+      ip: '198.51.100.4',
+      user_agent: 'browser/2',
+      method: 'password',
+    });
+
+    const admin = await test.login('admin', ADMIN_PASSWORD);
+    const failed = await test.call('GET', '/v1/log/login?result=bad_credentials', { token: admin });
+    expect((failed.body.data as { list: LoginEntry[] }).list.map((entry) => entry.account).sort()).toEqual([
+      'alice',
+      'bob',
+    ]);
+    const bobs = await test.call('GET', '/v1/log/login?account=bob&ip=127.0.0.1', { token: admin });
+    expect((bobs.body.data as { total: number }).total).toBe(2);
+    const notForBob = await test.call('GET', '/v1/log/login?account=alice', { token: bob });
+    expect((notForBob.body.data as { list: LoginEntry[] }).list.every((entry) => entry.account === 'bob')).toBe(true);
+  });
+
+  it('keeps entries at least 180 days, whatever the retention setting says', async () => {
+    await createSite(alice, 'old.example.com');
+    const now = Date.now();
+    await test.database.db
+      .updateTable('op_logs')
+      .set({ created_at: now - 200 * DAY_MS })
+      .execute();
+    await createSite(alice, 'mid.example.com');
+    await test.database.db
+      .updateTable('op_logs')
+      .set({ created_at: now - 100 * DAY_MS })
+      .where('created_at', '>', now - DAY_MS)
+      .execute();
+    await saveSetting(test.database.db, 'log_retention_days', 30);
+    await pruneAccountLogs(test.database.db, now);
+    const left = await test.database.db.selectFrom('op_logs').select('created_at').execute();
+    expect(left.map((row) => Number(row.created_at))).toEqual([now - 100 * DAY_MS]);
+    await saveSetting(test.database.db, 'log_retention_days', 365);
+    await pruneAccountLogs(test.database.db, now);
+    expect(await test.database.db.selectFrom('op_logs').select('id').execute()).toHaveLength(1);
+  });
+});
