@@ -10,6 +10,10 @@ import { configureAcmeHttp } from './modules/acme/acme-http.ts';
 import { CERT_ISSUE, certIssueHandler } from './modules/acme/issue-cert.ts';
 import { startRenewals } from './modules/acme/renewals.ts';
 import { agentRoutes } from './modules/agent/agent.routes.ts';
+import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { audit } from './modules/audit/audit-hook.ts';
+import { startLogRetention } from './modules/audit/log-retention.ts';
+import { logRoutes } from './modules/audit/logs.routes.ts';
 import { publicAuthRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
 import { certRoutes } from './modules/certs/certs.routes.ts';
 import { cnameRoutes } from './modules/cname/cname.routes.ts';
@@ -95,14 +99,17 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     handlers: { [CERT_ISSUE]: certIssueHandler({ db: database.db, secrets }) },
   });
   let renewals: { stop(): Promise<void> } | undefined;
+  let retention: { stop(): Promise<void> } | undefined;
   if (options.background !== false) {
     app.addHook('onReady', async () => {
       tasks.start();
       renewals = startRenewals(database.db, app.log);
+      retention = startLogRetention(database.db, app.log);
     });
   }
   app.addHook('onClose', async () => {
     await renewals?.stop();
+    await retention?.stop();
     await tasks.stop();
     messenger.close();
     if (!options.database) await database.close();
@@ -113,6 +120,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
   await app.register(finiteNumbers);
   await app.register(securityHeaders);
   await app.register(auth, { db: database.db });
+  await app.register(audit, { db: database.db });
 
   await app.register(async (open: App) => {
     await publicAuthRoutes(open, context);
@@ -146,6 +154,8 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await taskRoutes(signedIn, context);
     await protectionRoutes(signedIn, context);
     await configRoutes(signedIn, context);
+    await apiKeyRoutes(signedIn, context);
+    await logRoutes(signedIn, context);
   });
   await app.register(async (agents: App) => {
     await agentRoutes(agents, context);
