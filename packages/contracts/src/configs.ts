@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { UnknownHostAction } from './edge/snapshot.ts';
 
 /**
  * The spec's Config entity: one typed value under `{scope_name}-{scope_id}-{type}-{name}`, read and
@@ -29,3 +30,18 @@ export const ConfigListQuery = Type.Object({
   type: Type.Optional(Type.String({ maxLength: 32 })),
 });
 export type ConfigListQuery = Static<typeof ConfigListQuery>;
+
+/**
+ * The value of `global-0-edge-unknown_host`: what the edges do with requests whose Host no site
+ * serves, and whether those go through the WAF with the admin's WAF defaults (while those are on).
+ */
+export const UnknownHostSettings = Type.Object(
+  {
+    action: UnknownHostAction,
+    waf: Type.Boolean({ description: 'inspect them with the WAF defaults (when those are not off)' }),
+  },
+  { additionalProperties: false },
+);
+export type UnknownHostSettings = Static<typeof UnknownHostSettings>;
+
+export const DEFAULT_UNKNOWN_HOST: UnknownHostSettings = { action: 'page', waf: true };

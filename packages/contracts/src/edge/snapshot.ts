@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Port } from './fields.ts';
-import { EdgeProtection } from './protection.ts';
+import { EdgeProtection, SiteProtection } from './protection.ts';
 import { SiteSettings } from './site.ts';
 import { StreamSettings } from './stream.ts';
 
@@ -51,6 +51,23 @@ export const EdgeNodeSettings = Type.Object({
 });
 export type EdgeNodeSettings = Static<typeof EdgeNodeSettings>;
 
+/**
+ * What an edge does with a request whose Host no site serves (no Host at all, an IP literal, an
+ * unknown name): `page` answers a small page (400 without a Host, 404 otherwise), `close` closes the
+ * connection without an answer (nginx's 444).
+ */
+export const UnknownHostAction = Type.Union([Type.Literal('page'), Type.Literal('close')], {
+  description: 'page (a 400 or 404 page) or close (the connection, without an answer)',
+});
+export type UnknownHostAction = Static<typeof UnknownHostAction>;
+
+/** The node-level treatment of requests no site serves; `waf` is what inspects them (the admin's WAF defaults, or off). */
+export const EdgeUnknownHost = Type.Object({
+  action: UnknownHostAction,
+  waf: SiteProtection.properties.waf,
+});
+export type EdgeUnknownHost = Static<typeof EdgeUnknownHost>;
+
 export const EdgeSnapshot = Type.Object({
   version: Type.Integer({ minimum: 0 }),
   node: EdgeNodeSettings,
@@ -61,5 +78,7 @@ export const EdgeSnapshot = Type.Object({
   acme_challenges: Type.Array(EdgeAcmeChallenge),
   /** Absent from masters without protection: nothing to enforce. */
   protection: Type.Optional(EdgeProtection),
+  /** Absent from older masters: the page, without the WAF. */
+  unknown_host: Type.Optional(EdgeUnknownHost),
 });
 export type EdgeSnapshot = Static<typeof EdgeSnapshot>;

@@ -1,15 +1,17 @@
 import { gzipSync } from 'node:zlib';
-import type { EdgeJob, EdgeNodeSettings, SiteSettings, StreamSettings } from '@rampart/contracts';
+import type { EdgeJob, EdgeNodeSettings, EdgeUnknownHost, SiteSettings, StreamSettings } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { liveChallenges } from '../acme/challenges.repository.ts';
 import { edgeProtection } from '../protection/edge-protection.ts';
+import { readConfig, UNKNOWN_HOST, WAF_DEFAULTS } from '../settings/configs.ts';
 import { liveSites } from '../sites/sites.repository.ts';
 import { liveStreams } from '../streams/streams.repository.ts';
 
 /**
- * The parts of a snapshot every node shares (sites, streams, certificates, ACME HTTP-01 challenges) are built once per config
- * version, as JSON text and as one gzip member. A node's answer wraps them with its own settings and
+ * The parts of a snapshot every node shares (sites, streams, certificates, ACME HTTP-01 challenges,
+ * what to do with requests no site serves) are built once per config version, as JSON text and as
+ * one gzip member. A node's answer wraps them with its own settings and
  * jobs; gzip allows several members back to back, so those small parts are compressed per call and
  * the large shared part never is.
  */
@@ -21,8 +23,23 @@ interface SharedPart {
 
 const cache = new WeakMap<Kysely<Database>, Promise<SharedPart>>();
 
+/** Requests no site serves: the admin's choice, inspected with the admin's WAF defaults when both say so. */
+async function unknownHost(db: Kysely<Database>): Promise<EdgeUnknownHost> {
+  const [settings, waf] = await Promise.all([readConfig(db, UNKNOWN_HOST), readConfig(db, WAF_DEFAULTS)]);
+  const inspect = settings.value.action === 'page' && settings.value.waf;
+  return {
+    action: settings.value.action,
+    waf: inspect ? waf.value : { mode: 'off', paranoia: waf.value.paranoia, exclusions: [] },
+  };
+}
+
 async function buildShared(db: Kysely<Database>, version: number): Promise<SharedPart> {
-  const [sites, streams, challenges] = await Promise.all([liveSites(db), liveStreams(db), liveChallenges(db)]);
+  const [sites, streams, challenges, unknown] = await Promise.all([
+    liveSites(db),
+    liveStreams(db),
+    liveChallenges(db),
+    unknownHost(db),
+  ]);
   const siteSettings = sites.map((row) => ({ id: row.id, ...(JSON.parse(row.settings) as SiteSettings) }));
   // Also fills each site's protection (the default rule group where it has none).
   const protection = await edgeProtection(db, siteSettings);
@@ -42,7 +59,7 @@ async function buildShared(db: Kysely<Database>, version: number): Promise<Share
           .execute();
   const json = `"sites":${JSON.stringify(siteSettings)},"streams":${JSON.stringify(
     streams.map((row) => ({ id: row.id, ...(JSON.parse(row.settings) as StreamSettings) })),
-  )},"certs":${JSON.stringify(certs)},"acme_challenges":${JSON.stringify(challenges)},"protection":${JSON.stringify(protection)}`;
+  )},"certs":${JSON.stringify(certs)},"acme_challenges":${JSON.stringify(challenges)},"protection":${JSON.stringify(protection)},"unknown_host":${JSON.stringify(unknown)}`;
   return { version, json, gzip: gzipSync(json, { level: 6 }) };
 }
 

@@ -1,9 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/databases.ts';
+import { acceptedNode, snapshotOf } from '../../test/protection.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { currentConfigVersion } from '../config/config-version.ts';
 
 const PATH = '/v1/configs/global-0-waf-defaults';
 const DEFAULTS = { mode: 'off', paranoia: 1, exclusions: [] };
+const UNKNOWN_HOST_PATH = '/v1/configs/global-0-edge-unknown_host';
 
 describe.each(DIALECTS)('configs on $dialect', (target) => {
   let test: TestApp;
@@ -23,7 +26,7 @@ describe.each(DIALECTS)('configs on $dialect', (target) => {
     const waf = { mode: 'block', paranoia: 3, exclusions: [920350, 942100] };
     expect((await test.call('PUT', PATH, { token: admin, body: waf })).body.data).toEqual(waf);
     expect((await test.call('GET', PATH, { token: admin })).body.data).toEqual(waf);
-    const list = await test.call('GET', '/v1/configs', { token: admin });
+    const list = await test.call('GET', '/v1/configs?type=waf', { token: admin });
     expect(list.body.data).toEqual({
       list: [
         {
@@ -44,8 +47,50 @@ describe.each(DIALECTS)('configs on $dialect', (target) => {
     });
     expect((await test.call('DELETE', PATH, { token: admin })).body.data).toEqual(DEFAULTS);
     expect((await test.call('GET', '/v1/configs', { token: admin })).body.data).toMatchObject({
-      list: [{ value: DEFAULTS, updated_at: null }],
+      list: [
+        { key: 'global-0-waf-defaults', value: DEFAULTS, updated_at: null },
+        { key: 'global-0-edge-unknown_host', value: { action: 'page', waf: true }, updated_at: null },
+      ],
+      total: 2,
     });
+  });
+
+  it('sends the answer to requests no site serves to the edges, with the WAF defaults, at a new config version', async () => {
+    const node = await acceptedNode(test);
+    // By default: the page, inspected with the WAF defaults (off until the admin turns them on).
+    expect((await snapshotOf(test, node)).unknown_host).toEqual({ action: 'page', waf: DEFAULTS });
+    const waf = { mode: 'block', paranoia: 2, exclusions: [920350] };
+    let version = await currentConfigVersion(test.database.db);
+    await test.call('PUT', PATH, { token: admin, body: waf });
+    expect(await currentConfigVersion(test.database.db)).toBe(version + 1);
+    expect((await snapshotOf(test, node)).unknown_host).toEqual({ action: 'page', waf });
+
+    version = await currentConfigVersion(test.database.db);
+    const closed = await test.call('PUT', UNKNOWN_HOST_PATH, { token: admin, body: { action: 'close', waf: true } });
+    expect(closed.body).toMatchObject({ code: 0, data: { action: 'close', waf: true } });
+    expect(await currentConfigVersion(test.database.db)).toBe(version + 1);
+    // A closed connection is never inspected.
+    expect((await snapshotOf(test, node)).unknown_host).toEqual({
+      action: 'close',
+      waf: { mode: 'off', paranoia: 2, exclusions: [] },
+    });
+    await test.call('PUT', UNKNOWN_HOST_PATH, { token: admin, body: { action: 'page', waf: false } });
+    expect((await snapshotOf(test, node)).unknown_host).toEqual({
+      action: 'page',
+      waf: { mode: 'off', paranoia: 2, exclusions: [] },
+    });
+
+    const bad = await test.call('PUT', UNKNOWN_HOST_PATH, { token: admin, body: { action: 'drop', waf: true } });
+    expect(bad.body.code).toBe('invalid_param');
+    const alice = await addUser(test, 'alice2');
+    expect((await test.call('GET', UNKNOWN_HOST_PATH, { token: alice })).body.code).toBe('forbidden');
+    version = await currentConfigVersion(test.database.db);
+    expect((await test.call('DELETE', UNKNOWN_HOST_PATH, { token: admin })).body.data).toEqual({
+      action: 'page',
+      waf: true,
+    });
+    expect(await currentConfigVersion(test.database.db)).toBe(version + 1);
+    expect((await snapshotOf(test, node)).unknown_host).toEqual({ action: 'page', waf });
   });
 
   it('checks the value with its schema and names the field', async () => {

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { changeConfig } from '../config/config-version.ts';
 import { CONFIGS, type ConfigDefinition, configKey, readConfig, resetConfig, writeConfig } from './configs.ts';
 
 const tags = ['configs'];
@@ -31,6 +32,11 @@ export async function configRoutes(app: App, { db }: AppContext) {
       value,
       updated_at: updatedAt === null ? null : new Date(updatedAt).toISOString(),
     };
+  };
+  // A value the edges serve with changes with the config version, so every node applies it.
+  const store = async (definition: ConfigDefinition, write: (target: typeof db) => Promise<void>) => {
+    if (definition.edge) await changeConfig(db, (trx) => write(trx));
+    else await write(db);
   };
   const allowed = (request: FastifyRequest, definition: ConfigDefinition) => {
     if (!mayUse(request, definition))
@@ -60,11 +66,11 @@ export async function configRoutes(app: App, { db }: AppContext) {
     const value = async () => ok((await readConfig(db, definition)).value);
     app.get(path, { preValidation, schema }, value);
     app.put(path, { preValidation, schema: { ...schema, body: definition.schema } }, async (request) => {
-      await writeConfig(db, definition, request.body, Date.now());
+      await store(definition, (target) => writeConfig(target, definition, request.body, Date.now()));
       return value();
     });
     app.delete(path, { preValidation, schema }, async () => {
-      await resetConfig(db, definition);
+      await store(definition, (target) => resetConfig(target, definition));
       return value();
     });
   }

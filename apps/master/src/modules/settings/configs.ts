@@ -1,4 +1,11 @@
-import { DEFAULT_SITE_PROTECTION, PERMISSIONS, type Permission, WafDefaults } from '@rampart/contracts';
+import {
+  DEFAULT_SITE_PROTECTION,
+  DEFAULT_UNKNOWN_HOST,
+  PERMISSIONS,
+  type Permission,
+  UnknownHostSettings,
+  WafDefaults,
+} from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
@@ -18,6 +25,8 @@ export interface ConfigDefinition<T extends TSchema = TSchema> {
   fallback: Static<T>;
   permission: Permission;
   description: string;
+  /** The edges serve with it: a change bumps the config version so that every node applies it. */
+  edge: boolean;
 }
 
 const define = <T extends TSchema>(definition: ConfigDefinition<T>) => definition;
@@ -30,10 +39,25 @@ export const WAF_DEFAULTS = define({
   schema: WafDefaults,
   fallback: DEFAULT_SITE_PROTECTION.waf,
   permission: PERMISSIONS.adminConfig,
-  description: 'WAF settings new sites start with: {mode, paranoia, exclusions}',
+  description:
+    'WAF settings new sites start with, and that inspect requests no site serves: {mode, paranoia, exclusions}',
+  edge: true,
 });
 
-export const CONFIGS: readonly ConfigDefinition[] = [WAF_DEFAULTS];
+export const UNKNOWN_HOST = define({
+  scope_name: 'global',
+  scope_id: 0,
+  type: 'edge',
+  name: 'unknown_host',
+  schema: UnknownHostSettings,
+  fallback: DEFAULT_UNKNOWN_HOST,
+  permission: PERMISSIONS.adminConfig,
+  description:
+    'Requests whose Host no site serves: {action: page (400/404 page) or close (no answer), waf: inspect them with the WAF defaults}',
+  edge: true,
+});
+
+export const CONFIGS: readonly ConfigDefinition[] = [WAF_DEFAULTS, UNKNOWN_HOST];
 
 export const configKey = (definition: ConfigDefinition) =>
   `${definition.scope_name}-${definition.scope_id}-${definition.type}-${definition.name}`;
