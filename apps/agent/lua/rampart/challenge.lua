@@ -81,6 +81,10 @@ local TEXT = {
     captcha_label = "Digits in the image",
     captcha_submit = "Continue",
     captcha_new = "New image",
+    unknown_host = "No site here",
+    unknown_host_body = "No site is served at this address under this name.",
+    no_host = "Bad request",
+    no_host_body = "The request did not name a site (it has no Host header).",
   },
   zh = {
     title = "正在检查您的浏览器",
@@ -96,6 +100,10 @@ local TEXT = {
     captcha_label = "图片中的数字",
     captcha_submit = "继续",
     captcha_new = "换一张",
+    unknown_host = "此处没有站点",
+    unknown_host_body = "此地址上没有以该名称提供服务的站点。",
+    no_host = "错误的请求",
+    no_host_body = "该请求未指明站点（缺少 Host 请求头）。",
   },
 }
 

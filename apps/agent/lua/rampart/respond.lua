@@ -26,4 +26,21 @@ function _M.waf_denied()
   ngx.print(require("rampart.challenge").denied_page(false))
 end
 
+--- The page of a request no site serves: 400 without a Host header (HTTP/1.0; nginx itself refuses
+--- HTTP/1.1 without one), 404 for a Host no site serves. Never cached, in the visitor's language.
+function _M.unknown_host()
+  local challenge = require "rampart.challenge"
+  local t = challenge.text()
+  local status = var.http_host and 404 or 400
+  ngx.status = status
+  header["Content-Type"] = "text/html; charset=utf-8"
+  header["Cache-Control"] = "no-store"
+  if status == 400 then
+    ngx.print(challenge.page(t.no_host, t.no_host_body))
+  else
+    ngx.print(challenge.page(t.unknown_host, t.unknown_host_body))
+  end
+  return ngx.exit(status)
+end
+
 return _M

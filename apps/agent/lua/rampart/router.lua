@@ -2,6 +2,7 @@
 -- redirect to HTTPS, and set the variables the proxy directives read. No rule is parsed here: the
 -- routing table was built when the config loaded.
 local protect = require "rampart.protect"
+local respond = require "rampart.respond"
 local routes = require "rampart.routes"
 
 local ngx = ngx
@@ -48,6 +49,21 @@ local function cache_rule(site, uri)
   return nil
 end
 
+-- A request no site serves (no Host, an IP literal, an unknown name, or a site not on this scheme)
+-- is the node's (site 0): logged and counted as such, answered with a page after the WAF when the
+-- admin's defaults inspect it, or closed without an answer when the admin chose that.
+local function unknown_host()
+  var.rampart_site_id = "0"
+  local unknown = routes.unknown_host
+  if unknown.close then return ngx.exit(444) end
+  local waf_tx = unknown.waf_tx
+  if waf_tx then
+    var.rampart_waf_tx = waf_tx .. var.request_id
+    return ngx.exec("@rampart_unknown_host_waf")
+  end
+  return respond.unknown_host()
+end
+
 function _M.route()
   local scheme = var.scheme
   local http = scheme == "http"
@@ -55,7 +71,7 @@ function _M.route()
 
   local host = var.host
   local site = routes.find(host)
-  if not site or (http and not site.http) or (not http and not site.https) then return ngx.exit(444) end
+  if not site or (http and not site.http) or (not http and not site.https) then return unknown_host() end
   var.rampart_site_id = site.sid
 
   if http and site.force_https then

@@ -3,7 +3,11 @@
 -- the shape again and leaves out (and counts) an entry it cannot use instead of failing the config.
 local cjson = require "cjson.safe"
 
-local _M = { version = -1, sites = {}, by_id = {}, hosts = {}, certs = {}, acme = {}, refused = {}, unprotected = {} }
+local _M = {
+  version = -1, sites = {}, by_id = {}, hosts = {}, certs = {}, acme = {}, refused = {}, unprotected = {},
+  -- Requests no site serves: closed (444), or a page after the WAF when `waf_tx` is set.
+  unknown_host = { close = false, waf_tx = nil },
+}
 
 local function is_string(v, max) return type(v) == "string" and #v <= max end
 local function is_port(v) return type(v) == "number" and v >= 1 and v <= 65535 and v % 1 == 0 end
@@ -60,6 +64,15 @@ function _M.load(path)
   local data = assert(cjson.decode(text), "routes.json does not parse")
   _M.version = data.version
   _M.https_port = data.https_port
+  local unknown = data.unknown_host
+  if type(unknown) == "table" then
+    _M.unknown_host.close = unknown.action == "close"
+    local waf = unknown.waf
+    if type(waf) == "number" and waf % 1 == 0 and waf >= 1 and waf <= 89999 and not _M.unknown_host.close then
+      -- Site 0 in the transaction id: the agent ships the finding as a node-level line.
+      _M.unknown_host.waf_tx = "w" .. string.format("%d", waf) .. ".0."
+    end
+  end
   for _, s in ipairs(data.sites or {}) do
     if valid_site(s) then
       s.sid = tostring(s.id)

@@ -34,3 +34,23 @@ for _, id in ipairs({ "3", "4", "5" }) do
   assert(routes.by_id[id] == nil, "a WAF profile that is not a positive integer refuses site " .. id)
 end
 assert(table.concat(routes.refused, ",") == "3,4,5", "refused: " .. table.concat(routes.refused, ","))
+
+-- Requests no site serves: the page by default, the WAF profile of the snapshot, or a closed connection.
+assert(not routes.unknown_host.close and routes.unknown_host.waf_tx == nil, "without unknown_host: the page, no WAF")
+local function load_unknown(unknown)
+  local unknown_path = os.tmpname()
+  local f = assert(io.open(unknown_path, "wb"))
+  f:write(cjson.encode({ version = 4, https_port = 443, secret = "00", certs = {}, acme = {}, sites = {},
+    protection = { rule_groups = {}, acls = {}, bans = {}, unbans = {} }, unknown_host = unknown }))
+  f:close()
+  routes.unknown_host = { close = false }
+  routes.load(unknown_path)
+  os.remove(unknown_path)
+  return routes.unknown_host
+end
+local inspected = load_unknown({ action = "page", waf = 3 })
+assert(not inspected.close and inspected.waf_tx == "w3.0.", "an inspected page: profile 3, site 0")
+local closed = load_unknown({ action = "close", waf = 3 })
+assert(closed.close and closed.waf_tx == nil, "a closed connection is never inspected")
+local odd = load_unknown({ action = "page", waf = "3; evil" })
+assert(not odd.close and odd.waf_tx == nil, "a WAF profile that is not an integer is left out")

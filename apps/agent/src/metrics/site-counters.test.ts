@@ -21,7 +21,7 @@ const line = (site: number, time: number, status: number, cache = ''): AccessLog
 });
 
 describe('SiteCounters', () => {
-  it('counts requests, bytes, status classes and cache hits per site and minute', () => {
+  it('counts requests, bytes, status classes and cache hits per site and minute, the node under site 0', () => {
     const counters = new SiteCounters();
     counters.add([
       line(1, 120.5, 200, 'HIT'),
@@ -67,6 +67,18 @@ describe('SiteCounters', () => {
         status_2xx: 0,
         status_3xx: 1,
         status_4xx: 0,
+        status_5xx: 0,
+        cache_hits: 0,
+      },
+      {
+        site_id: 0,
+        minute: 120,
+        requests: 1,
+        bytes_in: 10,
+        bytes_out: 100,
+        status_2xx: 0,
+        status_3xx: 0,
+        status_4xx: 1,
         status_5xx: 0,
         cache_hits: 0,
       },

@@ -27,7 +27,8 @@ export class SiteCounters {
     for (const line of access) {
       this.bytesIn += line.bytes_received;
       this.bytesOut += line.bytes_sent;
-      if (line.site_id <= 0) continue;
+      // Site 0 is the node: requests no site serves are counted under it, for admins.
+      if (line.site_id < 0) continue;
       const minute = Math.floor(line.time / 60) * 60;
       this.newest = Math.max(this.newest, minute);
       const key = `${line.site_id}:${minute}`;

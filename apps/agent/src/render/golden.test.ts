@@ -96,6 +96,8 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
       unbans: [{ site_id: 13, ip: '203.0.113.50', until: 1_900_000_000 }],
     },
     node: { id: 3, http_port: 80, https_port: 443, max_cache_size_mb: 10_240 },
+    // Requests no site serves: a profile of their own, from the admin's WAF defaults.
+    unknown_host: { action: 'page', waf: { mode: 'block', paranoia: 2, exclusions: [] } },
     certs: [{ id: 5, ...FIXTURE_CERT }],
     sites: [
       makeSite({

@@ -11,6 +11,8 @@ export interface HttpServerOptions {
   cacheProfiles: CacheProfile[];
   /** ModSecurity's rules of this tree (waf/rules.conf); null when no site has the WAF on. */
   wafRulesFile?: string | null;
+  /** Requests no site serves go through the WAF (a profile of their own) before their page. */
+  unknownHostWaf?: boolean;
 }
 
 export const CACHE_ZONE = 'rampart_cache';
@@ -127,7 +129,7 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
     '',
     ...named('@rampart_websocket', [PROXY_PASS, HEADER_FILTER, 'proxy_read_timeout 300s;'], waf),
     '',
-    ...(waf ? wafLocations(options.wafRulesFile!) : []),
+    ...(waf ? wafLocations(options.wafRulesFile!, Boolean(options.unknownHostWaf)) : []),
     'location @rampart_variables {',
     ...ROUTE_VARIABLES.map((name) => `    set $${name} "";`),
     '    return 404;',
@@ -162,9 +164,16 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
 
 /**
  * The WAF's own locations: the rules (inherited by every location, used only where `modsecurity on`),
- * the plain proxy of WAF sites, and the page of a request ModSecurity refused.
+ * the plain proxy of WAF sites, the page of a request ModSecurity refused and, when they are
+ * inspected, the page of requests no site serves.
  */
-function wafLocations(rulesFile: string): string[] {
+function wafLocations(rulesFile: string, unknownHost: boolean): string[] {
+  const unknownHostLocation = [
+    'location @rampart_unknown_host_waf {',
+    ...[...WAF_LINES, 'content_by_lua_block { rampart_respond.unknown_host() }'].map((line) => `    ${line}`),
+    '}',
+    '',
+  ];
   return [
     `modsecurity_rules_file ${quote(rulesFile, 'wafRulesFile')};`,
     '',
@@ -177,6 +186,7 @@ function wafLocations(rulesFile: string): string[] {
     ...[...WAF_INSPECT, 'content_by_lua_block { rampart_respond.waf_denied() }'].map((line) => `    ${line}`),
     '}',
     '',
+    ...(unknownHost ? unknownHostLocation : []),
   ];
 }
 

@@ -129,12 +129,8 @@ export function renderMainConfig(
     `    scgi_temp_path ${temp('scgi')};`,
     '',
     `    log_format rampart_access escape=json '${accessLogFormat(Boolean(parts.http.wafRulesFile))}';`,
-    // Requests no site serves (no site id) are not logged: there is no one to show them to.
-    '    map $rampart_site_id $rampart_loggable {',
-    '        "" 0;',
-    '        default 1;',
-    '    }',
-    `    access_log ${quote(paths.accessLog, 'accessLog')} rampart_access buffer=64k flush=1s if=$rampart_loggable;`,
+    // Every request is logged: one no site serves (no site id, read as 0) is the node's, for admins.
+    `    access_log ${quote(paths.accessLog, 'accessLog')} rampart_access buffer=64k flush=1s;`,
     '',
     `    lua_package_path ${lua};`,
     '    lua_shared_dict rampart_peers 4m;',

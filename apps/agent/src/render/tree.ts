@@ -1,11 +1,11 @@
-import type { ApplyError, EdgeCert, EdgeSite, EdgeSnapshot, EdgeStream } from '@rampart/contracts';
+import type { ApplyError, EdgeCert, EdgeSite, EdgeSnapshot, EdgeStream, EdgeUnknownHost } from '@rampart/contracts';
 import { renderMainConfig, versionToken } from './nginx-conf.ts';
 import { routeProtection } from './protection.ts';
 import { RenderRefusal } from './quote.ts';
 import { type CacheProfile, profileOf, type SiteRoute, siteRoute } from './site-route.ts';
 import { renderStream } from './stream.ts';
 import type { RenderedFile, RenderOptions } from './types.ts';
-import { certProblem, idOf, nodeErrors, siteProblem, streamProblem } from './validate.ts';
+import { certProblem, idOf, nodeErrors, siteProblem, streamProblem, unknownHostErrors } from './validate.ts';
 import { renderWafRules, WafProfiles } from './waf.ts';
 
 export interface RenderedTree {
@@ -37,6 +37,9 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
   const nodeProblem = nodeErrors(snapshot.node);
   if (nodeProblem) throw new SnapshotRejected(`node settings: ${nodeProblem}`);
   const { node } = snapshot;
+  const unknownHost = snapshot.unknown_host ?? NO_SITE_DEFAULT;
+  const unknownHostProblem = unknownHostErrors(unknownHost);
+  if (unknownHostProblem) throw new SnapshotRejected(`unknown_host: ${unknownHostProblem}`);
   const exclude = options.exclude ?? {};
   const errors: ApplyError[] = [];
   const report = (kind: ApplyError['kind'], id: number, error: string) => errors.push({ kind, id, error });
@@ -131,7 +134,7 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
       attack_rule_group_id: keep(p.attack_rule_group_id),
     };
   }
-  const waf = wafOf(routes, options, report);
+  const waf = wafOf(routes, unknownHost, options, report);
   if (waf) files.push({ path: WAF_RULES_FILE, content: waf.rules, mode: FILE_MODE });
   const profiles = new Map<string, CacheProfile>();
   for (const route of routes) for (const rule of route.cache) profiles.set(rule.location, profileOf(rule.location));
@@ -145,6 +148,7 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
       certs: routeCerts,
       acme,
       protection: guarded.protection,
+      unknown_host: { action: unknownHost.action, ...(waf?.unknownHost ? { waf: waf.unknownHost } : {}) },
     })}\n`,
     mode: SECRET_MODE,
   });
@@ -155,6 +159,7 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
       (a, b) => a.ttl - b.ttl || Number(a.honorOrigin) - Number(b.honorOrigin),
     ),
     wafRulesFile: waf ? `${options.treeDir}/${WAF_RULES_FILE}` : null,
+    unknownHostWaf: Boolean(waf?.unknownHost),
   };
 
   const streams: number[] = [];
@@ -211,16 +216,22 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
 
 const WAF_RULES_FILE = 'waf/rules.conf';
 
+/** What a master that does not send `unknown_host` gets: the page, without the WAF. */
+const NO_SITE_DEFAULT: EdgeUnknownHost = { action: 'page', waf: { mode: 'off', paranoia: 1, exclusions: [] } };
+
 /**
  * Gives each site with the WAF on its profile number, and renders the ModSecurity rules of those
- * profiles; null when no site uses the WAF (ModSecurity is then not even loaded). On a node without
- * ModSecurity and the CRS, such sites are served without the WAF and reported.
+ * profiles; null when nothing uses the WAF (ModSecurity is then not even loaded). On a node without
+ * ModSecurity and the CRS, such sites are served without the WAF and reported. Requests no site
+ * serves are a profile of their own (`unknownHost`, 0 when they are not inspected): the admin's
+ * WAF defaults, for the page only (a closed connection is never inspected).
  */
 function wafOf(
   routes: SiteRoute[],
+  unknownHost: EdgeUnknownHost,
   options: RenderOptions,
   report: (kind: ApplyError['kind'], id: number, error: string) => void,
-): { rules: string } | null {
+): { rules: string; unknownHost: number } | null {
   const profiles = new WafProfiles();
   const { crs, wafAuditLog } = options.paths;
   for (const route of routes) {
@@ -236,8 +247,11 @@ function wafOf(
       report('site', route.id, `protection: ${refusalMessage(error)}`);
     }
   }
+  // Validated with its schema above, so numberOf cannot refuse it.
+  const inspected = unknownHost.action === 'page' && crs && wafAuditLog;
+  const unknownHostProfile = inspected ? profiles.numberOf(unknownHost.waf) : 0;
   if (profiles.size === 0 || !crs || !wafAuditLog) return null;
-  return { rules: renderWafRules(profiles.list(), crs, wafAuditLog) };
+  return { rules: renderWafRules(profiles.list(), crs, wafAuditLog), unknownHost: unknownHostProfile };
 }
 
 function asArray(value: unknown): unknown[] {

@@ -8,16 +8,24 @@ import {
   EdgeSite as EdgeSiteSchema,
   type EdgeStream,
   EdgeStream as EdgeStreamSchema,
+  EdgeUnknownHost,
   type Origin,
 } from '@rampart/contracts';
 import { Compile } from 'typebox/compile';
 
-const schemas = { site: EdgeSiteSchema, stream: EdgeStreamSchema, cert: EdgeCertSchema, node: EdgeNodeSettings };
+const schemas = {
+  site: EdgeSiteSchema,
+  stream: EdgeStreamSchema,
+  cert: EdgeCertSchema,
+  node: EdgeNodeSettings,
+  unknownHost: EdgeUnknownHost,
+};
 const checkers = {
   site: Compile(EdgeSiteSchema),
   stream: Compile(EdgeStreamSchema),
   cert: Compile(EdgeCertSchema),
   node: Compile(EdgeNodeSettings),
+  unknownHost: Compile(EdgeUnknownHost),
 };
 
 interface SchemaError {
@@ -56,6 +64,7 @@ function resolvePointer(root: unknown, pointer: string): unknown {
 }
 
 export const nodeErrors = (value: unknown) => schemaErrors(checkers.node, schemas.node, value);
+export const unknownHostErrors = (value: unknown) => schemaErrors(checkers.unknownHost, schemas.unknownHost, value);
 export const siteSchemaErrors = (value: unknown) => schemaErrors(checkers.site, schemas.site, value);
 export const streamSchemaErrors = (value: unknown) => schemaErrors(checkers.stream, schemas.stream, value);
 export const certSchemaErrors = (value: unknown) => schemaErrors(checkers.cert, schemas.cert, value);

@@ -7,6 +7,7 @@ import type {
   EdgeSite,
   EdgeSnapshot,
   EdgeStream,
+  EdgeUnknownHost,
 } from '@rampart/contracts';
 
 /** Builders for snapshots in tests: valid by default, each field overridable. */
@@ -57,6 +58,7 @@ export function makeSnapshot(
     jobs?: EdgeJob[];
     acme_challenges?: EdgeAcmeChallenge[];
     protection?: EdgeProtection;
+    unknown_host?: EdgeUnknownHost;
   } = {},
 ): EdgeSnapshot {
   return {
@@ -68,5 +70,6 @@ export function makeSnapshot(
     jobs: parts.jobs ?? [],
     acme_challenges: parts.acme_challenges ?? [],
     ...(parts.protection ? { protection: parts.protection } : {}),
+    ...(parts.unknown_host ? { unknown_host: parts.unknown_host } : {}),
   };
 }
