@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Two files at a time even on a 2-core machine (the default would be one): most files wait on
+    // databases, child processes and a browser, and every file owns its ports, schema and data dir.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -13,6 +16,7 @@ export default defineConfig({
             'scripts/**/*.test.ts',
           ],
           environment: 'node',
+          expect: { poll: { timeout: 15_000 } },
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
@@ -23,6 +27,7 @@ export default defineConfig({
           name: 'edge',
           include: ['apps/agent/test/**/*.test.ts'],
           environment: 'node',
+          expect: { poll: { timeout: 30_000 } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
@@ -33,9 +38,11 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.spec.ts'],
           environment: 'node',
+          // expect.poll gives up after 1 s by default: too soon for a page on a busy machine.
+          expect: { poll: { timeout: 30_000 } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Each spec file starts its own master (free port, own data dir) and browser: two at a time.
         },
       },
     ],

@@ -9,5 +9,6 @@ export default defineProject({
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',
     testTimeout: 20_000,
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -41,7 +41,7 @@ describe('site queries', () => {
 
     const page = new QueryObserver(queryClient, siteListQuery(http, FIRST_SITE_PAGE));
     const unsubscribe = page.subscribe(() => undefined);
-    await vi.waitFor(() => expect(notify).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(notify).toHaveBeenCalledTimes(1), { timeout: 15_000 });
     expect(fetch).toHaveBeenCalledTimes(3);
     unsubscribe();
   });
@@ -52,7 +52,7 @@ describe('site queries', () => {
     const page = new QueryObserver(queryClient, siteListQuery(http, FIRST_SITE_PAGE));
     const unsubscribe = page.subscribe(() => undefined);
     await prefetch;
-    await vi.waitFor(() => expect(page.getCurrentResult().isError).toBe(true));
+    await vi.waitFor(() => expect(page.getCurrentResult().isError).toBe(true), { timeout: 15_000 });
     expect(notify).toHaveBeenCalledTimes(1);
     expect(fetch.mock.calls.filter(([url]) => url.startsWith('/v1/sites'))).toHaveLength(1);
     unsubscribe();
