@@ -1,0 +1,43 @@
+import Table from 'antd/es/table';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type OpLogEntry, type OpLogFilter, type Paged, useOpLog } from './api.ts';
+import { OpLogDetail } from './OpLogDetail.tsx';
+import { OpLogFilters } from './OpLogFilters.tsx';
+import { opLogColumns } from './opLogColumns.tsx';
+
+/** Writes through the API, newest first, filtered and paged by the server; `everyone` adds the user column and filter. */
+export const OpLogTable = ({ everyone }: { everyone: boolean }) => {
+  const { t, i18n } = useTranslation();
+  const [query, setQuery] = useState<Paged<OpLogFilter>>({ page: 1, limit: 20 });
+  const [viewing, setViewing] = useState<OpLogEntry | null>(null);
+  const log = useOpLog(query);
+  return (
+    <>
+      <OpLogFilters
+        everyone={everyone}
+        onChange={(change) => setQuery((current) => ({ ...current, ...change, page: 1 }))}
+      />
+      <Table<OpLogEntry>
+        rowKey="id"
+        size="small"
+        data-testid="op-log"
+        loading={log.isFetching}
+        dataSource={log.data?.list ?? []}
+        columns={opLogColumns(t, i18n.language, everyone, setViewing)}
+        scroll={{ x: 'max-content' }}
+        pagination={{
+          current: query.page,
+          pageSize: query.limit,
+          total: log.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t('accountLogs.total', { count: total }),
+        }}
+        onChange={(pagination) =>
+          setQuery((current) => ({ ...current, page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 }))
+        }
+      />
+      <OpLogDetail entry={viewing} onClose={() => setViewing(null)} />
+    </>
+  );
+};
