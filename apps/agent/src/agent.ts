@@ -74,7 +74,7 @@ export class Agent {
     this.shipper = new LogShipper({
       paths: this.paths,
       spoolMaxBytes: options.spoolMaxBytes,
-      wafAudit: new WafAudit(this.paths.wafAuditLog),
+      wafAudit: new WafAudit(this.paths.wafAuditLog, { cursorFile: this.paths.wafAuditCursorFile, log }),
       onLines: (access, stream) => this.counters.add(access, stream),
       log,
     });

@@ -29,6 +29,8 @@ export interface AgentPaths {
   wafAuditLog: string;
   spoolDir: string;
   logCursorFile: string;
+  /** Where the WAF audit log reader resumes: the start of the text it has not given back to the disk. */
+  wafAuditCursorFile: string;
 }
 
 export function agentPaths(dataDir: string): AgentPaths {
@@ -52,5 +54,6 @@ export function agentPaths(dataDir: string): AgentPaths {
     wafAuditLog: join(logsDir, 'waf-audit.log'),
     spoolDir: join(dataDir, 'spool'),
     logCursorFile: join(dataDir, 'log-cursor.json'),
+    wafAuditCursorFile: join(dataDir, 'waf-audit-cursor.json'),
   };
 }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -172,6 +172,74 @@ describe('the signature WAF (ModSecurity with the OWASP CRS) at the edge', () =>
     // What ModSecurity wrote: one JSON line per transaction a rule matched, keyed by the edge's id.
     const audit = (await readFile(edge.paths.wafAuditLog, 'utf8')).trim().split('\n');
     expect(audit.every((line) => /"unique_id":"w\d+\.\d+\.[0-9a-f]+"/.test(line))).toBe(true);
+  });
+
+  it('keeps every hit’s rule detail while the audit log it has read is given back to the disk', async () => {
+    const spool = await mkdtemp(join(tmpdir(), 'rampart-waf-release-'));
+    await mkdir(join(spool, 'spool'));
+    const batches: LogBatchBody[] = [];
+    const shipper = new LogShipper({
+      paths: {
+        accessLog: edge.paths.accessLog,
+        streamLog: edge.paths.streamLog,
+        spoolDir: join(spool, 'spool'),
+        logCursorFile: join(spool, 'cursor.json'),
+      },
+      spoolMaxBytes: 64 * 1024 * 1024,
+      // Every read is given back at once, so entries keep arriving while it happens.
+      wafAudit: new WafAudit(edge.paths.wafAuditLog, {
+        cursorFile: join(spool, 'waf-cursor.json'),
+        releaseBytes: 1,
+        keepBytes: 0,
+      }),
+      pollMs: 20,
+      batchMs: 50,
+      log: silentLogger,
+    });
+    await shipper.start();
+    shipper.setSender(async (batch) => {
+      batches.push(batch);
+      return { seq: batch.seq, duplicate: false };
+    });
+    const probe = (name: string) => `/release/${name}?id=${encodeURIComponent("1' OR 1=1--")}`;
+    const hits = (phase: string, count: number) => Array.from({ length: count }, (_, i) => probe(`${phase}-${i}`));
+    const reasons = () => {
+      const found = new Map<string, string[]>();
+      for (const line of batches.flatMap((batch) => batch.access)) {
+        if (line.uri.startsWith('/release/')) found.set(line.uri, [...(found.get(line.uri) ?? []), line.block_reason]);
+      }
+      return found;
+    };
+    const shipped = async (uris: string[]) =>
+      eventually(async () => {
+        const found = reasons();
+        for (const uri of uris) {
+          expect(found.get(uri), uri).toEqual([expect.stringMatching(/^kind=waf;action=block;detail=rules [0-9,]+: /)]);
+        }
+      }, 20_000);
+    try {
+      const before = hits('before', 10);
+      for (const uri of before) expect((await get('block.test', uri)).status).toBe(403);
+      await shipped(before);
+      // Six at a time while the reader reads and releases what it read.
+      const during = hits('during', 60);
+      for (let i = 0; i < during.length; i += 6) {
+        const statuses = await Promise.all(
+          during.slice(i, i + 6).map(async (uri) => (await get('block.test', uri)).status),
+        );
+        expect(statuses.every((status) => status === 403)).toBe(true);
+      }
+      const after = hits('after', 10);
+      for (const uri of after) expect((await get('block.test', uri)).status).toBe(403);
+      await shipped([...before, ...during, ...after]);
+      expect(reasons().size).toBe(80);
+    } finally {
+      await shipper.stop();
+      await rm(spool, { recursive: true, force: true });
+    }
+    // What was read is a hole now: the file takes less disk than its size, and nginx kept appending to it.
+    const audit = await stat(edge.paths.wafAuditLog);
+    expect(audit.blocks * 512).toBeLessThan(audit.size);
   });
 
   it('reports WAF sites as served without it on a node without ModSecurity, and serves them', async () => {

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -60,23 +60,41 @@ describe('the WAF audit log', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('gives each finding once, and empties the file in place once it is large and read', async () => {
+  it('gives each finding once, and gives the text read back to the disk in place, losing nothing appended', async () => {
     const path = join(dir, 'waf-audit.log');
-    await writeFile(
-      path,
-      `${entry('w1.1.aa', 'Enabled', 403, SQLI)}\n${entry('w1.1.bb', 'DetectionOnly', 200, SQLI)}\n`,
-    );
-    const audit = new WafAudit(path, { maxBytes: 100 });
+    const first = `${entry('w1.1.aa', 'Enabled', 403, SQLI)}\n${entry('w1.1.bb', 'DetectionOnly', 200, SQLI)}\n`;
+    await writeFile(path, first);
+    const audit = new WafAudit(path, { cursorFile: join(dir, 'cursor.json'), releaseBytes: 1, keepBytes: 0 });
     await audit.read();
     expect(audit.take('w1.1.aa')).toMatch(/action=block/);
     expect(audit.take('w1.1.aa')).toBe(null);
-    expect((await stat(path)).size).toBe(0);
-    // ModSecurity appends to the emptied file; the reader starts again from its top.
+    // ModSecurity appends to the same file at its end: the read part is a hole, the size stays.
     await appendFile(path, `${entry('w1.1.cc', 'Enabled', 403, SQLI)}\n`);
+    const content = await readFile(path);
+    expect(content.subarray(0, first.length).every((byte) => byte === 0)).toBe(true);
+    expect(content.subarray(first.length).toString()).toContain('"w1.1.cc"');
     await audit.read();
     expect(audit.take('w1.1.bb')).toMatch(/action=detect/);
     expect(audit.take('w1.1.cc')).toMatch(/action=block/);
     await audit.close();
+  });
+
+  it('resumes after a restart where the text on disk starts, with the last entries kept', async () => {
+    const path = join(dir, 'waf-audit.log');
+    const cursorFile = join(dir, 'cursor.json');
+    const second = `${entry('w1.1.bb', 'Enabled', 403, SQLI)}\n`;
+    await writeFile(path, `${entry('w1.1.aa', 'Enabled', 403, SQLI)}\n`);
+    const audit = new WafAudit(path, { cursorFile, releaseBytes: 1, keepBytes: second.length });
+    await audit.read();
+    await appendFile(path, second);
+    await audit.read();
+    await audit.close();
+    const restarted = new WafAudit(path, { cursorFile, releaseBytes: 1, keepBytes: second.length });
+    await restarted.read();
+    // The first entry was given back (it was taken before the restart); the kept one is read again.
+    expect(restarted.take('w1.1.aa')).toBe(null);
+    expect(restarted.take('w1.1.bb')).toMatch(/action=block/);
+    await restarted.close();
   });
 
   it('forgets the oldest findings beyond its bound', async () => {
