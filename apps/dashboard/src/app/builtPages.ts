@@ -17,6 +17,9 @@ export const BUILT_PAGES = [
   'stream-list',
   'stream-edit',
   'config-waf',
+  'account-log',
+  'account-api',
+  'sys-log',
 ] as const;
 
 export type BuiltPage = (typeof BUILT_PAGES)[number];

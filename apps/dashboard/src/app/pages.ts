@@ -33,4 +33,7 @@ export const CONSOLE_PAGES: Record<BuiltPage, PageLoader> = {
   'stream-list': () => import('../features/streams/StreamListPage.tsx'),
   'stream-edit': () => import('../features/streams/StreamEditPage.tsx'),
   'config-waf': () => import('../features/protection/waf/WafConfigPage.tsx'),
+  'account-log': () => import('../features/account-logs/AccountLogPage.tsx'),
+  'account-api': () => import('../features/api-key/ApiKeyPage.tsx'),
+  'sys-log': () => import('../features/account-logs/SysLogPage.tsx'),
 };
