@@ -23,6 +23,7 @@ import { ownedGroupRoutes } from './modules/groups/owned-groups.routes.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
 import { jobRoutes } from './modules/jobs/jobs.routes.ts';
 import { createMessenger, type SmsProvider } from './modules/messages/messenger.ts';
+import { monitorRoutes } from './modules/monitor/monitor.routes.ts';
 import { nodeRoutes } from './modules/nodes/nodes.routes.ts';
 import { protectionRoutes } from './modules/protection/protection.routes.ts';
 import { configRoutes } from './modules/settings/configs.routes.ts';
@@ -153,6 +154,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await nodeRoutes(signedIn, context);
     await taskRoutes(signedIn, context);
     await protectionRoutes(signedIn, context);
+    await monitorRoutes(signedIn, context);
     await configRoutes(signedIn, context);
     await apiKeyRoutes(signedIn, context);
     await logRoutes(signedIn, context);

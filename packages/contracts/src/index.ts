@@ -6,6 +6,7 @@ export * from './edge/index.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
 export * from './fields.ts';
+export * from './monitor.ts';
 export * from './permissions.ts';
 export * from './routes.ts';
 export * from './tasks.ts';

@@ -26,6 +26,8 @@ export interface AccessLogsTable {
   user_agent: string;
   referer: string;
   block_reason: string;
+  /** The client address as 32 hex digits (see ip-key.ts); null when it is no address. */
+  client_ip_key: string | null;
 }
 
 export interface StreamLogsTable {
@@ -68,10 +70,28 @@ export interface SiteMinutesTable {
   cache_hits: number;
 }
 
+/** Site traffic per minute, hour or UTC day; `bucket` is the interval's start in seconds. */
+export interface SiteTrafficTable {
+  site_id: number;
+  bucket: number;
+  requests: number;
+  bytes_in: number;
+  bytes_out: number;
+  status_2xx: number;
+  status_3xx: number;
+  status_4xx: number;
+  status_5xx: number;
+  cache_hits: number;
+  blocked: number;
+}
+
 export interface LogDatabase {
   log_batches: LogBatchesTable;
   access_logs: AccessLogsTable;
   stream_logs: StreamLogsTable;
   node_metrics: NodeMetricsTable;
   site_minutes: SiteMinutesTable;
+  site_traffic_minutes: SiteTrafficTable;
+  site_traffic_hours: SiteTrafficTable;
+  site_traffic_days: SiteTrafficTable;
 }

@@ -12,6 +12,7 @@ import { protection } from './migrations/2026-11-22T1100-protection.ts';
 import { accountLogs } from './migrations/2026-11-23T1300-account-logs.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
+import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
 
 /** Every migration, by its timestamped name. Landed migrations are frozen: add new ones, never edit. */
 const migrations = (dialect: DialectName): Record<string, Migration> => ({
@@ -29,6 +30,7 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-21T1000-logs': logs(dialect),
   '2026-11-22T1100-block-log': blockLog(),
+  '2026-11-25T1000-site-traffic': siteTraffic(),
 });
 
 async function run(db: Kysely<unknown>, dialect: DialectName, list: Record<string, Migration>, table: string) {

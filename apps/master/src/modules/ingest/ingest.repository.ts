@@ -1,10 +1,12 @@
 import type { AccessLogLine, LogBatchBody, NodeMetricsBody, StreamLogLine } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
+import { ipKey } from '../../db/ip-key.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import { ensureDayPartitions } from '../../db/partitions.ts';
+import { addTrafficRollups } from '../monitor/traffic-rollup.repository.ts';
 
-// 16 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
+// 17 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
 const CHUNK = 500;
 
 const accessRow = (nodeId: number, line: AccessLogLine) => ({
@@ -24,6 +26,7 @@ const accessRow = (nodeId: number, line: AccessLogLine) => ({
   user_agent: line.user_agent,
   referer: line.referer,
   block_reason: line.block_reason,
+  client_ip_key: ipKey(line.client_ip),
 });
 
 const streamRow = (nodeId: number, line: StreamLogLine) => ({
@@ -40,8 +43,9 @@ const streamRow = (nodeId: number, line: StreamLogLine) => ({
 });
 
 /**
- * Stores a batch exactly once: the (node, seq) row and the lines commit together, so a batch the
- * agent sends again after a lost acknowledgement is recognised and not stored twice.
+ * Stores a batch exactly once: the (node, seq) row, the lines and their traffic rollups commit
+ * together, so a batch the agent sends again after a lost acknowledgement is recognised and not
+ * stored (nor counted) twice.
  */
 export async function ingestLogBatch(
   logs: Kysely<LogDatabase>,
@@ -82,6 +86,7 @@ export async function ingestLogBatch(
         .values(batch.access.slice(i, i + CHUNK).map((line) => accessRow(nodeId, line)))
         .execute();
     }
+    await addTrafficRollups(trx, batch.access);
     for (let i = 0; i < batch.stream.length; i += CHUNK) {
       await trx
         .insertInto('stream_logs')

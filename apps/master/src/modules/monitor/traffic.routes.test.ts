@@ -1,0 +1,186 @@
+import type { SiteRealtime, SiteTop, TrafficCounts } from '@rampart/contracts';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../test/databases.ts';
+import { data, logLine, shipLogs } from '../../test/protection.ts';
+import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { type MonitorWorld, monitorWorld } from './monitor-fixture.ts';
+import { TRAFFIC_ROLLUPS } from './traffic-rollup.repository.ts';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe.each(DIALECTS)('site realtime and top on $dialect', (target) => {
+  let test: TestApp;
+  let world: MonitorWorld;
+  beforeEach(async () => {
+    test = await startTestApp(target);
+    world = await monitorWorld(test);
+  });
+  afterEach(async () => {
+    await test.close();
+  });
+
+  const realtime = async (token: string, query: string) =>
+    data<SiteRealtime>(await test.call('GET', `/v1/monitor/site/realtime?${query}`, { token }));
+  const top = async (token: string, query: string) =>
+    data<SiteTop>(await test.call('GET', `/v1/monitor/site/top?${query}`, { token }));
+
+  it('rolls up by minute, hour and day to exactly the sums of the raw lines, once per batch', async () => {
+    // The same batch again (a lost acknowledgement) and a second batch in the same buckets.
+    await shipLogs(test, world.node, 1, world.lines);
+    await shipLogs(test, world.node, 2, [logLine({ site_id: world.shop, time: world.t0 / 1000 + 1, bytes_sent: 5 })]);
+    for (const { table, seconds } of TRAFFIC_ROLLUPS) {
+      const ms = seconds * 1000;
+      const raw = await sql<
+        Record<string, number | string>
+      >`select site_id, (time_ms / ${sql.lit(ms)}) * ${sql.lit(seconds)} as bucket,
+          count(*) as requests, sum(bytes_received) as bytes_in, sum(bytes_sent) as bytes_out,
+          sum(case when status between 200 and 299 then 1 else 0 end) as status_2xx,
+          sum(case when status between 300 and 399 then 1 else 0 end) as status_3xx,
+          sum(case when status between 400 and 499 then 1 else 0 end) as status_4xx,
+          sum(case when status between 500 and 599 then 1 else 0 end) as status_5xx,
+          sum(case when cache_status = 'HIT' then 1 else 0 end) as cache_hits,
+          sum(case when block_reason <> '' then 1 else 0 end) as blocked
+        from access_logs where site_id > 0 group by site_id, time_ms / ${sql.lit(ms)} order by site_id, bucket`.execute(
+        test.database.logs,
+      );
+      const rolled = await test.database.logs
+        .selectFrom(table)
+        .selectAll()
+        .orderBy('site_id')
+        .orderBy('bucket')
+        .execute();
+      const numbers = (rows: Record<string, unknown>[]) =>
+        rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, Number(value)])));
+      expect(numbers(rolled), table).toEqual(numbers(raw.rows));
+      expect(rolled.length, table).toBeGreaterThan(1);
+    }
+    const [minute] = await test.database.logs
+      .selectFrom('site_traffic_minutes')
+      .select(['requests', 'bytes_out', 'cache_hits'])
+      .where('site_id', '=', world.shop)
+      .where('bucket', '=', world.t0 / 1000)
+      .execute();
+    expect(minute && Object.values(minute).map(Number)).toEqual([3, 2005, 1]);
+  });
+
+  it('charts per minute, hour or day by the range, with every interval and the totals', async () => {
+    const { alice, t0, shop, blog } = world;
+    const hour = await realtime(alice, `site_id=${shop}&from=${iso(t0)}&to=${iso(t0 + HOUR_MS)}`);
+    expect(hour.interval).toBe(60);
+    expect(hour.points).toHaveLength(60);
+    expect(hour.points[0]).toMatchObject({ time: iso(t0), requests: 2, status_2xx: 2, cache_hits: 1, bytes_out: 2000 });
+    expect(hour.points[1]).toMatchObject({ time: iso(t0 + 60_000), requests: 1, status_3xx: 1 });
+    expect(hour.points[2]).toMatchObject({ requests: 0, bytes_out: 0 });
+    expect(hour.totals).toMatchObject({ requests: 3, bytes_out: 2010 });
+
+    const month = await realtime(alice, `from=${iso(t0 - 25 * DAY_MS)}&to=${iso(t0 + 5 * DAY_MS)}`);
+    expect(month.interval).toBe(3600);
+    expect(month.points.length).toBeLessThanOrEqual(1000);
+    const want: Partial<TrafficCounts> = {
+      requests: 8,
+      bytes_out: 2342,
+      status_2xx: 4,
+      status_3xx: 1,
+      status_4xx: 2,
+      status_5xx: 1,
+      cache_hits: 2,
+      blocked: 1,
+    };
+    expect(month.totals).toMatchObject(want);
+    expect(month.points.reduce((sum, point) => sum + point.requests, 0)).toBe(8);
+
+    const year = await realtime(alice, `from=${iso(t0 - 300 * DAY_MS)}&to=${iso(t0 + 2 * DAY_MS)}`);
+    expect(year.interval).toBe(86_400);
+    expect(year.points.at(-2)).toMatchObject({ time: iso(t0), requests: 6 });
+    expect(year.points.at(-1)).toMatchObject({ time: iso(t0 + DAY_MS), requests: 2 });
+
+    const group = await realtime(alice, `group_id=${world.groupId}&from=${iso(t0)}&to=${iso(t0 + 2 * DAY_MS)}`);
+    expect(group.totals.requests).toBe(5);
+    const blogOnly = await realtime(alice, `site_id=${blog}&from=${iso(t0)}&to=${iso(t0 + 2 * DAY_MS)}`);
+    expect(blogOnly.totals).toMatchObject({ requests: 3, status_5xx: 1 });
+  });
+
+  it('lists the top URLs, addresses, referers, agents, statuses and hosts of the range', async () => {
+    const { alice, t0 } = world;
+    const range = `from=${iso(t0)}&to=${iso(t0 + 2 * DAY_MS)}`;
+    expect((await top(alice, `by=url&${range}`)).list).toEqual([
+      { key: '/a', requests: 4, bytes_out: 2027 },
+      { key: '/c', requests: 2, bytes_out: 300 },
+      { key: '/b', requests: 1, bytes_out: 10 },
+      { key: '/login', requests: 1, bytes_out: 5 },
+    ]);
+    expect((await top(alice, `by=url&limit=1&${range}`)).list).toEqual([{ key: '/a', requests: 4, bytes_out: 2027 }]);
+    expect((await top(alice, `by=ip&limit=2&${range}`)).list.map((row) => [row.key, row.requests])).toEqual([
+      ['198.51.100.7', 5],
+      ['203.0.113.9', 2],
+    ]);
+    expect((await top(alice, `by=status&limit=2&${range}`)).list.map((row) => [row.key, row.requests])).toEqual([
+      ['200', 3],
+      ['204', 1],
+    ]);
+    expect((await top(alice, `by=host&${range}`)).list.map((row) => row.key)).toEqual([
+      'www.example.com',
+      'blog.example.com',
+    ]);
+    expect((await top(alice, `by=referer&limit=1&${range}`)).list[0]?.key).toBe('');
+    expect((await top(alice, `by=user_agent&${range}`)).list.map((row) => row.key)).toEqual(['test', 'curl/8']);
+    expect((await top(alice, `by=url&site_id=${world.blog}&${range}`)).list.map((row) => row.key)).toEqual([
+      '/c',
+      '/a',
+    ]);
+  });
+
+  it('shows each user only their own sites, and admins every site', async () => {
+    const { alice, bob, shop, t0 } = world;
+    const range = `from=${iso(t0)}&to=${iso(t0 + 2 * DAY_MS)}`;
+    expect((await realtime(bob, range)).totals.requests).toBe(1);
+    expect((await top(bob, `by=url&${range}`)).list.map((row) => row.key)).toEqual(['/bob']);
+    for (const path of ['realtime?', 'top?by=url&']) {
+      const foreign = await test.call('GET', `/v1/monitor/site/${path}site_id=${shop}&${range}`, { token: bob });
+      expect(foreign.body).toMatchObject({ code: 'not_found', msg: `site_id: site ${shop} does not exist` });
+      const group = await test.call('GET', `/v1/monitor/site/${path}group_id=${world.groupId}&${range}`, {
+        token: bob,
+      });
+      expect(group.body).toMatchObject({
+        code: 'not_found',
+        msg: `group_id: site group ${world.groupId} does not exist`,
+      });
+    }
+    const admin = await test.login('admin', ADMIN_PASSWORD);
+    expect((await realtime(admin, range)).totals.requests).toBe(9);
+    expect((await realtime(admin, `site_id=${shop}&${range}`)).totals.requests).toBe(5);
+    expect((await top(alice, `by=url&${range}`)).list.map((row) => row.key)).not.toContain('/bob');
+  });
+
+  it('refuses reversed, too long, too old and malformed ranges, naming the field', async () => {
+    const { alice, t0 } = world;
+    const refused = async (path: string, query: string, msg: string) => {
+      const result = await test.call('GET', `/v1/monitor/site/${path}?${query}`, { token: alice });
+      expect(result.body, query).toMatchObject({ code: 'invalid_param', msg });
+      expect(result.status).toBe(400);
+    };
+    await refused('realtime', `from=${iso(t0 + HOUR_MS)}&to=${iso(t0)}`, 'to: must be after from');
+    await refused('realtime', `from=${iso(t0 - 400 * DAY_MS)}&to=${iso(t0)}`, 'from: the range is at most 366 days');
+    await refused('top', `by=url&from=${iso(t0 - 35 * DAY_MS)}&to=${iso(t0)}`, 'from: the range is at most 31 days');
+    await refused(
+      'top',
+      `by=url&from=${iso(t0 - 40 * DAY_MS)}&to=${iso(t0 - 39 * DAY_MS)}`,
+      'from: the access log keeps 31 days: start later',
+    );
+    await refused('top', 'by=cookies', 'querystring/by: must be one of url, ip, referer, user_agent, status, host');
+    await refused('top', 'by=url&limit=100000', 'querystring/limit: must be a whole number from 1 to 100');
+    await refused(
+      'realtime',
+      'from=yesterday',
+      'querystring/from: must be an ISO 8601 time such as 2026-11-22T10:00:00Z, or Unix seconds',
+    );
+    await refused(
+      'realtime',
+      'from=2026-02-32T00:00:00Z&to=2026-03-05T00:00:00Z',
+      'from: 2026-02-32T00:00:00Z is not a time',
+    );
+  });
+});
