@@ -28,7 +28,8 @@ const Count = Type.Integer({ minimum: 0 });
 /** Which sites: one site, one site group, or (neither) every site of the caller. */
 const scopeFields = {
   site_id: Type.Optional(Id),
-  group_id: Type.Optional(Type.Integer({ minimum: 1, description: 'a site group id' })),
+  /** A site group. */
+  group_id: Type.Optional(Id),
   /** From (inclusive) and to (exclusive); default: the hour up to now. */
   from: Type.Optional(LogTime),
   to: Type.Optional(LogTime),
