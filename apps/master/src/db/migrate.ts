@@ -10,6 +10,8 @@ import { acme } from './migrations/2026-11-22T0900-acme.ts';
 import { siteSearch } from './migrations/2026-11-22T1000-site-search.ts';
 import { protection } from './migrations/2026-11-22T1100-protection.ts';
 import { accountLogs } from './migrations/2026-11-23T1300-account-logs.ts';
+import { ownerKeys } from './migrations/2026-11-25T0900-owner-keys.ts';
+import { siteDomainSuffix } from './migrations/2026-11-25T0910-site-domain-suffix.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
@@ -25,6 +27,8 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-22T1000-site-search': siteSearch(dialect),
   '2026-11-22T1100-protection': protection(dialect),
   '2026-11-23T1300-account-logs': accountLogs(dialect),
+  '2026-11-25T0900-owner-keys': ownerKeys(dialect),
+  '2026-11-25T0910-site-domain-suffix': siteDomainSuffix(dialect),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({
@@ -51,6 +55,15 @@ async function run(db: Kysely<unknown>, dialect: DialectName, list: Record<strin
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** Brings the config store up to `last` (inclusive) only: tests of a migration start from older data. */
+export const migrateConfigTo = (handle: DatabaseHandle, last: string) =>
+  run(
+    handle.db as Kysely<unknown>,
+    handle.dialect,
+    Object.fromEntries(Object.entries(migrations(handle.dialect)).filter(([name]) => name <= last)),
+    'kysely_migration',
+  );
 
 /** Brings both stores to the latest schema; each keeps its own migration table. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {

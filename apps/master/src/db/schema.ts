@@ -189,6 +189,8 @@ export interface SitesTable {
 export interface SiteDomainsTable {
   domain: string;
   site_id: number;
+  /** The domain spelled backwards: the names under a zone share a prefix (see site-claims.ts). */
+  reversed: string;
 }
 
 /** Trigram postings of the site's domains (lowercase), for substring search. */
@@ -287,7 +289,8 @@ export interface AcmeChallengesTable {
 /** CC matches, filters and rule groups: user 0 owns the system rows every user may use. */
 export interface CcMatchesTable {
   id: Generated<number>;
-  user_id: number;
+  /** NULL: a system row. */
+  user_id: number | null;
   name: string;
   /** Condition[] as JSON. */
   conditions: string;
@@ -297,7 +300,8 @@ export interface CcMatchesTable {
 
 export interface CcFiltersTable {
   id: Generated<number>;
-  user_id: number;
+  /** NULL: a system row. */
+  user_id: number | null;
   name: string;
   type: string;
   /** The type's settings (FilterSettings without name and type) as JSON. */
@@ -308,7 +312,8 @@ export interface CcFiltersTable {
 
 export interface CcRuleGroupsTable {
   id: Generated<number>;
-  user_id: number;
+  /** NULL: a system row. */
+  user_id: number | null;
   name: string;
   /** 1 on the one system group that sites without a rule group use. */
   is_default: Generated<number>;

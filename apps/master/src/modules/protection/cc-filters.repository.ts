@@ -3,7 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { CcFiltersTable, Database } from '../../db/schema.ts';
 import type { Owner } from '../tenancy.ts';
 import { findOwned, listOwned } from './cc-owned.repository.ts';
-import { iso } from './cc-owner.ts';
+import { iso, ownerColumn, ownerOfRow } from './cc-owner.ts';
 
 export type CcFilterRow = Selectable<CcFiltersTable>;
 /** The settings of a filter besides its name and type. */
@@ -20,7 +20,7 @@ export const filterSettings = (row: CcFilterRow): FilterSettings => ({
 
 export const presentFilter = (row: CcFilterRow): CcFilter => ({
   id: row.id,
-  user_id: row.user_id,
+  user_id: ownerOfRow(row.user_id),
   ...filterSettings(row),
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
@@ -43,7 +43,7 @@ const columns = (settings: FilterSettings) => {
 export const insertFilter = (db: Kysely<Database>, userId: number, settings: FilterSettings, now: number) =>
   db
     .insertInto('cc_filters')
-    .values({ user_id: userId, ...columns(settings), created_at: now, updated_at: now })
+    .values({ user_id: ownerColumn(userId), ...columns(settings), created_at: now, updated_at: now })
     .returningAll()
     .executeTakeFirstOrThrow();
 

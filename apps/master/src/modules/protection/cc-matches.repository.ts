@@ -3,13 +3,13 @@ import type { Kysely, Selectable } from 'kysely';
 import type { CcMatchesTable, Database } from '../../db/schema.ts';
 import type { Owner } from '../tenancy.ts';
 import { findOwned, listOwned } from './cc-owned.repository.ts';
-import { iso } from './cc-owner.ts';
+import { iso, ownerColumn, ownerOfRow } from './cc-owner.ts';
 
 export type CcMatchRow = Selectable<CcMatchesTable>;
 
 export const presentMatch = (row: CcMatchRow): CcMatch => ({
   id: row.id,
-  user_id: row.user_id,
+  user_id: ownerOfRow(row.user_id),
   name: row.name,
   conditions: JSON.parse(row.conditions) as Condition[],
   created_at: iso(row.created_at),
@@ -34,7 +34,7 @@ export const insertMatch = (db: Kysely<Database>, userId: number, record: MatchR
   db
     .insertInto('cc_matches')
     .values({
-      user_id: userId,
+      user_id: ownerColumn(userId),
       name: record.name,
       conditions: JSON.stringify(record.conditions),
       created_at: now,

@@ -2,7 +2,7 @@ import type { CcListQuery } from '@rampart/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Owner } from '../tenancy.ts';
-import { nameLike, readableOwners } from './cc-owner.ts';
+import { nameLike, ownedBy, readableOwners } from './cc-owner.ts';
 
 /** The tables of matches, filters and rule groups: owned rows, system rows readable by everyone. */
 type CcTable = 'cc_matches' | 'cc_filters' | 'cc_rule_groups';
@@ -21,8 +21,8 @@ export async function listOwned<T extends CcTable>(
   const { page = 1, limit = 20, name, user_id } = query;
   const scoped = db
     .selectFrom(`${table as CcTable} as owned`)
-    .$if(owners !== null, (qb) => qb.where('owned.user_id', 'in', owners ?? []))
-    .$if(user_id !== undefined, (qb) => qb.where('owned.user_id', '=', user_id ?? 0))
+    .$if(owners !== null, (qb) => qb.where(ownedBy('owned.user_id', owners ?? [])))
+    .$if(user_id !== undefined, (qb) => qb.where(ownedBy('owned.user_id', [user_id ?? 0])))
     .$if(!!name, (qb) => qb.where((eb) => eb(eb.fn('lower', ['owned.name']), 'like', nameLike(name ?? ''))));
   const [rows, count] = await Promise.all([
     scoped
@@ -50,7 +50,7 @@ export async function findOwned<T extends CcTable>(
     .selectFrom(table as CcTable)
     .selectAll()
     .where('id', 'in', ids)
-    .$if(owners !== null, (qb) => qb.where('user_id', 'in', owners ?? []))
+    .$if(owners !== null, (qb) => qb.where(ownedBy('user_id', owners ?? [])))
     .execute();
   return rows as Selectable<Database[T]>[];
 }

@@ -1,10 +1,24 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { creatorOf, type Owner } from '../tenancy.ts';
 
 /** The owner of system matches, filters and rule groups: every user may use them, only admins change them. */
 export const SYSTEM_USER = 0;
+
+/** The stored owner: system rows hold NULL, as no user owns them (owners are foreign keys to users). */
+export const ownerColumn = (userId: number): number | null => (userId === SYSTEM_USER ? null : userId);
+
+/** The owner as calls show it: 0 for a system row. */
+export const ownerOfRow = (stored: number | null): number => stored ?? SYSTEM_USER;
+
+/** Rows of any of `owners` (SYSTEM_USER: the system rows) in the owner column `column`. */
+export function ownedBy(column: string, owners: readonly number[]): RawBuilder<SqlBool> {
+  const users = owners.filter((id) => id !== SYSTEM_USER);
+  const system = owners.includes(SYSTEM_USER) ? sql`${sql.ref(column)} is null` : sql`1 = 0`;
+  const own = users.length > 0 ? sql`${sql.ref(column)} in (${sql.join(users)})` : sql`1 = 0`;
+  return sql<SqlBool>`(${system} or ${own})`;
+}
 
 /** Owners whose rows `owner` may read: every owner for an admin (null), else the system and the user. */
 export const readableOwners = (owner: Owner): number[] | null =>
@@ -27,8 +41,8 @@ export async function ccCreator(
 }
 
 /** A user may read system rows but not change them. */
-export function ensureWritable(owner: Owner, rowUserId: number, label: string) {
-  if (owner.kind !== 'admin' && rowUserId === SYSTEM_USER) {
+export function ensureWritable(owner: Owner, rowUserId: number | null, label: string) {
+  if (owner.kind !== 'admin' && ownerOfRow(rowUserId) === SYSTEM_USER) {
     throw new AppError('forbidden', `${label} is a system row: only an administrator changes it`);
   }
 }

@@ -3,13 +3,13 @@ import type { Kysely, Selectable } from 'kysely';
 import type { CcRuleGroupsTable, Database } from '../../db/schema.ts';
 import type { Owner } from '../tenancy.ts';
 import { findOwned, listOwned } from './cc-owned.repository.ts';
-import { iso } from './cc-owner.ts';
+import { iso, ownerColumn, ownerOfRow } from './cc-owner.ts';
 
 export type CcRuleGroupRow = Selectable<CcRuleGroupsTable>;
 
 export const presentGroup = (row: CcRuleGroupRow, rules: RuleLine[]): CcRuleGroup => ({
   id: row.id,
-  user_id: row.user_id,
+  user_id: ownerOfRow(row.user_id),
   name: row.name,
   is_default: row.is_default === 1,
   rules,
@@ -64,7 +64,7 @@ export const defaultGroupId = async (db: Kysely<Database>) =>
       .selectFrom('cc_rule_groups')
       .select('id')
       .where('is_default', '=', 1)
-      .where('user_id', '=', 0)
+      .where('user_id', 'is', null)
       .orderBy('id')
       .executeTakeFirst()
   )?.id ?? null;
@@ -93,7 +93,7 @@ export async function insertGroup(db: Kysely<Database>, userId: number, record: 
   const row = await db
     .insertInto('cc_rule_groups')
     .values({
-      user_id: userId,
+      user_id: ownerColumn(userId),
       name: record.name,
       is_default: record.isDefault ? 1 : 0,
       created_at: now,

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { changeConfig } from '../config/config-version.ts';
 import type { Owner } from '../tenancy.ts';
-import { ccCreator, ensureWritable, nameList, SYSTEM_USER, usableOwners } from './cc-owner.ts';
+import { ccCreator, ensureWritable, nameList, ownedBy, ownerOfRow, SYSTEM_USER, usableOwners } from './cc-owner.ts';
 import {
   deleteGroups,
   findGroups,
@@ -21,7 +21,7 @@ async function checkRules(db: Kysely<Database>, userId: number, rules: readonly 
   const owners = usableOwners(userId);
   const usable = async (table: 'cc_matches' | 'cc_filters', ids: number[]) =>
     new Set(
-      (await db.selectFrom(table).select('id').where('id', 'in', ids).where('user_id', 'in', owners).execute()).map(
+      (await db.selectFrom(table).select('id').where('id', 'in', ids).where(ownedBy('user_id', owners)).execute()).map(
         (row) => row.id,
       ),
     );
@@ -64,13 +64,13 @@ export async function editGroup(db: Kysely<Database>, owner: Owner, id: number, 
   const [row] = await findGroups(db, owner, [id]);
   if (!row) throw new AppError('not_found', `rule group ${id} does not exist`);
   ensureWritable(owner, row.user_id, `rule group ${id}`);
-  checkDefault(owner, row.user_id, body.is_default);
+  checkDefault(owner, ownerOfRow(row.user_id), body.is_default);
   const record: GroupRecord = {
     name: body.name ?? row.name,
     rules: body.rules ?? (await ruleLines(db, [id])).get(id) ?? [],
     isDefault: body.is_default ?? row.is_default === 1,
   };
-  await checkRules(db, row.user_id, record.rules);
+  await checkRules(db, ownerOfRow(row.user_id), record.rules);
   return changeConfig(db, (trx) => updateGroup(trx, id, record, Date.now()));
 }
 

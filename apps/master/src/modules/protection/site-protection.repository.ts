@@ -1,7 +1,7 @@
 import { DEFAULT_SITE_PROTECTION, type SiteProtection, type SiteSettings } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { usableOwners } from './cc-owner.ts';
+import { ownedBy, usableOwners } from './cc-owner.ts';
 
 /** A site's protection: sites saved before protection existed have the default. */
 export const protectionOf = (settings: Pick<SiteSettings, 'protection'>): SiteProtection =>
@@ -47,7 +47,7 @@ export async function groupUsableBy(db: Kysely<Database>, groupId: number, userI
     .selectFrom('cc_rule_groups')
     .select('id')
     .where('id', '=', groupId)
-    .where('user_id', 'in', usableOwners(userId))
+    .where(ownedBy('user_id', usableOwners(userId)))
     .executeTakeFirst();
   return row !== undefined;
 }
