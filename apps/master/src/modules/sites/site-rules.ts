@@ -1,6 +1,7 @@
 import { isIPv6 } from 'node:net';
 import type { Origin, SiteSettings } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
+import { isIpLiteral } from './site-claims.ts';
 
 export const DEFAULT_SITE_SETTINGS: Omit<SiteSettings, 'domains' | 'origins'> = {
   balance: 'round_robin',
@@ -44,6 +45,9 @@ const RESERVED_RESPONSE_HEADERS = [
 
 const invalid = (field: string, rule: string) => new AppError('invalid_param', `${field}: ${rule}`);
 
+/** Why an IP literal is no site domain, in the words the caller sees. */
+export const IP_LITERAL = (domain: string) => `${domain} is an IP address; a site's domains are names`;
+
 /** Origin rules shared by sites and streams. */
 export function checkOrigins(origins: readonly Origin[], balance: string) {
   if (!origins.some((origin) => !origin.backup)) throw invalid('origins', 'at least one origin must not be a backup');
@@ -65,7 +69,8 @@ export function checkOrigins(origins: readonly Origin[], balance: string) {
 /** Rules across fields that a schema cannot express. Throws invalid_param naming the field. */
 export function checkSiteSettings(settings: SiteSettings) {
   const domains = new Set<string>();
-  for (const domain of settings.domains) {
+  for (const [index, domain] of settings.domains.entries()) {
+    if (isIpLiteral(domain)) throw invalid(`domains/${index}`, IP_LITERAL(domain));
     if (domains.has(domain)) throw invalid('domains', `${domain} is listed twice`);
     domains.add(domain);
   }

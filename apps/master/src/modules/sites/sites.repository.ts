@@ -3,6 +3,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, SitesTable } from '../../db/schema.ts';
 import { cnameTarget } from '../cname/cname.repository.ts';
 import type { Owner } from '../tenancy.ts';
+import { reversedDomain } from './site-claims.ts';
 import { matchesDomain, planDomainSearch, writeSiteGrams } from './site-search.repository.ts';
 
 export type SiteRow = Selectable<SitesTable>;
@@ -145,7 +146,7 @@ const columns = (record: SiteRecord, version: number, now: number) => ({
 async function writeDomains(db: Kysely<Database>, siteId: number, domains: readonly string[]) {
   await db
     .insertInto('site_domains')
-    .values(domains.map((domain) => ({ domain, site_id: siteId })))
+    .values(domains.map((domain) => ({ domain, site_id: siteId, reversed: reversedDomain(domain) })))
     .execute();
   await writeSiteGrams(db, siteId, domains);
 }

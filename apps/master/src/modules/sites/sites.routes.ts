@@ -13,12 +13,14 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { defaultCnameDomain } from '../cname/cname.repository.ts';
 import { applyStatus } from '../nodes/apply-status.ts';
 import { creatorOf, ownerOf } from '../tenancy.ts';
+import { isIpLiteral } from './site-claims.ts';
+import { IP_LITERAL } from './site-rules.ts';
 import { findSite, listSites, presentSite } from './sites.repository.ts';
 import { batchSites, createSite, editSite } from './sites.service.ts';
 
@@ -73,7 +75,13 @@ export function normalizeDomain(domain: string): string {
 async function normalizeDomains(request: FastifyRequest) {
   const body = request.body as { domains?: unknown } | undefined;
   if (body && Array.isArray(body.domains)) {
-    body.domains = body.domains.map((domain) => (typeof domain === 'string' ? normalizeDomain(domain) : domain));
+    const domains = body.domains.map((domain) => (typeof domain === 'string' ? normalizeDomain(domain) : domain));
+    body.domains = domains;
+    // Before the schema, which would turn an IPv6 address down without saying it is one.
+    for (const [index, domain] of domains.entries()) {
+      if (typeof domain === 'string' && isIpLiteral(domain))
+        throw invalidParam(`body/domains/${index}`, IP_LITERAL(domain));
+    }
   }
 }
 

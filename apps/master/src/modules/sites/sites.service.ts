@@ -7,6 +7,7 @@ import { changeConfig } from '../config/config-version.ts';
 import { checkSiteProtection, newSiteProtection } from '../protection/site-protection.ts';
 import type { Owner } from '../tenancy.ts';
 import { readSiteDefaults } from '../user-configs/user-configs.ts';
+import { claimConflicts } from './site-claims.repository.ts';
 import { checkSiteSettings, DEFAULT_SITE_SETTINGS } from './site-rules.ts';
 import {
   deleteSites,
@@ -22,6 +23,16 @@ import {
 async function checkOwnership(db: Kysely<Database>, record: SiteRecord, siteId: number | null) {
   const taken = await takenDomains(db, record.settings.domains, siteId);
   if (taken.length > 0) throw new AppError('conflict', `domains: ${taken.join(', ')} already belongs to another site`);
+  const [overlap] = await claimConflicts(db, record.userId, record.settings.domains);
+  if (overlap) {
+    const { claimed, held } = overlap;
+    throw new AppError(
+      'conflict',
+      overlap.kind === 'covers'
+        ? `domains: ${claimed} would cover ${held}, which belongs to another user's site`
+        : `domains: ${claimed} falls under ${held}, which belongs to another user's site`,
+    );
+  }
   if (record.settings.cert_id !== null) {
     const cert = await db
       .selectFrom('certs')
