@@ -21,8 +21,8 @@ describe('console routes', () => {
 
   it('redirect groups and title pages that are not built yet as 404', () => {
     expect(byPath.get('/site')?.loader).toBeTypeOf('function');
-    const siteRealtime = byPath.get('/site/realtime')?.handle;
-    expect(isRouteHandle(siteRealtime) && siteRealtime.title).toBe('route.404');
+    const streamRealtime = byPath.get('/stream/realtime')?.handle;
+    expect(isRouteHandle(streamRealtime) && streamRealtime.title).toBe('route.404');
     const home = byPath.get('/home')?.handle;
     expect(isRouteHandle(home) && home.title).toBe('route.home');
   });
@@ -39,9 +39,9 @@ describe('console routes', () => {
     };
     expect(handleOf('/log')).toMatchObject({ tabs: true, cache: true, trail: [{ title: 'route.log' }] });
     expect(handleOf('/site/list')).toMatchObject({ tabs: true, cache: true });
-    expect(handleOf('/site/realtime')).toMatchObject({
+    expect(handleOf('/stream/realtime')).toMatchObject({
       tabs: false,
-      trail: [{ title: 'route.site' }, { title: 'route.site-realtime' }],
+      trail: [{ title: 'route.stream' }, { title: 'route.stream-realtime' }],
     });
   });
 });

@@ -1,0 +1,70 @@
+import type {
+  AccessLogPage,
+  AccessLogQuery,
+  SiteRealtime,
+  SiteRealtimeQuery,
+  SiteTop,
+  TopDimension,
+} from '@rampart/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useHttp } from '../../shared/http/HttpProvider.tsx';
+import { type RangeChoice, rangeQuery, refreshMs } from './model/ranges.ts';
+
+export type { AccessLogEntry, AccessLogPage, SiteRealtime, TopEntry } from '@rampart/contracts';
+
+/** One site, one site group, or every site of the user. */
+export type SiteScope = Pick<SiteRealtimeQuery, 'site_id' | 'group_id'>;
+
+const REALTIME_PATH = '/v1/monitor/site/realtime';
+const TOP_PATH = '/v1/monitor/site/top';
+export const ACCESS_LOG_PATH = '/v1/monitor/site/access-log';
+
+/** The chart data of a scope and range; a preset's range moves to "now" at each refresh. */
+export const useSiteRealtime = (scope: SiteScope, range: RangeChoice) => {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['monitor', 'realtime', scope, range],
+    placeholderData: keepPreviousData,
+    refetchInterval: refreshMs(range),
+    queryFn: ({ signal }) =>
+      http.get<SiteRealtime>(REALTIME_PATH, { query: { ...scope, ...rangeQuery(range, Date.now()) }, signal }),
+  });
+};
+
+export const useSiteTop = (scope: SiteScope, range: RangeChoice, by: TopDimension, enabled: boolean) => {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['monitor', 'top', scope, range, by],
+    placeholderData: keepPreviousData,
+    enabled,
+    refetchInterval: refreshMs(range),
+    queryFn: ({ signal }) =>
+      http.get<SiteTop>(TOP_PATH, { query: { ...scope, ...rangeQuery(range, Date.now()), by, limit: 10 }, signal }),
+  });
+};
+
+/** The access log's filter as sent: every field but the cursor and paging. */
+export type AccessLogFilter = Omit<AccessLogQuery, 'cursor' | 'limit' | 'format'>;
+
+export const useAccessLog = (filter: AccessLogFilter, cursor: string | undefined, limit: number) => {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['monitor', 'access-log', filter, cursor, limit],
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) => http.get<AccessLogPage>(ACCESS_LOG_PATH, { query: { ...filter, cursor, limit }, signal }),
+  });
+};
+
+/** Saves the filter's lines as access-log.csv (the master streams them, at most 100000). */
+export const useAccessLogExport = () => {
+  const http = useHttp();
+  return async (filter: AccessLogFilter) => {
+    const csv = await http.download(ACCESS_LOG_PATH, { query: { ...filter, format: 'csv' } });
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(csv);
+    link.download = 'access-log.csv';
+    link.click();
+    // The click has handed the blob to the browser's download by the next task.
+    setTimeout(() => URL.revokeObjectURL(link.href), 0);
+  };
+};
