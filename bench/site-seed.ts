@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../apps/master/src/db/database.ts';
 import { backfillSiteGrams } from '../apps/master/src/db/migrations/2026-11-22T1000-site-search.ts';
 import type { Database } from '../apps/master/src/db/schema.ts';
+import { reversedDomain } from '../apps/master/src/modules/sites/site-claims.ts';
 import { DEFAULT_SITE_SETTINGS } from '../apps/master/src/modules/sites/site-rules.ts';
 
 const CHUNK = 500;
@@ -52,7 +53,13 @@ export async function seedSites(db: Kysely<Database>, dialect: Dialect, userId: 
         .execute();
       await trx
         .insertInto('site_domains')
-        .values(rows.map((row) => ({ domain: row.primary_domain, site_id: row.id })))
+        .values(
+          rows.map((row) => ({
+            domain: row.primary_domain,
+            site_id: row.id,
+            reversed: reversedDomain(row.primary_domain),
+          })),
+        )
         .execute();
     }
   });
