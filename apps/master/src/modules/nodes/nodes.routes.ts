@@ -30,6 +30,23 @@ const UpdateNodeBody = Type.Object(nodeFields, { additionalProperties: false });
 
 const admin = (request: FastifyRequest) => requirePermission(request, PERMISSIONS.adminNode);
 
+/** A node's group and region must exist: a reference to nothing is a 404 naming the field. */
+async function checkPlacement(
+  db: AppContext['db'],
+  fields: { group_id?: number | null | undefined; region_id?: number | null | undefined },
+) {
+  for (const [field, table, label] of [
+    ['group_id', 'node_groups', 'node group'],
+    ['region_id', 'regions', 'region'],
+  ] as const) {
+    const id = fields[field];
+    if (id === undefined || id === null) continue;
+    if (!(await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst())) {
+      throw new AppError('not_found', `${field}: ${label} ${id} does not exist`);
+    }
+  }
+}
+
 /** Admin calls for edge nodes: list, accept pending agents, edit, disable, delete; the install token. */
 export async function nodeRoutes(app: App, { db }: AppContext) {
   app.get('/v1/nodes', { schema: { tags, querystring: ListQuery } }, async (request) => {
@@ -82,6 +99,7 @@ export async function nodeRoutes(app: App, { db }: AppContext) {
     const pending = await db.selectFrom('pending_nodes').selectAll().where('id', '=', pending_id).executeTakeFirst();
     if (pending?.state !== 'pending')
       throw new AppError('not_found', `pending_id: pending node ${pending_id} does not exist`);
+    await checkPlacement(db, fields);
     const credential = randomBytes(32).toString('base64url');
     const now = Date.now();
     const node = await changeConfig(db, async (trx) => {
@@ -128,6 +146,7 @@ export async function nodeRoutes(app: App, { db }: AppContext) {
   app.put('/v1/nodes/:id', { schema: { tags, params: IdParams, body: UpdateNodeBody } }, async (request) => {
     admin(request);
     const { ips, enabled, ...rest } = request.body;
+    await checkPlacement(db, rest);
     const row = await changeConfig(db, (trx) =>
       trx
         .updateTable('nodes')
