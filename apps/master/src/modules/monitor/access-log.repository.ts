@@ -31,7 +31,7 @@ const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${cha
  * The lines of the scope matching the filter. Every query is bounded by the time range and starts
  * from an index: (site_id, time_ms) for a user's sites, (time_ms) for an admin's every site.
  */
-function matching(logs: Kysely<LogDatabase>, scope: SiteScope, filter: AccessLogFilter): LogQuery {
+export function matching(logs: Kysely<LogDatabase>, scope: SiteScope, filter: AccessLogFilter): LogQuery {
   const { ipKeys, url, status, method, cacheStatus, nodeId } = filter;
   return logs
     .selectFrom('access_logs')
