@@ -33,5 +33,5 @@ describe.runIf(postgres)('migrations on a PostgreSQL database other masters shar
       await churning;
       await churn.end();
     }
-  });
+  }, 90_000); // Four full migrations on a shared, loaded machine: each new migration adds to it.
 });
