@@ -161,10 +161,18 @@ describe('master → agent → nginx', () => {
     const steadily = async (check: () => Promise<void>) => {
       for (let i = 0; i < 5; i++) await check();
     };
-    await eventually(() => steadily(async () => expect((await get('loop.example.com')).status).toBe(403)), CHANGE_SERVED_MS, 50);
+    await eventually(
+      () => steadily(async () => expect((await get('loop.example.com')).status).toBe(403)),
+      CHANGE_SERVED_MS,
+      50,
+    );
     await api(master, 'DELETE', '/v1/monitor/site/blackip', admin, { site_id: site.id, ip: '127.0.0.1' });
     await eventually(async () => expect(await servedBy('loop.example.com')).toBe('second'), CHANGE_SERVED_MS, 20);
-    await eventually(() => steadily(async () => expect(await servedBy('loop.example.com')).toBe('second')), CHANGE_SERVED_MS, 50);
+    await eventually(
+      () => steadily(async () => expect(await servedBy('loop.example.com')).toBe('second')),
+      CHANGE_SERVED_MS,
+      50,
+    );
     const seen: string[] = [];
     for (let i = 0; i < 15; i++) {
       const { list } = await api<{ list: { applied_version: number }[] }>(master, 'GET', '/v1/nodes', admin);
