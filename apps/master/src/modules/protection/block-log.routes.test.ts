@@ -142,7 +142,7 @@ describe.each(DIALECTS)('block log on $dialect', (target) => {
           )
         : await sql<{
             name: string;
-          }>`select indexname as name from pg_indexes where tablename = 'access_logs' and indexname like 'access_logs_blocked%' order by indexname`.execute(
+          }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename = 'access_logs' and indexname like 'access_logs_blocked%' order by indexname`.execute(
             test.database.logs,
           );
     expect(names.rows.map((row) => row.name)).toEqual(['access_logs_blocked_site_time', 'access_logs_blocked_time']);
