@@ -123,6 +123,18 @@ describe.each(DIALECTS)('API keys on $dialect', (target) => {
     expect((await test.call('PUT', '/v1/api-key', { token: alice, body: { scope: 'write' } })).body.code).toBe(0);
   });
 
+  it('answers two creations at once without a server error, and leaves one live key', async () => {
+    const answers = await Promise.all(
+      [0, 1, 2].map(() => test.call('POST', '/v1/api-key', { token: alice, body: { scope: 'read' } })),
+    );
+    for (const answer of answers) expect(['0', 'conflict']).toContain(String(answer.body.code));
+    const live = answers.filter((answer) => answer.body.code === 0).at(-1);
+    const current = await test.call('GET', '/v1/api-key', { token: alice });
+    expect((current.body.data as { key_id: string } | null)?.key_id).toBe(
+      (live?.body.data as { key_id: string } | undefined)?.key_id,
+    );
+  });
+
   it('names the field and rule of bad input', async () => {
     const cases: [string, 'POST' | 'PUT', unknown, string, string][] = [
       ['scope', 'POST', { scope: 'admin' }, 'invalid_param', 'body/scope'],

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ApiKey, ApiKeyIssued, CreateApiKeyBody, UpdateApiKeyBody } from '@rampart/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiKeysTable, Database } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { cidrProblem } from '../protection/conditions.ts';
@@ -49,10 +50,18 @@ async function issueKey(
   const keyId = `ak_${randomBytes(8).toString('hex')}`;
   const secret = newToken();
   const token = `${keyId}.${secret}`;
-  const row = await db.transaction().execute(async (trx) => {
-    await revokeLiveKey(trx, userId, now);
-    return insertKey(trx, { userId, keyId, tokenHash: hashToken(token), ...settings }, now);
-  });
+  const row = await db
+    .transaction()
+    .execute(async (trx) => {
+      await revokeLiveKey(trx, userId, now);
+      return insertKey(trx, { userId, keyId, tokenHash: hashToken(token), ...settings }, now);
+    })
+    .catch((error: unknown) => {
+      // Two calls at once: the live-key index lets one through; the other is told, not given a 500.
+      if (isUniqueViolation(error))
+        throw new AppError('conflict', 'another request changed your API key at the same time; try again');
+      throw error;
+    });
   return { ...presentKey(row), secret, token };
 }
 
