@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+// One PowerDNS per test project and run, shared by its files (each makes and deletes its own zones).
+const globalSetup = ['apps/master/src/test/powerdns-global.ts'];
+
 export default defineConfig({
   test: {
     // Two files at a time even on a 2-core machine (the default would be one): most files wait on
@@ -9,6 +12,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          globalSetup,
           include: [
             'packages/*/src/**/*.test.ts',
             'apps/master/src/**/*.test.ts',
@@ -25,6 +29,7 @@ export default defineConfig({
       {
         test: {
           name: 'edge',
+          globalSetup,
           include: ['apps/agent/test/**/*.test.ts'],
           environment: 'node',
           expect: { poll: { timeout: 30_000 } },
@@ -36,6 +41,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          globalSetup,
           include: ['e2e/**/*.spec.ts'],
           environment: 'node',
           // expect.poll gives up after 1 s by default: too soon for a page on a busy machine.

@@ -1,128 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import { inject } from 'vitest';
+import { launchPowerDns, type PowerDns, powerDnsClient } from './powerdns-server.ts';
 
-const SCHEMA = '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql';
+export type { PowerDns } from './powerdns-server.ts';
 
-export interface PowerDns {
-  apiUrl: string;
-  apiKey: string;
-  /** host:port of its DNS service, for a resolver */
-  dnsAddress: string;
-  /** Creates a native zone through the API. */
-  createZone(zone: string): Promise<void>;
-  /** Replaces one record set (contents in zone-file syntax: TXT quoted, names with a final dot). */
-  setRecords(zone: string, name: string, type: string, contents: string[]): Promise<void>;
-  close(): Promise<void>;
-}
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-
-/** A real PowerDNS authoritative server (Debian's pdns-server, SQLite backend) on loopback with its HTTP API. */
+/**
+ * A real PowerDNS for a test file: the one the project started once per run (see
+ * `powerdns-global.ts`; each file makes zones of its own and deletes them on close), or, where no
+ * project started one, a server of the file's own.
+ */
 export async function startPowerDns(): Promise<PowerDns> {
-  const dir = mkdtempSync(join(tmpdir(), 'rampart-pdns-'));
-  const database = join(dir, 'pdns.sqlite3');
-  const sqlite = new SqliteDatabase(database);
-  sqlite.exec(readFileSync(SCHEMA, 'utf8'));
-  sqlite.close();
-  const [dnsPort, apiPort] = [await freePort(), await freePort()];
-  const apiKey = 'rampart-test-pdns-key';
-  writeFileSync(
-    join(dir, 'pdns.conf'),
-    [
-      'launch=gsqlite3',
-      `gsqlite3-database=${database}`,
-      'local-address=127.0.0.1',
-      `local-port=${dnsPort}`,
-      'api=yes',
-      `api-key=${apiKey}`,
-      'webserver=yes',
-      'webserver-address=127.0.0.1',
-      `webserver-port=${apiPort}`,
-      'webserver-allow-from=127.0.0.0/8',
-      `socket-dir=${dir}`,
-      'guardian=no',
-      'daemon=no',
-      'disable-syslog=yes',
-      'write-pid=no',
-      'loglevel=3',
-      // Answers change within a test (ACME TXT records): no caching of answers or misses.
-      'cache-ttl=0',
-      'negquery-cache-ttl=0',
-      'query-cache-ttl=0',
-      '',
-    ].join('\n'),
-  );
-  const child: ChildProcess = spawn('/usr/sbin/pdns_server', [`--config-dir=${dir}`], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const shared = inject('powerDns');
+  if (!shared) return launchPowerDns();
+  const client = powerDnsClient(shared, async () => {
+    await client.deleteZones();
   });
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-  });
-  const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${apiUrl}/api/v1/servers/localhost${path}`, {
-      ...init,
-      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    });
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`pdns_server exited: ${output}`);
-    const ready = await api('/zones').then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`pdns_server did not start: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    apiUrl,
-    apiKey,
-    dnsAddress: `127.0.0.1:${dnsPort}`,
-    async createZone(zone) {
-      const response = await api('/zones', {
-        method: 'POST',
-        body: JSON.stringify({ name: `${zone}.`, kind: 'Native', nameservers: [`ns1.${zone}.`] }),
-      });
-      if (!response.ok) throw new Error(`zone ${zone}: ${response.status} ${await response.text()}`);
-    },
-    async setRecords(zone, name, type, contents) {
-      const response = await api(`/zones/${zone}.`, {
-        method: 'PATCH',
-        body: JSON.stringify({
-          rrsets: [
-            {
-              name: `${name}.`,
-              type,
-              ttl: 60,
-              changetype: 'REPLACE',
-              records: contents.map((content) => ({ content, disabled: false })),
-            },
-          ],
-        }),
-      });
-      if (!response.ok) throw new Error(`${name} ${type}: ${response.status} ${await response.text()}`);
-    },
-    async close() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return client;
 }

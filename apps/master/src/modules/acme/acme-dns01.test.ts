@@ -18,14 +18,16 @@ describe('ACME DNS-01 against pebble and PowerDNS', () => {
   let emptyDns: DnsServer;
   beforeAll(async () => {
     pdns = await startPowerDns();
-    await pdns.createZone('shop.test');
+    await pdns.createZone('dns01.test');
     pebble = await startPebble({ dnsServer: pdns.dnsAddress });
     emptyDns = await startDnsServer({});
   });
   /** The TXT record sets left in the zone: every issuance removes its own. */
   const txtRecords = async () => {
     const zone = (await (
-      await fetch(`${pdns.apiUrl}/api/v1/servers/localhost/zones/shop.test.`, { headers: { 'x-api-key': pdns.apiKey } })
+      await fetch(`${pdns.apiUrl}/api/v1/servers/localhost/zones/dns01.test.`, {
+        headers: { 'x-api-key': pdns.apiKey },
+      })
     ).json()) as { rrsets: { name: string; type: string }[] };
     return zone.rrsets.filter((rrset) => rrset.type === 'TXT').map((rrset) => rrset.name);
   };
@@ -40,7 +42,7 @@ describe('ACME DNS-01 against pebble and PowerDNS', () => {
     let alice: string;
     let bob: string;
     let dnsapiId: number;
-    const domain = (name: string) => `${name}-${target.dialect}.shop.test`;
+    const domain = (name: string) => `${name}-${target.dialect}.dns01.test`;
     const request = (token: string, body: object) =>
       test.call('POST', '/v1/certs', { token, body: { type: 'acme', challenge: 'dns-01', ...body } });
 
@@ -173,8 +175,8 @@ describe('ACME DNS-01 against pebble and PowerDNS', () => {
     });
 
     it('stores typed Unicode domains in IDNA form', async () => {
-      const started = await request(alice, { domains: [`Bücher-${target.dialect}.Shop.test.`], dnsapi_id: dnsapiId });
-      const ascii = domainToASCII(`bücher-${target.dialect}.shop.test`);
+      const started = await request(alice, { domains: [`Bücher-${target.dialect}.Dns01.test.`], dnsapi_id: dnsapiId });
+      const ascii = domainToASCII(`bücher-${target.dialect}.dns01.test`);
       expect(ascii).toMatch(/^xn--/);
       expect((started.body.data as Cert).domains).toEqual([ascii]);
       const cert = await settledCert(test, alice, (started.body.data as Cert).id);

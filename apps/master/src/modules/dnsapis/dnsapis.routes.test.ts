@@ -62,7 +62,10 @@ describe('DNS APIs against a real PowerDNS on loopback', () => {
     const [api] = ((await test.call('GET', '/v1/dnsapis', { token: alice })).body.data as { list: { id: number }[] })
       .list;
     const zones = await test.call('GET', `/v1/domains?dnsapi_id=${api?.id}`, { token: alice });
-    expect(zones.body.data).toEqual({ list: [{ zone: 'shop.test' }], total: 1 });
+    // The PowerDNS is shared with other test files, which hold zones of their own.
+    const listed = zones.body.data as { list: { zone: string }[]; total: number };
+    expect(listed.list).toContainEqual({ zone: 'shop.test' });
+    expect(listed.total).toBe(listed.list.length);
     const site = (
       await test.call('POST', '/v1/sites', {
         token: alice,
