@@ -85,6 +85,15 @@ export interface SiteTrafficTable {
   blocked: number;
 }
 
+/** Site traffic per 5 minutes (the usage samples); `bucket` is the interval's start in seconds. */
+export interface SiteUsageSampleTable {
+  site_id: number;
+  bucket: number;
+  requests: number;
+  bytes_in: number;
+  bytes_out: number;
+}
+
 export interface LogDatabase {
   log_batches: LogBatchesTable;
   access_logs: AccessLogsTable;
@@ -94,4 +103,5 @@ export interface LogDatabase {
   site_traffic_minutes: SiteTrafficTable;
   site_traffic_hours: SiteTrafficTable;
   site_traffic_days: SiteTrafficTable;
+  site_traffic_5min: SiteUsageSampleTable;
 }

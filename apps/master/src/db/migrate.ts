@@ -15,6 +15,7 @@ import { siteDomainSuffix } from './migrations/2026-11-25T0910-site-domain-suffi
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
+import { usage5min } from './migrations/logs/2026-11-25T1120-usage-5min.ts';
 
 /** Every migration, by its timestamped name. Landed migrations are frozen: add new ones, never edit. */
 const migrations = (dialect: DialectName): Record<string, Migration> => ({
@@ -35,6 +36,7 @@ const logMigrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-21T1000-logs': logs(dialect),
   '2026-11-22T1100-block-log': blockLog(),
   '2026-11-25T1000-site-traffic': siteTraffic(),
+  '2026-11-25T1120-usage-5min': usage5min(),
 });
 
 async function run(db: Kysely<unknown>, dialect: DialectName, list: Record<string, Migration>, table: string) {

@@ -5,6 +5,7 @@ import { ipKey } from '../../db/ip-key.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import { ensureDayPartitions } from '../../db/partitions.ts';
 import { addTrafficRollups } from '../monitor/traffic-rollup.repository.ts';
+import { addUsageSamples } from '../usage/usage-samples.repository.ts';
 
 // 17 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
 const CHUNK = 500;
@@ -87,6 +88,7 @@ export async function ingestLogBatch(
         .execute();
     }
     await addTrafficRollups(trx, batch.access);
+    await addUsageSamples(trx, batch.access);
     for (let i = 0; i < batch.stream.length; i += CHUNK) {
       await trx
         .insertInto('stream_logs')

@@ -1,0 +1,76 @@
+import { AdminOverview, CountSeries, CountSeriesQuery, Envelope, UserOverview } from '@rampart/contracts';
+import type { AppContext } from '../../context.ts';
+import type { App } from '../../http.ts';
+import { caller, requireAdmin } from '../../plugins/auth.ts';
+import { ok } from '../../plugins/envelope.ts';
+import { adminOverview, emptyCount, newUserCount, userOverview } from './overview.service.ts';
+
+const tags = ['overview'];
+
+/** The overview pages' calls: one for each home page, and the admin's daily counts. */
+export async function overviewRoutes(app: App, { db, logs }: AppContext) {
+  const stores = { db, logs };
+
+  app.get(
+    '/v1/admin/overview',
+    {
+      schema: {
+        tags,
+        description:
+          "Admin: nodes online and offline, sites, streams, ordinary users and today's new ones, today's traffic (UTC day) with the last 14 days and today's top sites; packages sold and orders are zero until they exist.",
+        response: { 200: Envelope(AdminOverview) },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return ok(await adminOverview(stores, Date.now()));
+    },
+  );
+
+  app.get(
+    '/v1/user/overview',
+    {
+      schema: {
+        tags,
+        description:
+          "The caller's sites, streams, certificates expiring within 30 days, today's traffic, requests and blocks (UTC day), this month's traffic and the last 14 days.",
+        response: { 200: Envelope(UserOverview) },
+      },
+    },
+    async (request) => ok(await userOverview(stores, caller(request).user.id, Date.now())),
+  );
+
+  const countSchema = (description: string) => ({
+    tags,
+    description: `${description} Days are UTC, from and to included (default: the last 30 days), at most 366 days.`,
+    querystring: CountSeriesQuery,
+    response: { 200: Envelope(CountSeries) },
+  });
+
+  app.get(
+    '/v1/new-user/count',
+    { schema: countSchema('Admin: ordinary users registered per day.') },
+    async (request) => {
+      requireAdmin(request);
+      return ok(await newUserCount(stores, request.query, Date.now()));
+    },
+  );
+
+  app.get(
+    '/v1/package-sold/count',
+    { schema: countSchema('Admin: packages sold per day; zero every day until packages exist.') },
+    async (request) => {
+      requireAdmin(request);
+      return ok(emptyCount(request.query, Date.now()));
+    },
+  );
+
+  app.get(
+    '/v1/order/count',
+    { schema: countSchema('Admin: orders per day; zero every day until orders exist.') },
+    async (request) => {
+      requireAdmin(request);
+      return ok(emptyCount(request.query, Date.now()));
+    },
+  );
+}

@@ -1,0 +1,157 @@
+import { type Kysely, sql } from 'kysely';
+import type { LogDatabase } from '../../db/logs-schema.ts';
+import type { Database } from '../../db/schema.ts';
+
+export interface OwnedSite {
+  id: number;
+  user_id: number;
+  domain: string;
+}
+
+/** The user's sites, or the one named if it is theirs. */
+export async function sitesOfUser(db: Kysely<Database>, userId: number, siteId?: number): Promise<OwnedSite[]> {
+  return db
+    .selectFrom('sites')
+    .select(['id', 'user_id', 'primary_domain as domain'])
+    .where('user_id', '=', userId)
+    .$if(siteId !== undefined, (qb) => qb.where('id', '=', siteId ?? 0))
+    .orderBy('id')
+    .execute();
+}
+
+export interface SiteSample {
+  site_id: number;
+  bucket: number;
+  bytes_out: number;
+}
+
+/** The sites' 5-minute samples with traffic in [from, to) (seconds), through the (site_id, bucket) key. */
+export async function readSamples(
+  logs: Kysely<LogDatabase>,
+  siteIds: readonly number[],
+  from: number,
+  to: number,
+): Promise<SiteSample[]> {
+  if (siteIds.length === 0) return [];
+  const rows = await logs
+    .selectFrom('site_traffic_5min')
+    .select(['site_id', 'bucket', 'bytes_out'])
+    .where('site_id', 'in', siteIds)
+    .where('bucket', '>=', from)
+    .where('bucket', '<', to)
+    .execute();
+  // PostgreSQL answers bigints as text.
+  return rows.map((row) => ({
+    site_id: Number(row.site_id),
+    bucket: Number(row.bucket),
+    bytes_out: Number(row.bytes_out),
+  }));
+}
+
+/** The sites' bytes out summed per 5-minute sample in [from, to): one user's bandwidth samples. */
+export async function readSampleSums(
+  logs: Kysely<LogDatabase>,
+  siteIds: readonly number[],
+  from: number,
+  to: number,
+): Promise<number[]> {
+  if (siteIds.length === 0) return [];
+  const rows = await logs
+    .selectFrom('site_traffic_5min')
+    .select(sql<number | string>`sum(bytes_out)`.as('bytes_out'))
+    .where('site_id', 'in', siteIds)
+    .where('bucket', '>=', from)
+    .where('bucket', '<', to)
+    .groupBy('bucket')
+    .execute();
+  return rows.map((row) => Number(row.bytes_out));
+}
+
+export interface SiteDay {
+  site_id: number;
+  bucket: number;
+  requests: number;
+  bytes_in: number;
+  bytes_out: number;
+  cache_hits: number;
+  blocked: number;
+}
+
+/** The sites' day rollup rows in [from, to) (seconds); every site when `siteIds` is 'all'. */
+export async function readDays(
+  logs: Kysely<LogDatabase>,
+  siteIds: readonly number[] | 'all',
+  from: number,
+  to: number,
+): Promise<SiteDay[]> {
+  if (siteIds !== 'all' && siteIds.length === 0) return [];
+  const rows = await logs
+    .selectFrom('site_traffic_days')
+    .select(['site_id', 'bucket', 'requests', 'bytes_in', 'bytes_out', 'cache_hits', 'blocked'])
+    .$if(siteIds !== 'all', (qb) => qb.where('site_id', 'in', siteIds === 'all' ? [] : siteIds))
+    .where('bucket', '>=', from)
+    .where('bucket', '<', to)
+    .execute();
+  return rows.map((row) => ({
+    site_id: Number(row.site_id),
+    bucket: Number(row.bucket),
+    requests: Number(row.requests),
+    bytes_in: Number(row.bytes_in),
+    bytes_out: Number(row.bytes_out),
+    cache_hits: Number(row.cache_hits),
+    blocked: Number(row.blocked),
+  }));
+}
+
+export interface SiteTotals {
+  site_id: number;
+  requests: number;
+  bytes_in: number;
+  bytes_out: number;
+}
+
+/** Every site's traffic in [from, to) (seconds) from the day rollup, one row a site with traffic. */
+export async function totalsPerSite(logs: Kysely<LogDatabase>, from: number, to: number): Promise<SiteTotals[]> {
+  const rows = await logs
+    .selectFrom('site_traffic_days')
+    .select([
+      'site_id',
+      sql<number | string>`sum(requests)`.as('requests'),
+      sql<number | string>`sum(bytes_in)`.as('bytes_in'),
+      sql<number | string>`sum(bytes_out)`.as('bytes_out'),
+    ])
+    .where('bucket', '>=', from)
+    .where('bucket', '<', to)
+    .groupBy('site_id')
+    .execute();
+  return rows.map((row) => ({
+    site_id: Number(row.site_id),
+    requests: Number(row.requests),
+    bytes_in: Number(row.bytes_in),
+    bytes_out: Number(row.bytes_out),
+  }));
+}
+
+export interface UserRow {
+  id: number;
+  account: string;
+  name: string;
+}
+
+/** Ordinary users (type 2), the ones packages are sold to. */
+export async function ordinaryUsers(db: Kysely<Database>): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username as account', 'name'])
+    .where('type', '=', 2)
+    .orderBy('id')
+    .execute();
+}
+
+/** Site ids of every site, with their owners. */
+export async function siteOwners(db: Kysely<Database>): Promise<{ id: number; user_id: number }[]> {
+  return db.selectFrom('sites').select(['id', 'user_id']).execute();
+}
+
+export const userExists = async (db: Kysely<Database>, userId: number): Promise<boolean> =>
+  (await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;

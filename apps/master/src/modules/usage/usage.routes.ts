@@ -1,0 +1,89 @@
+import {
+  Envelope,
+  IdParams,
+  PERMISSIONS,
+  Usage,
+  UsageCount,
+  UsageCountQuery,
+  UsageQuery,
+  UserPackageUsage,
+  UserPackageUsageQuery,
+  UserUsageList,
+  UserUsageQuery,
+} from '@rampart/contracts';
+import type { AppContext } from '../../context.ts';
+import type { App } from '../../http.ts';
+import { requirePermission } from '../../plugins/auth.ts';
+import { ok } from '../../plugins/envelope.ts';
+import { ownerOf } from '../tenancy.ts';
+import { usageCount, usageOf, userUsageRanking } from './usage.service.ts';
+
+const tags = ['usage'];
+
+/** Usage with the monthly 95th percentile: the caller's own (an admin may name a user) and the admin's ranking. */
+export async function usageRoutes(app: App, { db, logs }: AppContext) {
+  const stores = { db, logs };
+
+  app.get(
+    '/v1/monitor/usage',
+    {
+      schema: {
+        tags,
+        description:
+          'Traffic of a billing period (a UTC calendar month, default the current one) per day and per site, with the 95th-percentile bandwidth out of its 5-minute samples (sorted, the top 5 % dropped, the highest left billed; intervals without traffic count as zero) and a linear forecast to the end of the month. Admins may pass user_id.',
+        querystring: UsageQuery,
+        response: { 200: Envelope(Usage) },
+      },
+    },
+    async (request) => ok(await usageOf(stores, ownerOf(request), request.query, Date.now())),
+  );
+
+  app.get(
+    '/v1/monitor/usage-count',
+    {
+      schema: {
+        tags,
+        description:
+          'Traffic totals of whole UTC days, from and to included (default: this month up to today), at most 366 days. Admins may pass user_id.',
+        querystring: UsageCountQuery,
+        response: { 200: Envelope(UsageCount) },
+      },
+    },
+    async (request) => ok(await usageCount(stores, ownerOf(request), request.query, Date.now())),
+  );
+
+  app.get(
+    '/v1/monitor/user-package',
+    {
+      schema: {
+        tags,
+        description:
+          'Admin (admin:package): ordinary users ranked by traffic out in the month, most first, with their 95th percentile and forecast. Packages carry no limits yet, so the users nearest their limits are the most used.',
+        querystring: UserUsageQuery,
+        response: { 200: Envelope(UserUsageList) },
+      },
+    },
+    async (request) => {
+      requirePermission(request, PERMISSIONS.adminPackage);
+      return ok(await userUsageRanking(stores, request.query, Date.now()));
+    },
+  );
+
+  app.get(
+    '/v1/user-package/:id/usage',
+    {
+      schema: {
+        tags,
+        description:
+          "The usage of a user package. Packages do not exist yet: every id answers the per-user usage of the package's owner, which is the caller (an admin may pass user_id), as GET /v1/monitor/usage does.",
+        params: IdParams,
+        querystring: UserPackageUsageQuery,
+        response: { 200: Envelope(UserPackageUsage) },
+      },
+    },
+    async (request) => {
+      const usage = await usageOf(stores, ownerOf(request), request.query, Date.now());
+      return ok({ user_package_id: request.params.id, ...usage });
+    },
+  );
+}

@@ -1,0 +1,98 @@
+import { type Static, Type } from 'typebox';
+import { UsageDate } from './usage.ts';
+
+/** The overview pages (`home`, `admin-home`) load in one call each; the count calls feed admin trend charts. */
+export const OVERVIEW_LIMITS = {
+  /** Days of the traffic trend, today included. */
+  trendDays: 14,
+  /** Certificates expiring within this many days are listed. */
+  expiringCertDays: 30,
+  expiringCertList: 5,
+  topSites: 10,
+  /** A count series covers at most this many days. */
+  countMaxDays: 366,
+  /** A count series without a range: the last 30 days, today included. */
+  countDefaultDays: 30,
+} as const;
+
+const Count = Type.Integer({ minimum: 0 });
+
+/** Today's site traffic (UTC day). */
+export const TrafficToday = Type.Object({
+  bytes_in: Count,
+  bytes_out: Count,
+  requests: Count,
+  cache_hits: Count,
+  blocked: Count,
+});
+export type TrafficToday = Static<typeof TrafficToday>;
+
+export const TrafficDay = Type.Object({ date: UsageDate, ...TrafficToday.properties });
+export type TrafficDay = Static<typeof TrafficDay>;
+
+export const TopSite = Type.Object({
+  site_id: Type.Integer(),
+  domain: Type.String(),
+  user_id: Type.Integer(),
+  bytes_out: Count,
+  requests: Count,
+});
+export type TopSite = Static<typeof TopSite>;
+
+export const AdminOverview = Type.Object({
+  nodes: Type.Object({ total: Count, online: Count, offline: Count }),
+  sites: Count,
+  streams: Count,
+  /** Ordinary users (type 2). */
+  users: Count,
+  new_users_today: Count,
+  /** Zero until packages and orders exist. */
+  packages_sold_today: Count,
+  orders_today: Count,
+  today: TrafficToday,
+  /** The last days' traffic of every site, oldest first. */
+  trend: Type.Array(TrafficDay),
+  /** Today's sites with the most traffic out. */
+  top_sites: Type.Array(TopSite),
+});
+export type AdminOverview = Static<typeof AdminOverview>;
+
+export const ExpiringCert = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  not_after: Type.String({ description: 'ISO 8601' }),
+});
+export type ExpiringCert = Static<typeof ExpiringCert>;
+
+export const UserOverview = Type.Object({
+  sites: Count,
+  streams: Count,
+  certs: Count,
+  /** Issued certificates expiring within 30 days (or expired), soonest first: the count and the first five. */
+  certs_expiring: Count,
+  certs_expiring_list: Type.Array(ExpiringCert),
+  today: TrafficToday,
+  /** This month so far (UTC). */
+  month: Type.Object({ bytes_out: Count, requests: Count }),
+  trend: Type.Array(TrafficDay),
+});
+export type UserOverview = Static<typeof UserOverview>;
+
+export const CountSeriesQuery = Type.Object(
+  {
+    /** First and last UTC day, both included; default: the last 30 days. */
+    from: Type.Optional(UsageDate),
+    to: Type.Optional(UsageDate),
+  },
+  { additionalProperties: false },
+);
+export type CountSeriesQuery = Static<typeof CountSeriesQuery>;
+
+/** A count per UTC day of the range, every day listed (zeros included), and their sum. */
+export const CountSeries = Type.Object({
+  from: UsageDate,
+  to: UsageDate,
+  total: Count,
+  list: Type.Array(Type.Object({ date: UsageDate, count: Count })),
+});
+export type CountSeries = Static<typeof CountSeries>;
