@@ -10,6 +10,10 @@ export type { UserRow } from './user-row.ts';
 export const accountKey = (value: string) => value.trim().toLowerCase();
 const optionalKey = (value: string) => (value.trim() ? accountKey(value) : null);
 
+/** What the admin's user search reads: account, email, phone and name, lowercase, one per line. */
+export const userSearchKey = (user: { username: string; email: string; phone: string; name: string }) =>
+  [user.username, user.email, user.phone, user.name].join('\n').toLowerCase();
+
 // Rows are never mutated (a change returns a new row), so a cached session's user is presented once.
 const presented = new WeakMap<UserRow, User>();
 
@@ -46,9 +50,17 @@ export interface NewUser {
   phone?: string | undefined;
   qq?: string | undefined;
   name?: string | undefined;
+  /** The user group; absent: the default group for type 2 users, none for admins. */
+  groupId?: number | null | undefined;
 }
 
 export async function insertUser(db: Kysely<Database>, user: NewUser, now: number): Promise<UserRow> {
+  const groupId =
+    user.groupId !== undefined
+      ? user.groupId
+      : user.type === 2
+        ? ((await db.selectFrom('user_groups').select('id').where('is_default', '=', 1).executeTakeFirst())?.id ?? null)
+        : null;
   return db
     .insertInto('users')
     .values({
@@ -63,6 +75,13 @@ export async function insertUser(db: Kysely<Database>, user: NewUser, now: numbe
       password_hash: user.passwordHash,
       type: user.type,
       access: JSON.stringify(user.access),
+      group_id: groupId,
+      search_key: userSearchKey({
+        username: user.username,
+        email: user.email ?? '',
+        phone: user.phone ?? '',
+        name: user.name ?? '',
+      }),
       balance: 0,
       status: 'enabled',
       created_at: now,
@@ -105,9 +124,20 @@ export interface UserChanges {
   phone?: string | undefined;
   qq?: string | undefined;
   passwordHash?: string | undefined;
+  type?: 1 | 2 | undefined;
+  access?: readonly string[] | undefined;
+  groupId?: number | null | undefined;
 }
 
 export async function updateUser(db: Kysely<Database>, id: number, changes: UserChanges, now: number) {
+  const searched = changes.name !== undefined || changes.email !== undefined || changes.phone !== undefined;
+  const current = searched
+    ? await db
+        .selectFrom('users')
+        .select(['username', 'email', 'phone', 'name'])
+        .where('id', '=', id)
+        .executeTakeFirst()
+    : undefined;
   const row = await db
     .updateTable('users')
     .set({
@@ -116,6 +146,17 @@ export async function updateUser(db: Kysely<Database>, id: number, changes: User
       ...(changes.phone !== undefined && { phone: changes.phone, phone_key: optionalKey(changes.phone) }),
       ...(changes.qq !== undefined && { qq: changes.qq }),
       ...(changes.passwordHash !== undefined && { password_hash: changes.passwordHash }),
+      ...(changes.type !== undefined && { type: changes.type }),
+      ...(changes.access !== undefined && { access: JSON.stringify(changes.access) }),
+      ...(changes.groupId !== undefined && { group_id: changes.groupId }),
+      ...(current && {
+        search_key: userSearchKey({
+          username: current.username,
+          email: changes.email ?? current.email,
+          phone: changes.phone ?? current.phone,
+          name: changes.name ?? current.name,
+        }),
+      }),
       updated_at: now,
     })
     .where('id', '=', id)

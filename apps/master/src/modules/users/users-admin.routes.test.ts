@@ -1,0 +1,245 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../test/databases.ts';
+import { createSite, data, ORIGIN } from '../../test/protection.ts';
+import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { currentConfigVersion } from '../config/config-version.ts';
+import { liveSites } from '../sites/sites.repository.ts';
+import { liveStreams } from '../streams/streams.repository.ts';
+
+interface Listed {
+  list: { id: number; account: string; status: string; group: number | null; group_name: string | null }[];
+  total: number;
+}
+
+describe.each(DIALECTS)('admin users on $dialect', (target) => {
+  let test: TestApp;
+  let admin: string;
+  beforeEach(async () => {
+    test = await startTestApp(target, { background: false });
+    admin = await test.login('admin', ADMIN_PASSWORD);
+  });
+  afterEach(async () => {
+    await test.close();
+  });
+
+  const create = async (body: Record<string, unknown>) => {
+    const result = await test.call('POST', '/v1/users', { token: admin, body });
+    expect(result.body.code, result.body.msg).toBe(0);
+    return result.body.data as { id: number; password?: string; group: number | null };
+  };
+  const list = async (query: string) => data<Listed>(await test.call('GET', `/v1/users?${query}`, { token: admin }));
+  const idOf = async (account: string) =>
+    Number(
+      (
+        await test.database.db
+          .selectFrom('users')
+          .select('id')
+          .where('username', '=', account)
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+
+  it('creates a user with the password the admin sets, or a generated one answered once', async () => {
+    const set = await create({ username: 'carol', password: 'carol-pass-1', email: 'carol@example.com' });
+    expect(set.password).toBeUndefined();
+    expect((await test.login('carol', 'carol-pass-1')).length).toBeGreaterThan(0);
+
+    const made = await create({ username: 'dave', generate_password: true });
+    expect(made.password).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect((await test.login('dave', made.password ?? '')).length).toBeGreaterThan(0);
+    const read = await test.call('GET', `/v1/users/${made.id}`, { token: admin });
+    expect(read.body.data).toMatchObject({ account: 'dave', type: 2, status: 'enabled', certified: false });
+    expect(JSON.stringify(read.body.data)).not.toContain(made.password);
+  });
+
+  it('refuses bad input naming the field and rule', async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ username: 'x', password: 'secret-1' }, 'invalid_param', /^body\/username/],
+      [{ username: 'erin' }, 'invalid_param', /^password: is required unless generate_password/],
+      [{ username: 'erin', password: '123' }, 'invalid_param', /^body\/password/],
+      [{ username: 'erin', password: 'secret-1', email: 'nope' }, 'invalid_param', /^body\/email/],
+      [{ username: 'erin', password: 'secret-1', access: ['admin:user'] }, 'invalid_param', /^access: only admins/],
+      [{ username: 'erin', password: 'secret-1', type: 1, access: ['root'] }, 'invalid_param', /^body\/access/],
+      [{ username: 'erin', password: 'secret-1', group: 999 }, 'not_found', /^group: user group 999/],
+      [{ username: 'admin', password: 'secret-1' }, 'account_exists', /^username:/],
+    ];
+    for (const [body, code, msg] of cases) {
+      const result = await test.call('POST', '/v1/users', { token: admin, body });
+      expect(result.body.code, JSON.stringify(body)).toBe(code);
+      expect(result.body.msg, JSON.stringify(body)).toMatch(msg);
+    }
+    const sort = await test.call('GET', '/v1/users?sort=password_hash', { token: admin });
+    expect(sort.body).toMatchObject({ code: 'invalid_param' });
+    expect(sort.body.msg).toMatch(/^querystring\/sort/);
+  });
+
+  it('searches account, email, phone and name, filters, sorts and pages', async () => {
+    const vip = data(await test.call('POST', '/v1/user-groups', { token: admin, body: { name: 'VIP' } }));
+    await create({ username: 'amber', password: 'secret-1', email: 'amber@shop.example', group: vip.id });
+    await create({ username: 'brook', password: 'secret-1', phone: '+15550123', name: 'Brook Ōtani' });
+    await create({ username: 'cedar', password: 'secret-1', type: 1, access: ['admin:node'] });
+    await create({ username: 'a_b', password: 'secret-1' });
+    expect((await list('search=SHOP.example')).list.map((u) => u.account)).toEqual(['amber']);
+    expect((await list('search=5550123')).list.map((u) => u.account)).toEqual(['brook']);
+    expect((await list('search=ōtani')).list.map((u) => u.account)).toEqual(['brook']);
+    // LIKE wildcards match themselves.
+    expect((await list('search=a_')).list.map((u) => u.account)).toEqual(['a_b']);
+    expect((await list('search=%25')).total).toBe(0);
+    expect((await list('type=1&sort=account')).list.map((u) => u.account)).toEqual(['admin', 'cedar']);
+    expect((await list(`group=${vip.id}`)).list).toEqual([
+      expect.objectContaining({ account: 'amber', group_name: 'VIP' }),
+    ]);
+    expect((await list('group=0&type=2&sort=-account')).list.map((u) => u.account)).toEqual(['brook', 'a_b']);
+    expect((await list('certified=true')).total).toBe(0);
+    const pageTwo = await list('sort=account&page=2&limit=2');
+    expect(pageTwo.total).toBe(5);
+    expect(pageTwo.list.map((u) => u.account)).toEqual(['amber', 'brook']);
+  });
+
+  it('disabling ends the sessions and API key at once and suspends the sites; enabling restores each as it was', async () => {
+    const alice = await addUser(test, 'alice');
+    const aliceId = await idOf('alice');
+    const key = data<{ token: string }>(
+      await test.call('POST', '/v1/api-key', { token: alice, body: { scope: 'read' } }),
+    );
+    const on = await createSite(test, alice, 'on.alice.example');
+    const off = await createSite(test, alice, 'off.alice.example');
+    data(await test.call('PUT', '/v1/sites', { token: alice, body: { ids: [off], action: 'disable' } }));
+    data(
+      await test.call('POST', '/v1/streams', {
+        token: alice,
+        body: { listen_port: 3306, protocol: 'tcp', origins: [ORIGIN] },
+      }),
+    );
+    const siteIds = async () => (await liveSites(test.database.db)).map((row) => Number(row.id));
+    expect(await siteIds()).toEqual([on]);
+    const before = await currentConfigVersion(test.database.db);
+
+    data(await test.call('PUT', `/v1/users/${aliceId}`, { token: admin, body: { status: 'disabled' } }));
+    expect((await test.call('GET', '/v1/user', { token: alice })).body.code).toBe('login_required');
+    expect((await test.call('GET', '/v1/user', { token: key.token })).body.code).toBe('login_required');
+    expect(await siteIds()).toEqual([]);
+    expect(await liveStreams(test.database.db)).toEqual([]);
+    expect(await currentConfigVersion(test.database.db)).toBeGreaterThan(before);
+    const signIn = await test.call('POST', '/v1/login', { body: { account: 'alice', password: 'alice-pass' } });
+    expect(signIn.body.code).not.toBe(0);
+
+    data(await test.call('PUT', '/v1/users', { token: admin, body: { ids: [aliceId], action: 'enable' } }));
+    expect(await siteIds()).toEqual([on]);
+    expect(await liveStreams(test.database.db)).toHaveLength(1);
+    // Sessions stay ended; the key works again with its user.
+    expect((await test.call('GET', '/v1/user', { token: alice })).body.code).toBe('login_required');
+    expect((await test.call('GET', '/v1/user', { token: key.token })).body.code).toBe(0);
+  });
+
+  it('batch enables, disables and moves users to a group, refusing unknown ids and the caller itself', async () => {
+    const ids = [
+      (await create({ username: 'user1', password: 'secret-1' })).id,
+      (await create({ username: 'user2', password: 'secret-1' })).id,
+    ];
+    const group = data(await test.call('POST', '/v1/user-groups', { token: admin, body: { name: 'Batch' } }));
+    expect(data(await test.call('PUT', '/v1/users', { token: admin, body: { ids, action: 'disable' } }))).toEqual({
+      updated: 2,
+    });
+    expect((await list('state=disabled')).total).toBe(2);
+    data(await test.call('PUT', '/v1/users', { token: admin, body: { ids, action: 'group', group_id: group.id } }));
+    expect((await list(`group=${group.id}`)).total).toBe(2);
+    const missing = await test.call('PUT', '/v1/users', {
+      token: admin,
+      body: { ids: [...ids, 999], action: 'enable' },
+    });
+    expect(missing.body).toMatchObject({ code: 'not_found', msg: 'ids: user 999 does not exist' });
+    const self = await test.call('PUT', '/v1/users', {
+      token: admin,
+      body: { ids: [await idOf('admin')], action: 'disable' },
+    });
+    expect(self.body).toMatchObject({ code: 'invalid_param', msg: 'ids: you cannot disable your own account' });
+    const noGroup = await test.call('PUT', '/v1/users', { token: admin, body: { ids, action: 'group' } });
+    expect(noGroup.body.msg).toBe('group_id: is required to move users to a group');
+  });
+
+  it('deletes only a user nothing belongs to, otherwise names what does', async () => {
+    const alice = await addUser(test, 'alice');
+    const aliceId = await idOf('alice');
+    const site = await createSite(test, alice, 'www.alice.example');
+    data(await test.call('POST', '/v1/api-key', { token: alice, body: { scope: 'read' } }));
+    const refused = await test.call('DELETE', `/v1/users/${aliceId}`, { token: admin });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      code: 'conflict',
+      msg: 'id: user alice still has 1 sites, 1 API keys; remove or move them first',
+    });
+    data(await test.call('DELETE', `/v1/sites/${site}`, { token: alice }));
+    data(await test.call('DELETE', '/v1/api-key', { token: alice }));
+    data(await test.call('DELETE', `/v1/users/${aliceId}`, { token: admin }));
+    expect((await test.call('GET', `/v1/users/${aliceId}`, { token: admin })).status).toBe(404);
+    expect((await test.call('GET', '/v1/user', { token: alice })).body.code).toBe('login_required');
+    const self = await test.call('DELETE', `/v1/users/${await idOf('admin')}`, { token: admin });
+    expect(self.body.msg).toBe('id: you cannot delete your own account');
+  });
+
+  it('changes profile, type and access; a new password ends their sessions', async () => {
+    const made = await create({ username: 'frank', password: 'secret-1' });
+    const frank = await test.login('frank', 'secret-1');
+    const changed = await test.call('PUT', `/v1/users/${made.id}`, {
+      token: admin,
+      body: { name: 'Frank', type: 1, access: ['admin:sys'], password: 'secret-2' },
+    });
+    expect(changed.body.data).toMatchObject({ name: 'Frank', type: 1, access: ['admin:sys'] });
+    expect((await test.call('GET', '/v1/user', { token: frank })).body.code).toBe('login_required');
+    expect((await test.login('frank', 'secret-2')).length).toBeGreaterThan(0);
+    const demoted = await test.call('PUT', `/v1/users/${made.id}`, { token: admin, body: { type: 2 } });
+    expect(demoted.body.data).toMatchObject({ type: 2, access: [] });
+    expect((await list('search=frank')).list[0]).toMatchObject({ account: 'frank' });
+  });
+
+  it('records every write in the operation log with its target and no password', async () => {
+    const made = await create({ username: 'gina', password: 'secret-1' });
+    data(await test.call('PUT', `/v1/users/${made.id}`, { token: admin, body: { name: 'Gina' } }));
+    const log = data<{ list: { action: string; target_ids: string[]; changes: unknown }[] }>(
+      await test.call('GET', '/v1/log/op?page=1&limit=10', { token: admin }),
+    ).list;
+    expect(log[0]).toMatchObject({ action: 'users.update', target_ids: [String(made.id)] });
+    expect(log[1]).toMatchObject({ action: 'users.create', target_ids: [String(made.id)] });
+    expect(JSON.stringify(log)).not.toContain('secret-1');
+  });
+
+  it('keeps user groups: one default that new users join, names unique, a group with users stays', async () => {
+    const basic = data(
+      await test.call('POST', '/v1/user-groups', { token: admin, body: { name: 'Basic', is_default: true } }),
+    );
+    const pro = data(
+      await test.call('POST', '/v1/user-groups', {
+        token: admin,
+        body: { name: 'Pro', description: 'paying', package_groups: [3, 4] },
+      }),
+    );
+    expect((await create({ username: 'hank', password: 'secret-1' })).group).toBe(basic.id);
+    data(await test.call('PUT', `/v1/user-groups/${pro.id}`, { token: admin, body: { is_default: true } }));
+    expect((await create({ username: 'ivy', password: 'secret-1' })).group).toBe(pro.id);
+    const groups = data<{
+      list: { name: string; is_default: boolean; user_count: number; package_groups: number[] | null }[];
+    }>(await test.call('GET', '/v1/user-groups', { token: admin })).list;
+    expect(groups).toEqual([
+      expect.objectContaining({ name: 'Basic', is_default: false, user_count: 1, package_groups: null }),
+      expect.objectContaining({ name: 'Pro', is_default: true, user_count: 1, package_groups: [3, 4] }),
+    ]);
+    const dup = await test.call('POST', '/v1/user-groups', { token: admin, body: { name: ' basic ' } });
+    expect(dup.body).toMatchObject({ code: 'conflict', msg: 'name: a user group of this name exists' });
+    const blank = await test.call('POST', '/v1/user-groups', { token: admin, body: { name: '   ' } });
+    expect(blank.body.msg).toMatch(/^body\/name/);
+    const used = await test.call('DELETE', `/v1/user-groups/${basic.id}`, { token: admin });
+    expect(used.body).toMatchObject({
+      code: 'conflict',
+      msg: `id: user group ${basic.id} still has 1 user; move them first`,
+    });
+    data(
+      await test.call('PUT', '/v1/users', {
+        token: admin,
+        body: { ids: [await idOf('hank')], action: 'group', group_id: null },
+      }),
+    );
+    data(await test.call('DELETE', `/v1/user-groups/${basic.id}`, { token: admin }));
+    expect((await test.call('GET', `/v1/user-groups/${basic.id}`, { token: admin })).status).toBe(404);
+  });
+});

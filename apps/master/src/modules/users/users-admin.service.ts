@@ -1,0 +1,231 @@
+import { randomBytes } from 'node:crypto';
+import type { CreateUserBody, SavedUser, UpdateUserBody, UserBatchBody } from '@rampart/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { AppError } from '../../errors.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { sessionCache } from '../auth/session-cache.ts';
+import { changeConfig } from '../config/config-version.ts';
+import {
+  findUserByAccount,
+  findUserByEmail,
+  findUserByPhone,
+  insertUser,
+  type UserRow,
+  updateUser,
+} from './users.repository.ts';
+import {
+  belongingsOf,
+  deleteUserRow,
+  existingUserIds,
+  findAdminUser,
+  presentAdminUser,
+  revokeSessionsOf,
+  setUsersGroup,
+  setUsersStatus,
+  touchServedBy,
+} from './users-admin.repository.ts';
+
+/** A password the admin asked the master to make: 16 URL-safe characters (96 random bits). */
+const generatedPassword = () => randomBytes(12).toString('base64url');
+
+const accessOf = (user: UserRow) => JSON.parse(user.access) as string[];
+
+/**
+ * A sub-admin hands out only codes they hold, and never edits an admin holding codes they lack:
+ * otherwise a narrowed account could widen itself through another.
+ */
+function checkGrant(actor: UserRow, access: readonly string[] | undefined) {
+  const held = new Set(accessOf(actor));
+  const missing = (access ?? []).filter((code) => !held.has(code));
+  if (missing.length > 0) throw new AppError('forbidden', `access: you cannot grant ${missing.join(', ')}`);
+}
+
+function checkReach(actor: UserRow, target: UserRow) {
+  if (target.type === 1) checkGrant(actor, accessOf(target));
+}
+
+async function checkGroup(db: Kysely<Database>, groupId: number | null | undefined, field = 'group') {
+  if (groupId === undefined || groupId === null) return;
+  const group = await db.selectFrom('user_groups').select('id').where('id', '=', groupId).executeTakeFirst();
+  if (!group) throw new AppError('not_found', `${field}: user group ${groupId} does not exist`);
+}
+
+async function checkContacts(db: Kysely<Database>, id: number | undefined, body: { email?: string; phone?: string }) {
+  if (body.email) {
+    const other = await findUserByEmail(db, body.email);
+    if (other && other.id !== id)
+      throw new AppError('account_exists', 'email: this email address is already registered');
+  }
+  if (body.phone) {
+    const other = await findUserByPhone(db, body.phone);
+    if (other && other.id !== id)
+      throw new AppError('account_exists', 'phone: this phone number is already registered');
+  }
+}
+
+async function taken<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new AppError('account_exists', 'username: this account, email or phone is taken');
+    throw error;
+  }
+}
+
+export async function readAdminUser(db: Kysely<Database>, id: number) {
+  const row = await findAdminUser(db, id);
+  if (!row) throw new AppError('not_found', `id: user ${id} does not exist`);
+  return row;
+}
+
+/** POST /v1/users: the admin sets the password, or has one made and answered once. */
+export async function createUser(db: Kysely<Database>, actor: UserRow, body: CreateUserBody): Promise<SavedUser> {
+  if (body.password === undefined && body.generate_password !== true) {
+    throw new AppError('invalid_param', 'password: is required unless generate_password is true');
+  }
+  if (body.password !== undefined && body.generate_password === true) {
+    throw new AppError('invalid_param', 'password: leave it out when generate_password is true');
+  }
+  const type = body.type ?? 2;
+  if (type === 2 && body.access && body.access.length > 0) {
+    throw new AppError('invalid_param', 'access: only admins (type 1) hold access codes');
+  }
+  checkGrant(actor, body.access);
+  if (await findUserByAccount(db, body.username)) {
+    throw new AppError('account_exists', 'username: this username is already taken');
+  }
+  await checkContacts(db, undefined, body);
+  await checkGroup(db, body.group);
+  const password = body.password ?? generatedPassword();
+  const row = await taken(async () =>
+    insertUser(
+      db,
+      {
+        username: body.username,
+        passwordHash: await hashPassword(password),
+        type,
+        access: type === 1 ? (body.access ?? []) : [],
+        name: body.name,
+        email: body.email,
+        phone: body.phone,
+        qq: body.qq,
+        groupId: body.group,
+      },
+      Date.now(),
+    ),
+  );
+  const saved = presentAdminUser(await readAdminUser(db, row.id));
+  return body.generate_password ? { ...saved, password } : saved;
+}
+
+/**
+ * Enabling or disabling users changes what edges serve: their sites and streams leave the snapshot
+ * (which reads only enabled users) and come back as each was, since no site's own switch is touched.
+ * Disabling also ends their sessions; their API keys stop with their status.
+ */
+async function setStatus(db: Kysely<Database>, ids: readonly number[], status: 'enabled' | 'disabled') {
+  const now = Date.now();
+  const updated = await changeConfig(db, async (trx, version) => {
+    const count = await setUsersStatus(trx, ids, status, now);
+    if (status === 'disabled') await revokeSessionsOf(trx, ids, now);
+    await touchServedBy(trx, ids, version);
+    return count;
+  });
+  // Forget again after commit: a read between the in-transaction forget and the commit saw old rows.
+  for (const id of ids) sessionCache.forgetUser(id);
+  return updated;
+}
+
+function checkNotSelf(actor: UserRow, ids: readonly number[], what: string) {
+  if (ids.includes(actor.id)) throw new AppError('invalid_param', `ids: you cannot ${what} your own account`);
+}
+
+/** PUT /v1/users/{id}: profile, password (ends their sessions), type, access, group, status. */
+export async function changeUser(
+  db: Kysely<Database>,
+  actor: UserRow,
+  id: number,
+  body: UpdateUserBody,
+): Promise<SavedUser> {
+  const target = await readAdminUser(db, id);
+  checkReach(actor, target);
+  if (body.password !== undefined && body.generate_password === true) {
+    throw new AppError('invalid_param', 'password: leave it out when generate_password is true');
+  }
+  if (id === actor.id && (body.type !== undefined || body.access !== undefined || body.status === 'disabled')) {
+    throw new AppError('invalid_param', 'id: you cannot change the type, access or state of your own account');
+  }
+  const type = body.type ?? (target.type === 1 ? 1 : 2);
+  if (type === 2 && body.access && body.access.length > 0) {
+    throw new AppError('invalid_param', 'access: only admins (type 1) hold access codes');
+  }
+  checkGrant(actor, body.access);
+  await checkContacts(db, id, body);
+  await checkGroup(db, body.group);
+  const password = body.generate_password ? generatedPassword() : body.password;
+  const passwordHash = password === undefined ? undefined : await hashPassword(password);
+  const now = Date.now();
+  await taken(() =>
+    db.transaction().execute(async (trx) => {
+      await updateUser(
+        trx,
+        id,
+        {
+          name: body.name,
+          email: body.email,
+          phone: body.phone,
+          qq: body.qq,
+          passwordHash,
+          type: body.type,
+          // A user made ordinary loses their codes; one made admin starts with those given.
+          access: type === 2 ? (target.type === 1 ? [] : undefined) : body.access,
+          groupId: body.group,
+        },
+        now,
+      );
+      if (passwordHash) await revokeSessionsOf(trx, [id], now);
+    }),
+  );
+  if (body.status !== undefined && body.status !== target.status) await setStatus(db, [id], body.status);
+  sessionCache.forgetUser(id);
+  const saved = presentAdminUser(await readAdminUser(db, id));
+  return body.generate_password && password ? { ...saved, password } : saved;
+}
+
+/** PUT /v1/users: enable, disable or move to a group many users at once. */
+export async function batchUsers(db: Kysely<Database>, actor: UserRow, body: UserBatchBody) {
+  const found = await existingUserIds(db, body.ids);
+  const missing = body.ids.filter((id) => !found.includes(id));
+  if (missing.length > 0)
+    throw new AppError('not_found', `ids: user ${missing.slice(0, 10).join(', ')} does not exist`);
+  if (body.action === 'group') {
+    if (body.group_id === undefined)
+      throw new AppError('invalid_param', 'group_id: is required to move users to a group');
+    await checkGroup(db, body.group_id, 'group_id');
+    return { updated: await setUsersGroup(db, body.ids, body.group_id, Date.now()) };
+  }
+  if (body.group_id !== undefined) throw new AppError('invalid_param', `group_id: is only for the group action`);
+  if (body.action === 'disable') checkNotSelf(actor, body.ids, 'disable');
+  for (const id of body.ids) {
+    const target = await readAdminUser(db, id);
+    checkReach(actor, target);
+  }
+  return { updated: await setStatus(db, body.ids, body.action === 'enable' ? 'enabled' : 'disabled') };
+}
+
+/** DELETE /v1/users/{id}: only a user nothing belongs to; otherwise a conflict naming what does. */
+export async function removeUser(db: Kysely<Database>, actor: UserRow, id: number) {
+  const target = await readAdminUser(db, id);
+  checkReach(actor, target);
+  if (id === actor.id) throw new AppError('invalid_param', 'id: you cannot delete your own account');
+  const owned = await belongingsOf(db, id);
+  if (target.balance !== 0) owned.unshift(['a balance', Number(target.balance)]);
+  if (owned.length > 0) {
+    const what = owned.map(([label, n]) => (label === 'a balance' ? label : `${n} ${label}`)).join(', ');
+    throw new AppError('conflict', `id: user ${target.username} still has ${what}; remove or move them first`);
+  }
+  await deleteUserRow(db, id);
+}

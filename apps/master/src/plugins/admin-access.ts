@@ -1,0 +1,51 @@
+import { hasAccess, PERMISSIONS, type Permission } from '@rampart/contracts';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+import { caller } from './auth.ts';
+
+const { adminNode, adminSys, adminUser } = PERMISSIONS;
+
+/**
+ * The access codes (spec §6) each admin area of the API needs: a route whose path is one of these or
+ * lies under it answers only type 1 users holding at least one of the codes, before its input is
+ * read. The same codes gate the dashboard's menus (packages/contracts/src/routes.ts). Routes that
+ * serve customers too (their own logs, settings they may read) check inside instead.
+ */
+export const ADMIN_ROUTE_ACCESS: readonly { path: string; access: readonly Permission[] }[] = [
+  { path: '/v1/users', access: [adminUser, adminSys] },
+  { path: '/v1/user-groups', access: [adminUser, adminSys] },
+  { path: '/v1/nodes', access: [adminNode] },
+  { path: '/v1/node-groups', access: [adminNode] },
+  { path: '/v1/regions', access: [adminNode] },
+  { path: '/v1/pending-nodes', access: [adminNode] },
+  { path: '/v1/cname-domains', access: [adminNode] },
+  { path: '/v1/tasks', access: [adminSys] },
+  { path: '/v1/log/msg-send', access: [adminSys] },
+];
+
+const byPath = new Map<string, readonly Permission[] | null>();
+
+/** The codes a route pattern needs, or null for routes every signed-in user may call. */
+export function routeAccess(route: string): readonly Permission[] | null {
+  const known = byPath.get(route);
+  if (known !== undefined) return known;
+  const rule = ADMIN_ROUTE_ACCESS.find(({ path }) => route === path || route.startsWith(`${path}/`));
+  const access = rule?.access ?? null;
+  byPath.set(route, access);
+  return access;
+}
+
+/** An admin holding at least one of the codes; otherwise forbidden. */
+export function requireAccess(request: FastifyRequest, access: readonly string[]) {
+  const { user } = caller(request);
+  if (user.type !== 1) throw new AppError('forbidden', 'this needs an administrator');
+  if (!hasAccess(JSON.parse(user.access) as string[], access)) {
+    throw new AppError('forbidden', `this needs the ${access.join(' or ')} permission`);
+  }
+}
+
+/** onRequest hook after `authenticate`: admin routes refuse everyone else before reading any input. */
+export async function checkAdminAccess(request: FastifyRequest) {
+  const access = routeAccess(request.routeOptions.url ?? '');
+  if (access) requireAccess(request, access);
+}

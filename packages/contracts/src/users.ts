@@ -1,0 +1,115 @@
+import { type Static, Type } from 'typebox';
+import { ListQuery } from './envelope.ts';
+import { DisplayName, Email, Id, Password, Phone, Qq, Username } from './fields.ts';
+import { ALL_ADMIN_PERMISSIONS } from './permissions.ts';
+import { User, UserStatus } from './user.ts';
+
+/** The admin's view of users (GET, POST and batch PUT /v1/users; GET, PUT, DELETE /v1/users/{id}). */
+export const UserTypeField = Type.Union([Type.Literal(1), Type.Literal(2)], { description: '1 (admin) or 2 (user)' });
+
+/** A sub-admin's access list: admin permission codes only. */
+export const AccessList = Type.Array(Type.Union(ALL_ADMIN_PERMISSIONS.map((code) => Type.Literal(code))), {
+  maxItems: ALL_ADMIN_PERMISSIONS.length,
+  uniqueItems: true,
+  description: `distinct codes among ${ALL_ADMIN_PERMISSIONS.join(', ')}`,
+});
+
+export const USER_SORTS = ['id', '-id', 'account', '-account', 'email', '-email', 'created_at', '-created_at'] as const;
+export const UserSort = Type.Union(
+  USER_SORTS.map((sort) => Type.Literal(sort)),
+  { description: `one of ${USER_SORTS.join(', ')}` },
+);
+export type UserSort = Static<typeof UserSort>;
+
+export const UserListQuery = Type.Object({
+  ...ListQuery.properties,
+  search: Type.Optional(
+    Type.String({ maxLength: 64, description: 'part of the account, email, phone or name; at most 64 characters' }),
+  ),
+  type: Type.Optional(UserTypeField),
+  group: Type.Optional(Type.Integer({ minimum: 0, description: 'a user group id, or 0 for users in no group' })),
+  state: Type.Optional(UserStatus),
+  certified: Type.Optional(Type.Boolean({ description: 'true or false' })),
+  sort: Type.Optional(UserSort),
+});
+export type UserListQuery = Static<typeof UserListQuery>;
+
+export const AdminUser = Type.Object({
+  ...User.properties,
+  certified: Type.Boolean(),
+  group_name: Type.Union([Type.String(), Type.Null()]),
+});
+export type AdminUser = Static<typeof AdminUser>;
+
+const OptionalEmail = Type.Optional(Type.Union([Email, Type.Literal('')]));
+const OptionalPhone = Type.Optional(Type.Union([Phone, Type.Literal('')]));
+const OptionalQq = Type.Optional(Type.Union([Qq, Type.Literal('')]));
+
+export const CreateUserBody = Type.Object(
+  {
+    username: Username,
+    password: Type.Optional(Password),
+    generate_password: Type.Optional(
+      Type.Boolean({ description: 'true: the master makes a password and answers it once' }),
+    ),
+    name: Type.Optional(DisplayName),
+    email: OptionalEmail,
+    phone: OptionalPhone,
+    qq: OptionalQq,
+    type: Type.Optional(UserTypeField),
+    access: Type.Optional(AccessList),
+    group: Type.Optional(Type.Union([Id, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type CreateUserBody = Static<typeof CreateUserBody>;
+
+export const UpdateUserBody = Type.Object(
+  {
+    name: Type.Optional(DisplayName),
+    email: OptionalEmail,
+    phone: OptionalPhone,
+    qq: OptionalQq,
+    password: Type.Optional(Password),
+    generate_password: Type.Optional(Type.Boolean({ description: 'true or false' })),
+    type: Type.Optional(UserTypeField),
+    access: Type.Optional(AccessList),
+    group: Type.Optional(Type.Union([Id, Type.Null()])),
+    status: Type.Optional(UserStatus),
+  },
+  { additionalProperties: false },
+);
+export type UpdateUserBody = Static<typeof UpdateUserBody>;
+
+/** POST and PUT answer the user, and a generated password the one time it is shown. */
+export const SavedUser = Type.Object({
+  ...AdminUser.properties,
+  password: Type.Optional(Type.String({ description: 'the generated password, shown once' })),
+});
+export type SavedUser = Static<typeof SavedUser>;
+
+export const USER_BATCH_ACTIONS = ['enable', 'disable', 'group'] as const;
+export const UserBatchBody = Type.Object(
+  {
+    ids: Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true, description: '1 to 1000 distinct user ids' }),
+    action: Type.Union(
+      USER_BATCH_ACTIONS.map((action) => Type.Literal(action)),
+      { description: USER_BATCH_ACTIONS.join(', ') },
+    ),
+    group_id: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the group to move to; null: no group' })),
+  },
+  { additionalProperties: false },
+);
+export type UserBatchBody = Static<typeof UserBatchBody>;
+
+export const UserBatchResult = Type.Object({ updated: Type.Integer({ minimum: 0 }) });
+export type UserBatchResult = Static<typeof UserBatchResult>;
+
+/** POST /v1/users/{id}/impersonate: a session of that user that carries who signed in as them. */
+export const Impersonation = Type.Object({
+  access_token: Type.String(),
+  expires_at: Type.String({ format: 'date-time' }),
+  user: User,
+  impersonator: Type.Object({ id: Type.Integer(), account: Type.String() }),
+});
+export type Impersonation = Static<typeof Impersonation>;
