@@ -35,7 +35,10 @@ import { taskRoutes } from './modules/tasks/tasks.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 import { userConfigRoutes } from './modules/user-configs/user-configs.routes.ts';
 import { ensureFirstAdmin } from './modules/users/first-admin.ts';
+import { userGroupRoutes } from './modules/user-groups/user-groups.routes.ts';
+import { adminUserRoutes } from './modules/users/users-admin.routes.ts';
 import { currentUserRoutes } from './modules/users/users.routes.ts';
+import { checkAdminAccess } from './plugins/admin-access.ts';
 import { auth } from './plugins/auth.ts';
 import { dashboard } from './plugins/dashboard.ts';
 import { envelope } from './plugins/envelope.ts';
@@ -131,8 +134,11 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
   });
   await app.register(async (signedIn: App) => {
     signedIn.addHook('onRequest', signedIn.authenticate);
+    signedIn.addHook('onRequest', checkAdminAccess);
     await sessionRoutes(signedIn, context);
     await currentUserRoutes(signedIn, context);
+    await adminUserRoutes(signedIn, context);
+    await userGroupRoutes(signedIn, context);
     await signedInCommonRoutes(signedIn, context);
     await siteRoutes(signedIn, context);
     await ownedGroupRoutes(signedIn, context, {

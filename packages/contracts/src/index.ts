@@ -13,3 +13,5 @@ export * from './routes.ts';
 export * from './tasks.ts';
 export * from './usage.ts';
 export * from './user.ts';
+export * from './user-groups.ts';
+export * from './users.ts';

@@ -19,6 +19,23 @@ export interface UsersTable {
   status: string;
   created_at: number;
   updated_at: number;
+  /** 0/1; set by the certification review. */
+  certified: Generated<number>;
+  /** account, email, phone and name, lowercase, one per line: what the admin's user search reads. */
+  search_key: Generated<string>;
+}
+
+export interface UserGroupsTable {
+  id: Generated<number>;
+  name: string;
+  name_key: string;
+  description: string;
+  /** 1 on the group new users join. */
+  is_default: number;
+  /** JSON list of package group ids the group's users may buy; null until packages exist. */
+  package_groups: string | null;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface SessionsTable {
@@ -30,6 +47,8 @@ export interface SessionsTable {
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** The admin who signed in as this session's user (impersonation), or null. */
+  impersonator_id: Generated<number | null>;
 }
 
 export interface LoginAttemptsTable {
@@ -397,6 +416,7 @@ export interface ApiKeysTable {
 
 export interface Database {
   users: UsersTable;
+  user_groups: UserGroupsTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
   captchas: CaptchasTable;
