@@ -54,16 +54,23 @@ export const OpLogEntry = Type.Object({
 });
 export type OpLogEntry = Static<typeof OpLogEntry>;
 
-export const LOGIN_RESULTS = ['ok', 'bad_credentials', 'captcha', 'disabled'] as const;
+export const LOGIN_RESULTS = ['ok', 'bad_credentials', 'captcha', 'disabled', 'two_factor'] as const;
 export const LoginResult = Type.Union(
-  [Type.Literal('ok'), Type.Literal('bad_credentials'), Type.Literal('captcha'), Type.Literal('disabled')],
+  [
+    Type.Literal('ok'),
+    Type.Literal('bad_credentials'),
+    Type.Literal('captcha'),
+    Type.Literal('disabled'),
+    Type.Literal('two_factor'),
+  ],
   { description: LOGIN_RESULTS.join(', ') },
 );
 export type LoginResult = Static<typeof LoginResult>;
 
-export const LoginMethod = Type.Union([Type.Literal('password'), Type.Literal('totp'), Type.Literal('key')], {
-  description: 'password, totp or key',
-});
+export const LoginMethod = Type.Union(
+  [Type.Literal('password'), Type.Literal('totp'), Type.Literal('recovery'), Type.Literal('key')],
+  { description: 'password, totp, recovery or key' },
+);
 export type LoginMethod = Static<typeof LoginMethod>;
 
 /** GET /v1/log/login: admins holding admin:sys search every attempt; others get their own. */
@@ -84,7 +91,7 @@ export const LoginLogEntry = Type.Object({
   ip: Type.String(),
   user_agent: Type.String(),
   result: Type.String({ description: LOGIN_RESULTS.join(', ') }),
-  method: Type.String({ description: 'password, totp or key' }),
+  method: Type.String({ description: 'password, totp, recovery or key' }),
   created_at: Type.String({ format: 'date-time' }),
 });
 export type LoginLogEntry = Static<typeof LoginLogEntry>;

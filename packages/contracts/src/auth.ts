@@ -2,20 +2,29 @@ import { type Static, Type } from 'typebox';
 import { Account, Email, Password, Phone, Qq, Username, VerifyCode } from './fields.ts';
 import { User } from './user.ts';
 
-/** POST /v1/login. `captcha` is the id of an image captcha and `code` the text read from it. */
+/**
+ * POST /v1/login. With `captcha` (the id of an image captcha), `code` is the text read from it;
+ * without it, `code` is the second factor (a TOTP code or a recovery code) of an account that has one.
+ */
 export const LoginBody = Type.Object(
   {
     account: Account,
     password: Type.String({ minLength: 1, maxLength: 128, description: 'the password' }),
     captcha: Type.Optional(Type.String({ maxLength: 64, description: 'the id of the image captcha' })),
-    code: Type.Optional(Type.String({ maxLength: 16, description: 'the text of the image captcha' })),
+    code: Type.Optional(
+      Type.String({ maxLength: 16, description: 'the text of the image captcha, or the two-factor code' }),
+    ),
   },
   { additionalProperties: false },
 );
 export type LoginBody = Static<typeof LoginBody>;
 
 export const LoginPolicyQuery = Type.Object({ account: Type.Optional(Type.String({ maxLength: 254 })) });
-export const LoginPolicy = Type.Object({ captcha_required: Type.Boolean() });
+export const LoginPolicy = Type.Object({
+  captcha_required: Type.Boolean(),
+  /** True once the password was proven from this address and the account's second factor is awaited. */
+  two_factor_required: Type.Boolean(),
+});
 export type LoginPolicy = Static<typeof LoginPolicy>;
 
 /** GET /v1/common/captcha: a fresh image captcha. */

@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   captcha_required: 400,
   captcha_invalid: 400,
   verify_code_invalid: 400,
+  two_factor_required: 400,
+  two_factor_invalid: 400,
   register_closed: 403,
   agreement_required: 400,
   login_required: 401,

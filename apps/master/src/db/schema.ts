@@ -414,6 +414,46 @@ export interface ApiKeysTable {
   last_used_ip: Generated<string>;
 }
 
+export interface TwoFactorTable {
+  user_id: number;
+  secret_sealed: string;
+  /** null while the secret awaits its confirming code */
+  enabled_at: number | null;
+  /** the newest 30-second step a code was accepted for: no code works twice */
+  last_step: Generated<number>;
+  created_at: number;
+}
+
+export interface TwoFactorRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: number | null;
+}
+
+export interface TwoFactorChallengesTable {
+  id: Generated<number>;
+  user_id: number;
+  ip: string;
+  attempts: Generated<number>;
+  expires_at: number;
+}
+
+export interface CertificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** personal or company */
+  type: string;
+  name: string;
+  id_number: string;
+  /** pending, approved or rejected */
+  state: string;
+  reason: Generated<string>;
+  reviewer_id: number | null;
+  created_at: number;
+  reviewed_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   user_groups: UserGroupsTable;
@@ -451,4 +491,8 @@ export interface Database {
   bans: BansTable;
   op_logs: OpLogsTable;
   api_keys: ApiKeysTable;
+  two_factor: TwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  two_factor_challenges: TwoFactorChallengesTable;
+  certifications: CertificationsTable;
 }

@@ -93,11 +93,11 @@ describe.each(DIALECTS)('sign-in and sessions on $dialect', (target) => {
 
   it('requires an image captcha after 5 failures for the account, then accepts the right answer', async () => {
     const policy = () => test.call('GET', '/v1/user/login-policy?account=admin');
-    expect((await policy()).body.data).toEqual({ captcha_required: false });
+    expect((await policy()).body.data).toEqual({ captcha_required: false, two_factor_required: false });
     for (let i = 0; i < 5; i++) {
       await test.call('POST', '/v1/login', { body: { account: 'admin', password: `wrong-${i}` } });
     }
-    expect((await policy()).body.data).toEqual({ captcha_required: true });
+    expect((await policy()).body.data).toEqual({ captcha_required: true, two_factor_required: false });
     const noCaptcha = await test.call('POST', '/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD } });
     expect(noCaptcha.body.code).toBe('captcha_required');
 

@@ -19,7 +19,8 @@ import type { App } from '../../http.ts';
 import { caller, clientInfo } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { loadSettings } from '../settings/settings.service.ts';
-import { findUserByEmail, findUserByPhone, presentUser } from '../users/users.repository.ts';
+import { secondFactorAwaited } from '../two-factor/two-factor-login.ts';
+import { findUserByAccount, findUserByEmail, findUserByPhone, presentUser } from '../users/users.repository.ts';
 import { login, refreshSession } from './auth.service.ts';
 import { createImageCaptcha } from './image-captcha.ts';
 import { captchaRequired, recentFailures } from './login-guard.ts';
@@ -31,11 +32,11 @@ import { issueVerifyCode } from './verify-codes.ts';
 const tags = ['auth'];
 
 /** Sign-in, registration, reset and the codes they need: no token required. */
-export async function publicAuthRoutes(app: App, { db, messenger }: AppContext) {
+export async function publicAuthRoutes(app: App, { db, messenger, secrets }: AppContext) {
   app.post(
     '/v1/login',
     { schema: { tags, body: LoginBody, response: { 200: Envelope(UserWithToken) } } },
-    async (request) => ok(await login(db, request.body, clientInfo(request))),
+    async (request) => ok(await login(db, secrets, request.body, clientInfo(request))),
   );
 
   app.get(
@@ -43,8 +44,12 @@ export async function publicAuthRoutes(app: App, { db, messenger }: AppContext) 
     { schema: { tags, querystring: LoginPolicyQuery, response: { 200: Envelope(LoginPolicy) } } },
     async (request) => {
       const settings = await loadSettings(db);
-      const failures = await recentFailures(db, settings, request.query.account ?? '', request.ip);
-      return ok({ captcha_required: captchaRequired(settings, failures) });
+      const account = request.query.account ?? '';
+      const failures = await recentFailures(db, settings, account, request.ip);
+      // Only an address that just proved the password learns that a code is awaited (no enumeration).
+      const user = account ? await findUserByAccount(db, account) : undefined;
+      const awaited = user ? await secondFactorAwaited(db, user.id, request.ip) : false;
+      return ok({ captcha_required: !awaited && captchaRequired(settings, failures), two_factor_required: awaited });
     },
   );
 

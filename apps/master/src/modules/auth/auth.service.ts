@@ -2,7 +2,9 @@ import type { LoginBody, UserWithToken } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import type { SecretBox } from '../../secrets.ts';
 import { loadSettings } from '../settings/settings.service.ts';
+import { checkSecondFactor, endSecondFactorWait, secondFactorAwaited } from '../two-factor/two-factor-login.ts';
 import { findUserByAccount, presentUser, type UserRow } from '../users/users.repository.ts';
 import { solveImageCaptcha } from './image-captcha.ts';
 import { captchaRequired, ipThrottled, recentFailures, recordLoginAttempt } from './login-guard.ts';
@@ -29,7 +31,12 @@ export async function openSession(db: Kysely<Database>, user: UserRow, client: C
   return { ...presentUser(user), access_token: token, expires_at: new Date(expiresAt).toISOString() };
 }
 
-export async function login(db: Kysely<Database>, body: LoginBody, client: ClientInfo): Promise<UserWithToken> {
+export async function login(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  body: LoginBody,
+  client: ClientInfo,
+): Promise<UserWithToken> {
   const settings = await loadSettings(db);
   const failures = await recentFailures(db, settings, body.account, client.ip);
   if (ipThrottled(settings, failures)) {
@@ -37,7 +44,11 @@ export async function login(db: Kysely<Database>, body: LoginBody, client: Clien
     throw new AppError('throttled', `too many failed sign-ins from your address; try again within ${minutes} minutes`);
   }
   const user = await findUserByAccount(db, body.account);
-  if (captchaRequired(settings, failures)) {
+  // Without a captcha id, `code` is the second factor; the call that sends it after a proven password
+  // (and a solved captcha, if one was needed) from this address needs no new captcha.
+  const secondFactorCode = body.captcha ? undefined : body.code;
+  const awaited = Boolean(user && secondFactorCode) && (await secondFactorAwaited(db, user?.id ?? 0, client.ip));
+  if (!awaited && captchaRequired(settings, failures)) {
     const solved =
       Boolean(body.captcha && body.code) && (await solveImageCaptcha(db, body.captcha ?? '', body.code ?? ''));
     if (!solved) {
@@ -57,6 +68,7 @@ export async function login(db: Kysely<Database>, body: LoginBody, client: Clien
   }
   const passwordOk = await verifyPassword(body.password, user?.password_hash ?? (await decoyHash));
   if (!user || !passwordOk) {
+    if (user && awaited) await endSecondFactorWait(db, user.id, client.ip);
     await recordLoginAttempt(db, {
       ...client,
       account: body.account,
@@ -76,7 +88,15 @@ export async function login(db: Kysely<Database>, body: LoginBody, client: Clien
     });
     throw new AppError('account_disabled', 'this account is disabled; contact the administrator');
   }
-  await recordLoginAttempt(db, { ...client, account: body.account, userId: user.id, success: true, reason: '' });
+  const method = await checkSecondFactor(db, secrets, user, secondFactorCode, { ...client, account: body.account });
+  await recordLoginAttempt(db, {
+    ...client,
+    account: body.account,
+    userId: user.id,
+    success: true,
+    reason: '',
+    method,
+  });
   return openSession(db, user, client);
 }
 

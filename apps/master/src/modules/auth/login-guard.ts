@@ -38,7 +38,7 @@ export async function recordLoginAttempt(
     userId: number | null;
     success: boolean;
     reason: string;
-    method?: 'password' | 'totp' | 'key';
+    method?: 'password' | 'totp' | 'recovery' | 'key';
   },
 ) {
   await db

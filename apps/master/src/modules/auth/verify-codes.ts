@@ -13,7 +13,8 @@ import { hashToken } from './tokens.ts';
 export interface VerifyCodeTarget {
   channel: MessageChannel;
   target: string;
-  purpose: CaptchaPurpose;
+  /** `change:<user id>`: a new address or number on a profile, usable by that user only. */
+  purpose: CaptchaPurpose | `change:${number}`;
 }
 
 const FIELD: Record<MessageChannel, string> = { email: 'captcha', sms: 'phone_captcha' };
@@ -53,7 +54,8 @@ export async function issueVerifyCode(
     })
     .execute();
   const minutes = Math.round(settings.verify_code_ttl_seconds / 60);
-  const action = to.purpose === 'register' ? 'registration' : 'password reset';
+  const action =
+    to.purpose === 'register' ? 'registration' : to.purpose === 'reset' ? 'password reset' : 'contact change';
   await messenger.send({
     channel: to.channel,
     target: to.target,

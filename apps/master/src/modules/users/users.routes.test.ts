@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/databases.ts';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { ADMIN_PASSWORD, latestCode, startTestApp, type TestApp } from '../../test/test-app.ts';
 
 describe.each(DIALECTS)('current user on $dialect', (target) => {
   let test: TestApp;
@@ -13,9 +13,12 @@ describe.each(DIALECTS)('current user on $dialect', (target) => {
 
   it('changes profile fields and validates each by its rule', async () => {
     const token = await test.login('admin', ADMIN_PASSWORD);
+    // A new phone number needs the SMS code sent to it (modules/profile).
+    await test.call('POST', '/v1/user/phone-captcha', { token, body: { phone: '+15550001' } });
+    const phone_captcha = await latestCode(test, '+15550001');
     const updated = await test.call('PUT', '/v1/user', {
       token,
-      body: { name: 'Ops', qq: '10001', phone: '+15550001' },
+      body: { name: 'Ops', qq: '10001', phone: '+15550001', phone_captcha },
     });
     expect(updated.body).toMatchObject({ code: 0, data: { name: 'Ops', qq: '10001', phone: '+15550001' } });
     const bad = await test.call('PUT', '/v1/user', { token, body: { qq: '0123' } });

@@ -1,10 +1,10 @@
-import { Envelope, UpdateCurrentUserBody, User } from '@rampart/contracts';
+import { Envelope, UpdateProfileBody, User } from '@rampart/contracts';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { updateProfile } from '../profile/profile.service.ts';
 import { presentUser } from './users.repository.ts';
-import { updateCurrentUser } from './users.service.ts';
 
 const tags = ['users'];
 
@@ -15,10 +15,11 @@ export async function currentUserRoutes(app: App, { db }: AppContext) {
 
   app.put(
     '/v1/user',
-    { schema: { tags, body: UpdateCurrentUserBody, response: { 200: Envelope(User) } } },
+    { schema: { tags, body: UpdateProfileBody, response: { 200: Envelope(User) } } },
     async (request) => {
       const { user, sessionId } = caller(request);
-      return ok(presentUser(await updateCurrentUser(db, user, sessionId, request.body)));
+      // A new email or phone needs the code sent to it (modules/profile); the rest is updateCurrentUser.
+      return ok(presentUser(await updateProfile(db, user, sessionId, request.body)));
     },
   );
 }
