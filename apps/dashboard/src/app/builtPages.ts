@@ -16,6 +16,8 @@ export const BUILT_PAGES = [
   'site-realtime',
   'site-block-log',
   'site-access-log',
+  'user-package-usage',
+  'package-monitor',
   'stream-list',
   'stream-edit',
   'config-waf',

@@ -1,16 +1,19 @@
 import Descriptions from 'antd/es/descriptions';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { useSession } from '../../shared/session/session.ts';
+import { USAGE_LOCALES } from '../usage/locales/bundle.ts';
+import { AdminFigures } from './AdminFigures.tsx';
 import { OVERVIEW_LOCALES } from './locales/bundle.ts';
 import { PANEL } from './panel.ts';
 import { SystemInfo } from './SystemInfo.tsx';
+import { UserFigures } from './UserFigures.tsx';
 
 /** Balance in the smallest currency unit, shown with two decimals. */
 export const formatBalance = (cents: number): string => (cents / 100).toFixed(2);
 
-/** Service overview frame: the signed-in user and the system; the figures come with the overview issue. */
+/** Service overview: the figures of the admin's or the user's side (one call), then the signed-in user and the system. */
 export const OverviewPage = ({ audience }: { audience: 'user' | 'admin' }) => {
-  const { t } = useLocales(OVERVIEW_LOCALES);
+  const { t } = useLocales(OVERVIEW_LOCALES, USAGE_LOCALES);
   const user = useSession((state) => state.user);
   if (!user) return null;
   return (
@@ -19,6 +22,7 @@ export const OverviewPage = ({ audience }: { audience: 'user' | 'admin' }) => {
       <p style={{ color: 'rgba(0,0,0,0.45)', marginTop: 0 }}>
         {t(audience === 'admin' ? 'overview.adminIntro' : 'overview.userIntro')}
       </p>
+      {audience === 'admin' ? <AdminFigures /> : <UserFigures />}
       <div style={PANEL}>
         <Descriptions
           data-testid="overview-user"

@@ -1,8 +1,35 @@
 export const overviewEnUS = {
   overview: {
     welcome: 'Welcome, {{name}}',
-    userIntro: 'Your sites, forwarding rules and packages will appear here.',
-    adminIntro: 'Nodes, users, packages and system settings will appear here.',
+    userIntro: 'Your sites, forwarding rules and traffic at a glance (days are UTC).',
+    adminIntro: "The fleet, the users and today's traffic at a glance (days are UTC).",
+    trend: 'Traffic of the last 14 days',
+    figures: {
+      today: 'Today',
+      sites: 'Sites',
+      streams: 'Forwarding rules',
+      traffic: 'Traffic sent',
+      requests: 'Requests',
+      blocked: 'Blocked requests',
+    },
+    admin: {
+      fleet: 'Service',
+      nodesOnline: 'Nodes online',
+      nodesOffline: 'Nodes offline',
+      users: 'Users',
+      newUsers: 'New users today',
+      packagesSold: 'Packages sold today',
+      orders: 'Orders today',
+      topSites: 'Top sites today',
+      domain: 'Site',
+    },
+    mine: {
+      services: 'My services',
+      certs: 'Certificates',
+      certsExpiring: 'Certificates expiring within 30 days',
+      monthTraffic: 'Traffic this month',
+      notAfter: 'expires {{date}}',
+    },
     user: {
       account: 'Account',
       name: 'Name',
