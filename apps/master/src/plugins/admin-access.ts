@@ -4,16 +4,20 @@ import { AppError } from '../errors.ts';
 import { caller } from './auth.ts';
 
 const { adminNode, adminSys, adminUser } = PERMISSIONS;
+/** No code needed, but an admin (type 1). */
+const ANY_ADMIN: readonly Permission[] = [];
 
 /**
  * The access codes (spec §6) each admin area of the API needs: a route whose path is one of these or
  * lies under it answers only type 1 users holding at least one of the codes, before its input is
- * read. The same codes gate the dashboard's menus (packages/contracts/src/routes.ts). Routes that
+ * read (an empty list: any admin). The same codes gate the dashboard's menus (packages/contracts/src/routes.ts). Routes that
  * serve customers too (their own logs, settings they may read) check inside instead.
  */
 export const ADMIN_ROUTE_ACCESS: readonly { path: string; access: readonly Permission[] }[] = [
   { path: '/v1/users', access: [adminUser, adminSys] },
   { path: '/v1/user-groups', access: [adminUser, adminSys] },
+  // The review of a certification request; POST and GET /v1/user/certify serve customers too.
+  { path: '/v1/user/certify/:id', access: [adminUser, adminSys] },
   { path: '/v1/nodes', access: [adminNode] },
   { path: '/v1/node-groups', access: [adminNode] },
   { path: '/v1/regions', access: [adminNode] },
@@ -21,6 +25,14 @@ export const ADMIN_ROUTE_ACCESS: readonly { path: string; access: readonly Permi
   { path: '/v1/cname-domains', access: [adminNode] },
   { path: '/v1/tasks', access: [adminSys] },
   { path: '/v1/log/msg-send', access: [adminSys] },
+  { path: '/v1/monitor/node', access: [adminNode] },
+  { path: '/v1/monitor/nodes', access: [adminNode] },
+  // The admin home's figures: every admin lands there, whatever their codes.
+  { path: '/v1/admin/overview', access: ANY_ADMIN },
+  { path: '/v1/new-user/count', access: ANY_ADMIN },
+  { path: '/v1/package-sold/count', access: ANY_ADMIN },
+  { path: '/v1/order/count', access: ANY_ADMIN },
+  { path: '/v1/monitor/user-package', access: ANY_ADMIN },
 ];
 
 const byPath = new Map<string, readonly Permission[] | null>();

@@ -31,20 +31,18 @@ async function unique<T>(write: () => Promise<T>): Promise<T> {
 export async function createUserGroup(db: Kysely<Database>, body: CreateUserGroupBody) {
   await checkName(db, body.name, undefined);
   const id = await unique(() =>
-    db
-      .transaction()
-      .execute((trx) =>
-        insertUserGroup(
-          trx,
-          {
-            name: body.name,
-            description: body.description,
-            isDefault: body.is_default,
-            packageGroups: body.package_groups,
-          },
-          Date.now(),
-        ),
+    db.transaction().execute((trx) =>
+      insertUserGroup(
+        trx,
+        {
+          name: body.name,
+          description: body.description,
+          isDefault: body.is_default,
+          packageGroups: body.package_groups,
+        },
+        Date.now(),
       ),
+    ),
   );
   return readUserGroup(db, id);
 }
@@ -59,21 +57,19 @@ export async function changeUserGroup(db: Kysely<Database>, id: number, body: Up
   await readUserGroup(db, id);
   await checkName(db, body.name, id);
   await unique(() =>
-    db
-      .transaction()
-      .execute((trx) =>
-        updateUserGroup(
-          trx,
-          id,
-          {
-            name: body.name,
-            description: body.description,
-            isDefault: body.is_default,
-            packageGroups: body.package_groups,
-          },
-          Date.now(),
-        ),
+    db.transaction().execute((trx) =>
+      updateUserGroup(
+        trx,
+        id,
+        {
+          name: body.name,
+          description: body.description,
+          isDefault: body.is_default,
+          packageGroups: body.package_groups,
+        },
+        Date.now(),
       ),
+    ),
   );
   return readUserGroup(db, id);
 }
