@@ -1,6 +1,6 @@
 import { hasAccess, PERMISSIONS } from '@rampart/contracts';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../errors.ts';
+import { requireAccess } from '../../plugins/admin-access.ts';
 import { caller } from '../../plugins/auth.ts';
 
 const USER_ADMIN = [PERMISSIONS.adminUser, PERMISSIONS.adminSys];
@@ -11,7 +11,5 @@ export function isUserAdmin(request: FastifyRequest): boolean {
   return user.type === 1 && hasAccess(JSON.parse(user.access) as string[], USER_ADMIN);
 }
 
-export function requireUserAdmin(request: FastifyRequest) {
-  if (caller(request).user.type !== 1) throw new AppError('forbidden', 'this needs an administrator');
-  if (!isUserAdmin(request)) throw new AppError('forbidden', `this needs the ${USER_ADMIN.join(' or ')} permission`);
-}
+/** The same check the admin-access hook makes for these routes, kept in the handler as well. */
+export const requireUserAdmin = (request: FastifyRequest) => requireAccess(request, USER_ADMIN);
