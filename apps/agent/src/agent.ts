@@ -155,6 +155,7 @@ export class Agent {
       counters: this.counters,
       controlPort: this.options.controlPort,
       intervalMs: this.options.metricsIntervalMs,
+      diskPath: this.options.dataDir,
       send: (body: NodeMetricsBody, metricsSignal) =>
         this.client.call(
           { method: 'POST', path: '/agent/v1/metrics', headers: auth, body, signal: metricsSignal },

@@ -144,6 +144,17 @@ describe('access and stream logs reach the master exactly once', () => {
         if (row.site_id === 31) latest.set(row.minute, row.requests);
       expect([...latest.values()].reduce((n, requests) => n + requests, 0)).toBe(151);
     }, 10_000);
+    // The node's own figures: every request once, load over 1, 5 and 15 minutes, the data directory's disk.
+    await eventually(async () => {
+      expect(master.metrics.reduce((n, report) => n + (report.requests ?? 0), 0)).toBe(151);
+    }, 10_000);
+    expect(master.metrics.at(-1)).toMatchObject({
+      load5: expect.any(Number),
+      load15: expect.any(Number),
+      disk_total_bytes: expect.any(Number),
+      disk_used_bytes: expect.any(Number),
+    });
+    expect(master.metrics.at(-1)?.disk_total_bytes).toBeGreaterThan(0);
   });
 
   it('loses nothing and stores nothing twice across a kill -9 mid-batch and a master outage', async () => {

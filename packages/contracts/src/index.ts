@@ -8,6 +8,8 @@ export * from './envelope.ts';
 export * from './errors.ts';
 export * from './fields.ts';
 export * from './monitor.ts';
+export * from './monitor-node.ts';
+export * from './monitor-stream.ts';
 export * from './overview.ts';
 export * from './permissions.ts';
 export * from './profile.ts';

@@ -1,5 +1,15 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cpuPercent, parseActiveConnections, parseCpuTimes, parseLoad1, parseMemory } from './proc.ts';
+import {
+  cpuPercent,
+  diskUsage,
+  parseActiveConnections,
+  parseCpuTimes,
+  parseLoad,
+  parseLoad1,
+  parseMemory,
+} from './proc.ts';
 
 describe('/proc parsing', () => {
   it('computes CPU use from two /proc/stat readings', () => {
@@ -23,5 +33,18 @@ describe('/proc parsing', () => {
     expect(parseLoad1('')).toBe(0);
     expect(parseActiveConnections('Active connections: 7 \nserver accepts handled requests\n 1 1 1\n')).toBe(7);
     expect(parseActiveConnections('')).toBe(0);
+  });
+
+  it('reads the 1, 5 and 15 minute load averages', () => {
+    expect(parseLoad('0.52 0.58 0.59 1/467 12345\n')).toEqual({ load1: 0.52, load5: 0.58, load15: 0.59 });
+    expect(parseLoad('')).toEqual({ load1: 0, load5: 0, load15: 0 });
+  });
+
+  it('reads the disk use of the file system holding a directory, and null for one that does not exist', async () => {
+    const disk = await diskUsage(tmpdir());
+    expect(disk?.total).toBeGreaterThan(0);
+    expect(disk?.used).toBeGreaterThan(0);
+    expect(disk?.used).toBeLessThanOrEqual(disk?.total ?? 0);
+    expect(await diskUsage(join(tmpdir(), 'no-such-directory', String(process.pid)))).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, statfs } from 'node:fs/promises';
 
 export interface CpuTimes {
   idle: number;
@@ -37,8 +37,27 @@ export function parseMemory(meminfo: string): { used: number; total: number } {
 }
 
 export function parseLoad1(loadavg: string): number {
-  const value = Number.parseFloat(loadavg.split(/\s+/)[0] ?? '');
-  return Number.isFinite(value) && value >= 0 ? value : 0;
+  return parseLoad(loadavg).load1;
+}
+
+/** The 1, 5 and 15 minute load averages of /proc/loadavg (0 where unreadable). */
+export function parseLoad(loadavg: string): { load1: number; load5: number; load15: number } {
+  const [load1, load5, load15] = [0, 1, 2].map((index) => {
+    const value = Number.parseFloat(loadavg.trim().split(/\s+/)[index] ?? '');
+    return Number.isFinite(value) && value >= 0 ? value : 0;
+  });
+  return { load1: load1 ?? 0, load5: load5 ?? 0, load15: load15 ?? 0 };
+}
+
+/** Used and total bytes of the file system holding `path` (used as df counts it: total − free); null where unreadable. */
+export async function diskUsage(path: string): Promise<{ used: number; total: number } | null> {
+  try {
+    const stats = await statfs(path);
+    const total = stats.blocks * stats.bsize;
+    return { used: Math.max(0, total - stats.bfree * stats.bsize), total };
+  } catch {
+    return null;
+  }
 }
 
 /** "Active connections: N" from nginx stub_status. */

@@ -6,9 +6,10 @@ import { MasterError } from '../sync/master-client.ts';
 import {
   type CpuTimes,
   cpuPercent,
+  diskUsage,
   parseActiveConnections,
   parseCpuTimes,
-  parseLoad1,
+  parseLoad,
   parseMemory,
   readProc,
 } from './proc.ts';
@@ -18,11 +19,13 @@ export interface MetricsOptions {
   counters: SiteCounters;
   controlPort: number;
   intervalMs: number;
+  /** Disk use is reported for the file system holding this directory (the agent's data and cache). */
+  diskPath: string;
   send: (body: NodeMetricsBody, signal: AbortSignal) => Promise<unknown>;
   log: Logger;
 }
 
-/** Every interval: CPU, memory, load, connections and bandwidth of the node, and the per-site minutes. */
+/** Every interval: CPU, memory, disk, load, connections, bandwidth and requests of the node, and the per-site minutes. */
 export class MetricsReporter {
   private readonly options: MetricsOptions;
   private lastCpu: CpuTimes | null = null;
@@ -44,16 +47,22 @@ export class MetricsReporter {
     const cpu = parseCpuTimes(await readProc('stat'));
     const memory = parseMemory(await readProc('meminfo'));
     const stub = await localRequest({ port: this.options.controlPort, path: '/status', timeoutMs: 1000 });
+    const load = parseLoad(await readProc('loadavg'));
+    const disk = await diskUsage(this.options.diskPath);
     const taken = this.options.counters.take();
     const body: NodeMetricsBody = {
       time: Math.floor(Date.now() / 1000),
       cpu_percent: cpuPercent(this.lastCpu, cpu),
       memory_used_bytes: memory.used,
       memory_total_bytes: memory.total,
-      load1: parseLoad1(await readProc('loadavg')),
+      load1: load.load1,
+      load5: load.load5,
+      load15: load.load15,
       connections: stub?.status === 200 ? parseActiveConnections(stub.body) : 0,
       bytes_in: taken.bytesIn,
       bytes_out: taken.bytesOut,
+      requests: taken.requests,
+      ...(disk && { disk_used_bytes: disk.used, disk_total_bytes: disk.total }),
       sites: taken.sites,
     };
     this.lastCpu = cpu;

@@ -33,6 +33,8 @@ describe('SiteCounters', () => {
     const taken = counters.take();
     expect(taken.bytesIn).toBe(50);
     expect(taken.bytesOut).toBe(500);
+    // Every request the node answered, those no site serves included.
+    expect(taken.requests).toBe(5);
     expect(taken.sites).toEqual([
       {
         site_id: 1,
@@ -83,7 +85,7 @@ describe('SiteCounters', () => {
         cache_hits: 0,
       },
     ]);
-    expect(counters.take()).toEqual({ sites: [], bytesIn: 0, bytesOut: 0 });
+    expect(counters.take()).toEqual({ sites: [], bytesIn: 0, bytesOut: 0, requests: 0 });
   });
 
   it('reports the running totals of a minute that changes again (the master keeps the latest)', () => {

@@ -9,6 +9,8 @@ export interface TakenCounters {
   sites: SiteMinute[];
   bytesIn: number;
   bytesOut: number;
+  /** HTTP requests (access log lines) since the last take. */
+  requests: number;
 }
 
 /**
@@ -22,8 +24,10 @@ export class SiteCounters {
   private newest = 0;
   private bytesIn = 0;
   private bytesOut = 0;
+  private requests = 0;
 
   add(access: AccessLogLine[], stream: StreamLogLine[] = []): void {
+    this.requests += access.length;
     for (const line of access) {
       this.bytesIn += line.bytes_received;
       this.bytesOut += line.bytes_sent;
@@ -64,9 +68,10 @@ export class SiteCounters {
       entry.dirty = false;
       if (age > KEEP_CLEAN_SECONDS) this.minutes.delete(key);
     }
-    const taken = { sites, bytesIn: this.bytesIn, bytesOut: this.bytesOut };
+    const taken = { sites, bytesIn: this.bytesIn, bytesOut: this.bytesOut, requests: this.requests };
     this.bytesIn = 0;
     this.bytesOut = 0;
+    this.requests = 0;
     return taken;
   }
 
@@ -74,6 +79,7 @@ export class SiteCounters {
   restore(taken: TakenCounters): void {
     this.bytesIn += taken.bytesIn;
     this.bytesOut += taken.bytesOut;
+    this.requests += taken.requests;
     for (const row of taken.sites) {
       const key = `${row.site_id}:${row.minute}`;
       const entry = this.minutes.get(key);

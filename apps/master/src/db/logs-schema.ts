@@ -42,6 +42,8 @@ export interface StreamLogsTable {
   bytes_received: number;
   session_time_ms: number;
   upstream: string;
+  /** The client address as 32 hex digits (see ip-key.ts); null when it is no address. */
+  client_ip_key: string | null;
 }
 
 export interface NodeMetricsTable {
@@ -54,6 +56,12 @@ export interface NodeMetricsTable {
   connections: number;
   bytes_in: number;
   bytes_out: number;
+  /** Reported by newer agents only. */
+  requests: number | null;
+  load5: number | null;
+  load15: number | null;
+  disk_used_bytes: number | null;
+  disk_total_bytes: number | null;
 }
 
 export interface SiteMinutesTable {
@@ -94,6 +102,38 @@ export interface SiteUsageSampleTable {
   bytes_out: number;
 }
 
+/** Stream traffic per minute, hour or UTC day; `bucket` is the interval's start in seconds. */
+export interface StreamTrafficTable {
+  stream_id: number;
+  bucket: number;
+  connections: number;
+  failed: number;
+  bytes_in: number;
+  bytes_out: number;
+  session_ms: number;
+}
+
+/** Node reports per minute, hour or UTC day: counters summed, gauges as sums over `reports`. */
+export interface NodeMetricRollupTable {
+  node_id: number;
+  bucket: number;
+  reports: number;
+  /** Reports carrying disk and load5/15 (newer agents). */
+  extended_reports: number;
+  bytes_in: number;
+  bytes_out: number;
+  requests: number;
+  connections_sum: number;
+  cpu_sum: number;
+  memory_used_sum: number;
+  memory_total_sum: number;
+  load1_sum: number;
+  load5_sum: number;
+  load15_sum: number;
+  disk_used_sum: number;
+  disk_total_sum: number;
+}
+
 export interface LogDatabase {
   log_batches: LogBatchesTable;
   access_logs: AccessLogsTable;
@@ -103,5 +143,11 @@ export interface LogDatabase {
   site_traffic_minutes: SiteTrafficTable;
   site_traffic_hours: SiteTrafficTable;
   site_traffic_days: SiteTrafficTable;
+  stream_traffic_minutes: StreamTrafficTable;
+  stream_traffic_hours: StreamTrafficTable;
+  stream_traffic_days: StreamTrafficTable;
+  node_metric_minutes: NodeMetricRollupTable;
+  node_metric_hours: NodeMetricRollupTable;
+  node_metric_days: NodeMetricRollupTable;
   site_traffic_5min: SiteUsageSampleTable;
 }

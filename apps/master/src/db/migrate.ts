@@ -18,6 +18,7 @@ import { certify } from './migrations/2026-11-25T1141-certify.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
+import { streamTraffic } from './migrations/logs/2026-11-25T1110-stream-traffic.ts';
 import { usage5min } from './migrations/logs/2026-11-25T1120-usage-5min.ts';
 
 /** Every migration, by its timestamped name. Landed migrations are frozen: add new ones, never edit. */
@@ -42,6 +43,7 @@ const logMigrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-21T1000-logs': logs(dialect),
   '2026-11-22T1100-block-log': blockLog(),
   '2026-11-25T1000-site-traffic': siteTraffic(),
+  '2026-11-25T1110-stream-traffic': streamTraffic(),
   '2026-11-25T1120-usage-5min': usage5min(),
 });
 

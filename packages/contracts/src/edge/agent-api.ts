@@ -145,6 +145,14 @@ export const NodeMetricsBody = Type.Object(
     connections: Type.Integer({ minimum: 0 }),
     bytes_in: Type.Integer({ minimum: 0, description: 'since the previous report' }),
     bytes_out: Type.Integer({ minimum: 0, description: 'since the previous report' }),
+    // Added later: optional, so agents that do not send them still report.
+    requests: Type.Optional(Type.Integer({ minimum: 0, description: 'HTTP requests since the previous report' })),
+    load5: Type.Optional(Type.Number({ minimum: 0 })),
+    load15: Type.Optional(Type.Number({ minimum: 0 })),
+    disk_used_bytes: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'of the file system of the data directory' }),
+    ),
+    disk_total_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
     sites: Type.Array(SiteMinute, { maxItems: 100_000 }),
   },
   { additionalProperties: false },

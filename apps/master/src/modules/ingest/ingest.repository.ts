@@ -4,6 +4,8 @@ import type { Dialect } from '../../db/database.ts';
 import { ipKey } from '../../db/ip-key.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import { ensureDayPartitions } from '../../db/partitions.ts';
+import { addNodeRollups } from '../monitor/node-rollup.repository.ts';
+import { addStreamRollups } from '../monitor/stream-rollup.repository.ts';
 import { addTrafficRollups } from '../monitor/traffic-rollup.repository.ts';
 import { addUsageSamples } from '../usage/usage-samples.repository.ts';
 
@@ -41,6 +43,7 @@ const streamRow = (nodeId: number, line: StreamLogLine) => ({
   bytes_received: line.bytes_received,
   session_time_ms: Math.round(line.session_time * 1000),
   upstream: line.upstream,
+  client_ip_key: ipKey(line.client_ip),
 });
 
 /**
@@ -95,6 +98,7 @@ export async function ingestLogBatch(
         .values(batch.stream.slice(i, i + CHUNK).map((line) => streamRow(nodeId, line)))
         .execute();
     }
+    await addStreamRollups(trx, batch.stream);
     return true;
   });
 }
@@ -116,11 +120,14 @@ export async function ingestMetrics(
     sites.map((site) => site.minute),
   );
   await logs.transaction().execute(async (trx) => {
-    await trx
+    const stored = await trx
       .insertInto('node_metrics')
       .values({ node_id: nodeId, time, ...node })
       .onConflict((oc) => oc.columns(['node_id', 'time']).doNothing())
-      .execute();
+      .returning('time')
+      .executeTakeFirst();
+    // A repeated report is neither stored nor counted again.
+    if (stored) await addNodeRollups(trx, nodeId, report);
     for (let i = 0; i < sites.length; i += CHUNK) {
       await trx
         .insertInto('site_minutes')

@@ -23,12 +23,19 @@ import {
   siteRealtime,
   siteTop,
 } from './monitor.service.ts';
+import { nodeMonitorRoutes } from './node-monitor.routes.ts';
+import { streamMonitorRoutes } from './stream-monitor.routes.ts';
 
 const tags = ['monitor'];
 
-/** GET /v1/monitor/site/{realtime,top,access-log}: the traffic of the caller's sites (an admin's: every site). */
+/**
+ * GET /v1/monitor/site/{realtime,top,access-log}: the traffic of the caller's sites (an admin's: every
+ * site); the stream and node calls are in stream-monitor.routes.ts and node-monitor.routes.ts.
+ */
 export async function monitorRoutes(app: App, { db, logs }: AppContext) {
   const stores = { db, logs };
+  streamMonitorRoutes(app, stores);
+  nodeMonitorRoutes(app, stores);
 
   app.get(
     '/v1/monitor/site/realtime',

@@ -1,0 +1,48 @@
+import type { StreamTrafficCounts } from '@rampart/contracts';
+import { type Kysely, sql } from 'kysely';
+import type { LogDatabase } from '../../db/logs-schema.ts';
+import type { StreamRollupTable } from './stream-rollup.repository.ts';
+import type { StreamScope } from './stream-scope.repository.ts';
+
+export type StreamBucketCounts = StreamTrafficCounts & { bucket: number };
+
+const total = (column: keyof StreamTrafficCounts) => sql<number | string>`sum(${sql.ref(column)})`.as(column);
+
+/**
+ * The scope's stream traffic per interval of one rollup, for buckets in [from, to) (seconds), read
+ * through the (stream_id, bucket) key or the bucket index.
+ */
+export async function readStreamTraffic(
+  logs: Kysely<LogDatabase>,
+  scope: StreamScope,
+  table: StreamRollupTable,
+  from: number,
+  to: number,
+): Promise<StreamBucketCounts[]> {
+  if (scope.kind === 'streams' && scope.ids.length === 0) return [];
+  const rows = await logs
+    .selectFrom(table)
+    .where('bucket', '>=', from)
+    .where('bucket', '<', to)
+    .$if(scope.kind === 'streams', (qb) => qb.where('stream_id', 'in', scope.kind === 'streams' ? scope.ids : []))
+    .select([
+      'bucket',
+      total('connections'),
+      total('failed'),
+      total('bytes_in'),
+      total('bytes_out'),
+      total('session_ms'),
+    ])
+    .groupBy('bucket')
+    .orderBy('bucket')
+    .execute();
+  // PostgreSQL sums bigints as numeric, which arrives as text.
+  return rows.map((row) => ({
+    bucket: Number(row.bucket),
+    connections: Number(row.connections),
+    failed: Number(row.failed),
+    bytes_in: Number(row.bytes_in),
+    bytes_out: Number(row.bytes_out),
+    session_ms: Number(row.session_ms),
+  }));
+}
