@@ -1,4 +1,4 @@
-import type { AccessLogLine } from '@rampart/contracts';
+import type { AccessLogLine, NodeMetricsBody, StreamLogLine } from '@rampart/contracts';
 import { adminToken, callApi } from './api.ts';
 import type { Suite } from './suite.ts';
 
@@ -50,3 +50,37 @@ export const accessLine = (fields: Partial<AccessLogLine> & Pick<AccessLogLine, 
   block_reason: '',
   ...fields,
 });
+
+/** Ships stream log lines (one per ended connection) through the ingest API, as the agent does. */
+export async function shipStreamLines(suite: Suite, credential: string, seq: number, stream: StreamLogLine[]) {
+  const response = await fetch(`${suite.master().baseUrl}/agent/v1/logs`, {
+    method: 'POST',
+    headers: { 'node-token': credential, 'content-type': 'application/json' },
+    body: JSON.stringify({ seq, access: [], stream }),
+  });
+  const body = (await response.json()) as { code: number | string; msg: string };
+  if (body.code !== 0) throw new Error(`ingest: ${body.code} ${body.msg}`);
+}
+
+export const streamLine = (fields: Partial<StreamLogLine> & Pick<StreamLogLine, 'stream_id'>): StreamLogLine => ({
+  time: Date.now() / 1000,
+  client_ip: '198.51.100.7',
+  protocol: 'TCP',
+  status: 200,
+  bytes_sent: 5000,
+  bytes_received: 500,
+  session_time: 2,
+  upstream: '127.0.0.1:3306',
+  ...fields,
+});
+
+/** Sends a node's metrics report, as the agent does every few seconds. */
+export async function sendNodeMetrics(suite: Suite, credential: string, report: NodeMetricsBody) {
+  const response = await fetch(`${suite.master().baseUrl}/agent/v1/metrics`, {
+    method: 'POST',
+    headers: { 'node-token': credential, 'content-type': 'application/json' },
+    body: JSON.stringify(report),
+  });
+  const body = (await response.json()) as { code: number | string; msg: string };
+  if (body.code !== 0) throw new Error(`metrics: ${body.code} ${body.msg}`);
+}

@@ -20,6 +20,8 @@ export const BUILT_PAGES = [
   'package-monitor',
   'stream-list',
   'stream-edit',
+  'stream-realtime',
+  'node-realtime',
   'config-waf',
   'account-log',
   'account-api',

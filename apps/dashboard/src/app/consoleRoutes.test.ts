@@ -21,8 +21,8 @@ describe('console routes', () => {
 
   it('redirect groups and title pages that are not built yet as 404', () => {
     expect(byPath.get('/site')?.loader).toBeTypeOf('function');
-    const streamRealtime = byPath.get('/stream/realtime')?.handle;
-    expect(isRouteHandle(streamRealtime) && streamRealtime.title).toBe('route.404');
+    const nodeDns = byPath.get('/node/dns')?.handle;
+    expect(isRouteHandle(nodeDns) && nodeDns.title).toBe('route.404');
     const home = byPath.get('/home')?.handle;
     expect(isRouteHandle(home) && home.title).toBe('route.home');
   });
@@ -39,9 +39,9 @@ describe('console routes', () => {
     };
     expect(handleOf('/log')).toMatchObject({ tabs: true, cache: true, trail: [{ title: 'route.log' }] });
     expect(handleOf('/site/list')).toMatchObject({ tabs: true, cache: true });
-    expect(handleOf('/stream/realtime')).toMatchObject({
+    expect(handleOf('/node/dns')).toMatchObject({
       tabs: false,
-      trail: [{ title: 'route.stream' }, { title: 'route.stream-realtime' }],
+      trail: [{ title: 'route.node' }, { title: 'route.node-dns' }],
     });
   });
 });

@@ -1,0 +1,67 @@
+import type { Pair } from '../model/trafficSeries.ts';
+
+export interface SeriesLine {
+  /** Shown in the legend and the tooltip (already translated). */
+  name: string;
+  data: Pair[];
+  color?: string;
+}
+
+interface TooltipItem {
+  marker?: string;
+  seriesName?: string;
+  value?: unknown;
+}
+
+// The tooltip is HTML: even our own labels go in as text.
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * A line chart's ECharts option, like the site charts': a time axis in the browser's time zone, a
+ * legend that toggles lines, zoom by wheel and slider, and a tooltip in the user's language.
+ */
+export function seriesChartOption(
+  lines: readonly SeriesLine[],
+  format: (value: number) => string,
+  language: string,
+  options: { max?: number; area?: boolean } = {},
+) {
+  const when = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  return {
+    animation: false,
+    grid: { left: 72, right: 24, top: 36, bottom: 64 },
+    legend: { top: 0 },
+    tooltip: {
+      trigger: 'axis' as const,
+      formatter: (items: TooltipItem | TooltipItem[]) => {
+        const list = Array.isArray(items) ? items : [items];
+        const first = list[0]?.value;
+        const time = Array.isArray(first) ? when.format(new Date(Number(first[0]))) : '';
+        const rows = list.map((item) => {
+          const value = Array.isArray(item.value) ? item.value[1] : null;
+          const text = value === null || value === undefined ? '—' : format(Number(value));
+          return `${item.marker ?? ''}${escapeHtml(item.seriesName ?? '')}: ${escapeHtml(text)}`;
+        });
+        return [escapeHtml(time), ...rows].join('<br/>');
+      },
+    },
+    xAxis: { type: 'time' as const },
+    yAxis: {
+      type: 'value' as const,
+      min: 0,
+      ...(options.max !== undefined && { max: options.max }),
+      axisLabel: { formatter: format },
+    },
+    dataZoom: [{ type: 'inside' as const }, { type: 'slider' as const, height: 20, bottom: 8 }],
+    series: lines.map((line) => ({
+      type: 'line' as const,
+      name: line.name,
+      data: line.data,
+      showSymbol: false,
+      connectNulls: false,
+      lineStyle: { width: 1.5 },
+      ...(line.color && { itemStyle: { color: line.color } }),
+      ...(options.area && { areaStyle: { opacity: 0.08 } }),
+    })),
+  };
+}
