@@ -47,6 +47,7 @@ import { dashboard } from './plugins/dashboard.ts';
 import { envelope } from './plugins/envelope.ts';
 import { finiteNumbers } from './plugins/finite-numbers.ts';
 import { openapi } from './plugins/openapi.ts';
+import { schemaCompilers } from './plugins/schema-compilers.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { loadSecretKey, secretBox } from './secrets.ts';
 
@@ -79,6 +80,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
         strictNumbers: true,
       },
     },
+    schemaController: { compilersFactory: schemaCompilers },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -32,7 +32,7 @@ export async function startTestApp(
   target: { dialect: Dialect; url?: string },
   options: { env?: Record<string, string>; sms?: SmsProvider; background?: boolean } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase(target);
+  const database = await createTestDatabase(target, { migrated: true });
   const config = readConfig({
     RAMPART_DATA_DIR: database.dataDir,
     RAMPART_ADMIN_PASSWORD: ADMIN_PASSWORD,
