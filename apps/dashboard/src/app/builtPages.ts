@@ -23,6 +23,7 @@ export const BUILT_PAGES = [
   'stream-realtime',
   'node-realtime',
   'config-waf',
+  'account-user',
   'account-log',
   'account-api',
   'sys-log',

@@ -39,6 +39,7 @@ export const CONSOLE_PAGES: Record<BuiltPage, PageLoader> = {
   'stream-realtime': () => import('../features/monitor/stream-realtime/StreamRealtimePage.tsx'),
   'node-realtime': () => import('../features/monitor/node-realtime/NodeRealtimePage.tsx'),
   'config-waf': () => import('../features/protection/waf/WafConfigPage.tsx'),
+  'account-user': () => import('../features/account-user/AccountUserPage.tsx'),
   'account-log': () => import('../features/account-logs/AccountLogPage.tsx'),
   'account-api': () => import('../features/api-key/ApiKeyPage.tsx'),
   'sys-log': () => import('../features/account-logs/SysLogPage.tsx'),

@@ -39,7 +39,7 @@ const loginColumns = (t: TFunction, language: string, everyone: boolean): Column
     title: t('accountLogs.method'),
     width: 130,
     render: (method: string) =>
-      known(method, ['password', 'totp', 'key']) ? t(`accountLogs.loginMethod.${method}`) : method,
+      known(method, ['password', 'totp', 'recovery', 'key']) ? t(`accountLogs.loginMethod.${method}`) : method,
   },
   { key: 'agent', dataIndex: 'user_agent', title: t('accountLogs.userAgent'), ellipsis: true },
 ];

@@ -27,8 +27,9 @@ export const accountLogsEnUS = {
       bad_credentials: 'Wrong account or password',
       captcha: 'Captcha missing or wrong',
       disabled: 'Account disabled',
+      two_factor: 'Two-factor code missing or wrong',
     },
-    loginMethod: { password: 'Password', totp: 'Two-factor code', key: 'API key' },
+    loginMethod: { password: 'Password', totp: 'Two-factor code', recovery: 'Recovery code', key: 'API key' },
     drawer: {
       title: 'Operation {{id}}',
       route: 'Call',

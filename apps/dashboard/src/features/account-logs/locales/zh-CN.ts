@@ -27,8 +27,9 @@ export const accountLogsZhCN = {
       bad_credentials: '账号或密码错误',
       captcha: '验证码缺失或错误',
       disabled: '账号已禁用',
+      two_factor: '两步验证码错误',
     },
-    loginMethod: { password: '密码', totp: '两步验证码', key: 'API 密钥' },
+    loginMethod: { password: '密码', totp: '两步验证码', recovery: '恢复码', key: 'API 密钥' },
     drawer: {
       title: '操作 {{id}}',
       route: '接口',

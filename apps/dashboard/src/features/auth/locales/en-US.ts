@@ -74,6 +74,11 @@ export const authEnUS = {
       unavailable: 'Password reset is not available',
       toLogin: 'Back to sign in',
     },
+    twoFactor: {
+      label: 'Two-factor code',
+      placeholder: '6 digits from your authenticator app, or a recovery code',
+      required: 'Please enter the code from your authenticator app',
+    },
     signOut: { done: 'Signed out' },
   },
 };

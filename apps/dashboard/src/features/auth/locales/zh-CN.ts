@@ -77,6 +77,11 @@ export const authZhCN: LocaleOf<typeof authEnUS> = {
       unavailable: '暂不支持重置密码',
       toLogin: '返回登录',
     },
+    twoFactor: {
+      label: '两步验证码',
+      placeholder: '身份验证器中的 6 位数字，或一个恢复码',
+      required: '请输入身份验证器中的验证码',
+    },
     signOut: { done: '已退出登录' },
   },
 };

@@ -16,6 +16,7 @@ const REQUIRED_MESSAGE = {
   account: 'auth.login.accountRequired',
   password: 'auth.login.passwordRequired',
   code: 'auth.captcha.required',
+  totp: 'auth.twoFactor.required',
 } as const;
 
 /** The sign-in form, in plain elements: the login route stays small (no antd Form). */
@@ -27,7 +28,9 @@ export const LoginForm = () => {
   const signIn = useSession((state) => state.signIn);
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const [values, setValues] = useState<LoginValues>({ account: '', password: '', code: '' });
+  const [values, setValues] = useState<LoginValues>({ account: '', password: '', code: '', totp: '' });
+  // The password was right and the account asks for its second factor: the next call sends `code`.
+  const [twoFactor, setTwoFactor] = useState(false);
   const [errors, setErrors] = useState<LoginErrors>({});
   const [submitting, setSubmitting] = useState(false);
 
@@ -41,7 +44,8 @@ export const LoginForm = () => {
     if (!account || captcha.isRequired()) return captcha.isRequired();
     try {
       const policy = await api.loginPolicy(account, { onError: () => undefined });
-      if (policy.captcha_required) await captcha.require();
+      if (policy.two_factor_required) setTwoFactor(true);
+      else if (policy.captcha_required) await captcha.require();
     } catch {
       // advisory: the login call itself still says when a captcha is needed
     }
@@ -49,8 +53,16 @@ export const LoginForm = () => {
   };
 
   const onLoginError = (error: ApiError, account: string) => {
+    // Asked for the second factor: not a failure, the code field appears.
+    if (error.code === 'two_factor_required') {
+      setTwoFactor(true);
+      setValues((current) => ({ ...current, code: '', totp: '' }));
+      return;
+    }
     http.notify(error);
-    setValues((current) => ({ ...current, code: '' }));
+    setValues((current) => ({ ...current, code: '', totp: '' }));
+    if (error.code === 'two_factor_invalid') return;
+    setTwoFactor(false);
     if (CAPTCHA_ERRORS.has(error.code)) {
       void (captcha.isRequired() ? captcha.refresh() : captcha.require());
     } else if (captcha.isRequired()) {
@@ -65,8 +77,8 @@ export const LoginForm = () => {
     const account = values.account.trim();
     setSubmitting(true);
     try {
-      const needsCaptcha = account ? await checkPolicy(account) : captcha.isRequired();
-      const missing = missingFields(values, needsCaptcha);
+      const needsCaptcha = twoFactor ? false : account ? await checkPolicy(account) : captcha.isRequired();
+      const missing = missingFields(values, needsCaptcha, twoFactor);
       if (missing.length > 0) {
         setErrors(Object.fromEntries(missing.map((field) => [field, t(REQUIRED_MESSAGE[field])])));
         return;
@@ -76,7 +88,7 @@ export const LoginForm = () => {
           account,
           password: values.password,
           captcha: needsCaptcha ? captcha.currentId() : undefined,
-          code: values.code,
+          code: twoFactor ? values.totp.trim() : values.code,
         },
         { onError: (error) => onLoginError(error, account) },
       );
@@ -108,7 +120,17 @@ export const LoginForm = () => {
         error={errors.password}
         onChange={change('password')}
       />
-      {captcha.required && (
+      {twoFactor && (
+        <PlainField
+          label={t('auth.twoFactor.label')}
+          placeholder={t('auth.twoFactor.placeholder')}
+          autoComplete="one-time-code"
+          value={values.totp}
+          error={errors.totp}
+          onChange={change('totp')}
+        />
+      )}
+      {captcha.required && !twoFactor && (
         <CaptchaField
           image={captcha.image}
           value={values.code}

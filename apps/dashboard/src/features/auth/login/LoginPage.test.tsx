@@ -95,4 +95,36 @@ describe('login page', () => {
     expect(image.src).toMatch(/^data:image\/svg\+xml;/);
     await waitFor(() => document.body.textContent?.includes('Enter the captcha - captcha_required'));
   });
+
+  it('asks for the two-factor code after a right password and sends it as code, without a captcha', async () => {
+    let logins = 0;
+    const page = await renderLogin({
+      'GET /v1/user/login-policy': () => ok({ captcha_required: false, two_factor_required: false }),
+      'POST /v1/login': () =>
+        ++logins === 1
+          ? { status: 400, body: { code: 'two_factor_required', msg: 'code: enter the code', data: null } }
+          : ok(ADMIN),
+    });
+    root = page.root;
+    await submit(page.container, 'admin', 'secret1');
+    const field = await waitFor(() => {
+      try {
+        return inputByLabel(page.container, 'Two-factor code');
+      } catch {
+        return null;
+      }
+    });
+    expect(document.body.textContent).not.toContain('two_factor_required');
+    buttonByText(page.container, 'Sign in').click();
+    await waitFor(() => page.container.textContent?.includes('Please enter the code from your authenticator app'));
+    typeInto(field, ' 123456 ');
+    await waitFor(() => field.value === ' 123456 ');
+    buttonByText(page.container, 'Sign in').click();
+    await waitFor(() => page.router.state.location.pathname === '/dashboard/site/list');
+    const bodies = page.calls.filter((call) => call.key === 'POST /v1/login').map((call) => call.body);
+    expect(bodies).toEqual([
+      { account: 'admin', password: 'secret1' },
+      { account: 'admin', password: 'secret1', code: '123456' },
+    ]);
+  });
 });

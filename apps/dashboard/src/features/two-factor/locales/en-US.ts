@@ -1,0 +1,46 @@
+export const twoFactorEnUS = {
+  twoFactor: {
+    intro:
+      'With two-factor sign-in, signing in needs a code from an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password and others) besides your password.',
+    state: 'Status',
+    on: 'On',
+    off: 'Off',
+    since: 'On since',
+    password: 'Current password',
+    passwordRequired: 'Please enter your current password',
+    cancel: 'Cancel',
+    enable: {
+      button: 'Turn on two-factor sign-in',
+      title: 'Turn on two-factor sign-in',
+      stepPassword: 'Password',
+      stepScan: 'Scan',
+      stepCodes: 'Recovery codes',
+      next: 'Next',
+      confirm: 'Confirm',
+      scan: 'Scan this QR code with your authenticator app, then enter the 6-digit code it shows.',
+      manual: 'Cannot scan? Enter this key by hand:',
+      code: 'Code from the app',
+      codeRule: 'Enter the 6 digits the app shows',
+    },
+    disable: {
+      button: 'Turn off',
+      title: 'Turn off two-factor sign-in',
+      done: 'Two-factor sign-in is off',
+    },
+    prove: {
+      by: 'Prove it is you with',
+      code: 'A code',
+      codeLabel: 'Code from the app, or a recovery code',
+      required: 'Please fill this in',
+    },
+    recovery: {
+      title: 'Your recovery codes',
+      once: 'Keep these codes somewhere safe: each signs you in once if you lose your phone. They are shown only this once.',
+      copy: 'Copy all codes',
+      left: 'Recovery codes left',
+      new: 'New recovery codes',
+      make: 'Make new codes',
+      done: 'I have saved them',
+    },
+  },
+};

@@ -1,0 +1,46 @@
+export const twoFactorZhCN = {
+  twoFactor: {
+    intro:
+      '开启两步验证后，登录时除密码外还需要输入手机上身份验证器应用（Google Authenticator、Microsoft Authenticator、1Password 等）显示的验证码。',
+    state: '状态',
+    on: '已开启',
+    off: '未开启',
+    since: '开启时间',
+    password: '当前密码',
+    passwordRequired: '请输入当前密码',
+    cancel: '取消',
+    enable: {
+      button: '开启两步验证',
+      title: '开启两步验证',
+      stepPassword: '验证密码',
+      stepScan: '扫码绑定',
+      stepCodes: '恢复码',
+      next: '下一步',
+      confirm: '确认',
+      scan: '用身份验证器应用扫描二维码，然后输入应用显示的 6 位验证码。',
+      manual: '无法扫码？手动输入此密钥：',
+      code: '应用中的验证码',
+      codeRule: '请输入应用显示的 6 位数字',
+    },
+    disable: {
+      button: '关闭',
+      title: '关闭两步验证',
+      done: '两步验证已关闭',
+    },
+    prove: {
+      by: '验证身份的方式',
+      code: '验证码',
+      codeLabel: '应用中的验证码或恢复码',
+      required: '请填写此项',
+    },
+    recovery: {
+      title: '你的恢复码',
+      once: '请妥善保存这些恢复码：手机丢失时，每个恢复码可登录一次。它们只显示这一次。',
+      copy: '复制全部恢复码',
+      left: '剩余恢复码',
+      new: '重新生成恢复码',
+      make: '生成新的恢复码',
+      done: '我已保存',
+    },
+  },
+};
