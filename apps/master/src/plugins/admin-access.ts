@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import { caller } from './auth.ts';
 
-const { adminNode, adminSys, adminUser } = PERMISSIONS;
+const { adminNode, adminPackage, adminSys, adminUser } = PERMISSIONS;
 /** No code needed, but an admin (type 1). */
 const ANY_ADMIN: readonly Permission[] = [];
 
@@ -32,7 +32,8 @@ export const ADMIN_ROUTE_ACCESS: readonly { path: string; access: readonly Permi
   { path: '/v1/new-user/count', access: ANY_ADMIN },
   { path: '/v1/package-sold/count', access: ANY_ADMIN },
   { path: '/v1/order/count', access: ANY_ADMIN },
-  { path: '/v1/monitor/user-package', access: ANY_ADMIN },
+  // The package monitor's ranking: the /package area of the menu needs admin:package.
+  { path: '/v1/monitor/user-package', access: [adminPackage] },
 ];
 
 const byPath = new Map<string, readonly Permission[] | null>();
