@@ -159,6 +159,16 @@ describe.each(DIALECTS)('sites on $dialect', (target) => {
     }
     const group = await test.call('POST', '/v1/site-groups', { token: alice, body: { name: 'shops' } });
     const groupId = (group.body.data as { id: number }).id;
+    for (const [token, groupRef] of [
+      [bob, groupId],
+      [alice, 999_999],
+    ] as const) {
+      const foreign = await test.call('POST', '/v1/sites', {
+        token,
+        body: { ...body('grouped.example.com'), group_id: groupRef },
+      });
+      expect([foreign.status, foreign.body.msg]).toEqual([404, `group_id: site group ${groupRef} does not exist`]);
+    }
     expect((await test.call('PUT', '/v1/sites', { token: alice, body: { ids, action: 'disable' } })).body.code).toBe(0);
     expect((await test.call('GET', '/v1/sites?enabled=false', { token: alice })).body.data).toMatchObject({ total: 2 });
     expect(
@@ -184,9 +194,15 @@ describe.each(DIALECTS)('sites on $dialect', (target) => {
     expect(uploaded.body.data).not.toHaveProperty('key');
     const certId = (uploaded.body.data as { id: number }).id;
     const https = { ...body('secure.example.com'), https_listen: true, cert_id: certId, force_https: true };
-    expect(
-      (await test.call('POST', '/v1/sites', { token: bob, body: { ...https, domains: ['bob.example.com'] } })).body.msg,
-    ).toBe(`cert_id: certificate ${certId} does not exist`);
+    const othersCert = await test.call('POST', '/v1/sites', {
+      token: bob,
+      body: { ...https, domains: ['bob.example.com'] },
+    });
+    expect([othersCert.status, othersCert.body.code, othersCert.body.msg]).toEqual([
+      404,
+      'not_found',
+      `cert_id: certificate ${certId} does not exist`,
+    ]);
     const uncovered = await test.call('POST', '/v1/sites', {
       token: alice,
       body: { ...https, domains: ['other.example.com'] },

@@ -40,7 +40,7 @@ async function checkOwnership(db: Kysely<Database>, record: SiteRecord, siteId: 
       .where('id', '=', record.settings.cert_id)
       .where('user_id', '=', record.userId)
       .executeTakeFirst();
-    if (!cert) throw new AppError('invalid_param', `cert_id: certificate ${record.settings.cert_id} does not exist`);
+    if (!cert) throw new AppError('not_found', `cert_id: certificate ${record.settings.cert_id} does not exist`);
     const names = JSON.parse(cert.names) as string[];
     const uncovered = record.settings.domains.filter((domain) => !certCovers(names, domain));
     if (record.settings.https_listen && uncovered.length > 0) {
@@ -54,7 +54,7 @@ async function checkOwnership(db: Kysely<Database>, record: SiteRecord, siteId: 
       .where('id', '=', record.groupId)
       .where('user_id', '=', record.userId)
       .executeTakeFirst();
-    if (!group) throw new AppError('invalid_param', `group_id: site group ${record.groupId} does not exist`);
+    if (!group) throw new AppError('not_found', `group_id: site group ${record.groupId} does not exist`);
   }
   await checkSiteProtection(db, record.userId, record.settings.protection);
 }

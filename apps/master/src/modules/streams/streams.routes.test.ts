@@ -36,6 +36,26 @@ describe.each(DIALECTS)('streams on $dialect', (target) => {
     expect((await test.call('GET', `/v1/streams/${id}/apply-status`, { token: bob })).status).toBe(404);
   });
 
+  it('names a stream group that is not the caller’s as not found', async () => {
+    const group = await test.call('POST', '/v1/stream-groups', { token: alice, body: { name: 'games' } });
+    const groupId = (group.body.data as { id: number }).id;
+    for (const [token, groupRef] of [
+      [bob, groupId],
+      [alice, 999_999],
+    ] as const) {
+      const refused = await test.call('POST', '/v1/streams', {
+        token,
+        body: { listen_port: 7000, protocol: 'tcp', origins: [origin], group_id: groupRef },
+      });
+      expect([refused.status, refused.body.msg]).toEqual([404, `group_id: stream group ${groupRef} does not exist`]);
+    }
+    const own = await test.call('POST', '/v1/streams', {
+      token: alice,
+      body: { listen_port: 7000, protocol: 'tcp', origins: [origin], group_id: groupId },
+    });
+    expect(own.body.code).toBe(0);
+  });
+
   it('explains a listen-port conflict, per protocol', async () => {
     await test.call('POST', '/v1/streams', {
       token: alice,

@@ -28,7 +28,7 @@ async function checkStream(db: Kysely<Database>, record: StreamRecord, streamId:
       .where('id', '=', record.groupId)
       .where('user_id', '=', record.userId)
       .executeTakeFirst();
-    if (!group) throw new AppError('invalid_param', `group_id: stream group ${record.groupId} does not exist`);
+    if (!group) throw new AppError('not_found', `group_id: stream group ${record.groupId} does not exist`);
   }
 }
 
