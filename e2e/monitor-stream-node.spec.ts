@@ -108,7 +108,7 @@ describe('stream and node monitoring: /stream/realtime and /node/realtime', () =
     return page;
   };
 
-  it('charts a stream’s bandwidth and connections and lists its top client IPs and ports (en-US)', async () => {
+  it('charts a stream’s bandwidth and connections, lists its top client IPs and ports and its connection log (en-US)', async () => {
     const page = await openStreamRealtime('en-US');
     const bandwidth = page.getByTestId('chart-stream-bandwidth').locator('canvas');
     await bandwidth.waitFor();
@@ -123,12 +123,21 @@ describe('stream and node monitoring: /stream/realtime and /node/realtime', () =
     await top.getByRole('row', { name: /198\.51\.100\.7\s+2\b/ }).waitFor();
     await top.getByRole('tab', { name: 'Ports' }).click();
     await top.getByRole('row', { name: /3306\/tcp\s+3\b/ }).waitFor();
+
+    // The connection log: every line, then narrowed by a CIDR.
+    const log = page.getByTestId('stream-log');
+    await page.getByTestId('stream-log-total').getByText('3 rows', { exact: true }).waitFor();
+    await log.getByRole('searchbox', { name: 'Client IP or CIDR' }).fill('203.0.113.0/24');
+    await log.getByRole('searchbox', { name: 'Client IP or CIDR' }).press('Enter');
+    await page.getByTestId('stream-log-total').getByText('1 row', { exact: true }).waitFor();
+    await log.getByText('203.0.113.5', { exact: true }).waitFor();
   });
 
   it('charts a stream in Chinese (zh-CN)', async () => {
     const page = await openStreamRealtime('zh-CN');
     await page.getByText('每个时间点的连接数', { exact: true }).waitFor();
     await page.getByTestId('stream-totals').getByText('连接数', { exact: true }).waitFor();
+    await page.getByTestId('stream-log-total').getByText('共 3 行', { exact: true }).waitFor();
     const bandwidth = page.getByTestId('chart-stream-bandwidth').locator('canvas');
     await bandwidth.waitFor();
     await expect.poll(() => paintedPixels(bandwidth), { timeout: 20_000 }).toBeGreaterThan(0);

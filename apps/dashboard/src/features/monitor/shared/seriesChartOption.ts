@@ -13,6 +13,13 @@ interface TooltipItem {
   value?: unknown;
 }
 
+/** A value with no value either side: a line cannot show it, a symbol must. */
+export const hasIsolatedPoint = (data: readonly Pair[]): boolean =>
+  data.some(
+    ([, value], index) =>
+      value !== null && (data[index - 1]?.[1] ?? null) === null && (data[index + 1]?.[1] ?? null) === null,
+  );
+
 // The tooltip is HTML: even our own labels go in as text.
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -57,7 +64,9 @@ export function seriesChartOption(
       type: 'line' as const,
       name: line.name,
       data: line.data,
-      showSymbol: false,
+      // A node that reported once in the range, or one connection between gaps, still shows.
+      showSymbol: hasIsolatedPoint(line.data),
+      symbolSize: 4,
       connectNulls: false,
       lineStyle: { width: 1.5 },
       ...(line.color && { itemStyle: { color: line.color } }),

@@ -13,6 +13,7 @@ import { RangeChooser } from '../shared/RangeChooser.tsx';
 import { SeriesChart } from '../shared/SeriesChart.tsx';
 import { type StreamScope, useStreamRealtime } from './api.ts';
 import { MONITOR_STREAM_LOCALES } from './locales/bundle.ts';
+import { StreamLogCard } from './StreamLogCard.tsx';
 import { StreamScopePicker } from './StreamScopePicker.tsx';
 import { StreamTopLists } from './StreamTopLists.tsx';
 import { streamSeries } from './streamSeries.ts';
@@ -122,6 +123,7 @@ export const Component = () => {
         </div>
       )}
       <StreamTopLists scope={scope} range={range} />
+      <StreamLogCard scope={scope} range={range} />
     </section>
   );
 };

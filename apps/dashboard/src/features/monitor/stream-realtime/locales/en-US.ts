@@ -28,6 +28,13 @@ export const monitorStreamEnUS = {
       bytesIn: 'Received',
       bytesOut: 'Sent',
     },
+    log: {
+      title: 'Connection log',
+      stream: 'Stream ID',
+      protocol: 'Protocol',
+      duration: 'Duration',
+      upstream: 'Upstream',
+    },
     seconds: '{{value}} s',
   },
 };

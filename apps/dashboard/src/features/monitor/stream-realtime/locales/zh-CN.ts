@@ -28,6 +28,13 @@ export const monitorStreamZhCN = {
       bytesIn: '接收',
       bytesOut: '发送',
     },
+    log: {
+      title: '连接日志',
+      stream: '转发 ID',
+      protocol: '协议',
+      duration: '时长',
+      upstream: '上游',
+    },
     seconds: '{{value}} 秒',
   },
 };
