@@ -13,6 +13,7 @@ import { accountLogs } from './migrations/2026-11-23T1300-account-logs.ts';
 import { ownerKeys } from './migrations/2026-11-25T0900-owner-keys.ts';
 import { siteDomainSuffix } from './migrations/2026-11-25T0910-site-domain-suffix.ts';
 import { usersAdmin } from './migrations/2026-11-25T1130-users-admin.ts';
+import { userSearchTerms } from './migrations/2026-11-25T1131-user-search-terms.ts';
 import { twoFactor } from './migrations/2026-11-25T1140-two-factor.ts';
 import { certify } from './migrations/2026-11-25T1141-certify.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
@@ -35,6 +36,7 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-25T0900-owner-keys': ownerKeys(dialect),
   '2026-11-25T0910-site-domain-suffix': siteDomainSuffix(dialect),
   '2026-11-25T1130-users-admin': usersAdmin(dialect),
+  '2026-11-25T1131-user-search-terms': userSearchTerms(dialect),
   '2026-11-25T1140-two-factor': twoFactor(dialect),
   '2026-11-25T1141-certify': certify(dialect),
 });

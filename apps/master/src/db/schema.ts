@@ -38,6 +38,12 @@ export interface UserGroupsTable {
   updated_at: number;
 }
 
+/** The words a user is found by (modules/users/user-search.ts), one row each. */
+export interface UserSearchTermsTable {
+  term: string;
+  user_id: number;
+}
+
 export interface SessionsTable {
   id: Generated<number>;
   user_id: number;
@@ -457,6 +463,7 @@ export interface CertificationsTable {
 export interface Database {
   users: UsersTable;
   user_groups: UserGroupsTable;
+  user_search_terms: UserSearchTermsTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
   captchas: CaptchasTable;

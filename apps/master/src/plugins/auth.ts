@@ -16,6 +16,8 @@ export interface Authenticated {
   expiresAt: number;
   /** Set when the caller presented an API key (`Access-Token: <key_id>.<secret>`) instead of a session token. */
   apiKey?: ApiKeyGrant;
+  /** The admin signed in as this user (impersonation), or null. */
+  impersonatorId?: number | null;
 }
 
 declare module 'fastify' {
@@ -38,8 +40,13 @@ async function resolveAuth(db: Kysely<Database>, request: FastifyRequest): Promi
   if (isKeyToken(token)) return resolveKeyToken(db, tokenHash, generation, { ip: request.ip, now });
   const row = await findLiveSession(db, tokenHash, now);
   if (row?.status !== 'enabled') return null;
-  const { session_id, session_expires_at, ...user } = row;
-  const session = { user, sessionId: session_id, expiresAt: session_expires_at };
+  const { session_id, session_expires_at, session_impersonator_id, ...user } = row;
+  const session = {
+    user,
+    sessionId: session_id,
+    expiresAt: session_expires_at,
+    impersonatorId: session_impersonator_id,
+  };
   sessionCache.set(tokenHash, session, generation, now);
   return session;
 }

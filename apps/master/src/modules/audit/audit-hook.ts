@@ -34,7 +34,7 @@ async function auditPlugin(app: FastifyInstance, options: { db: Kysely<Database>
         options.db,
         {
           userId: auth.user.id,
-          impersonatorId: null,
+          impersonatorId: auth.impersonatorId ?? null,
           authMethod: auth.apiKey ? 'key' : 'session',
           apiKeyId: auth.apiKey?.keyId ?? null,
           method: request.method,

@@ -7,6 +7,8 @@ export interface CachedSession {
   expiresAt: number;
   /** Set when the caller presented an API key instead of a session token. */
   apiKey?: ApiKeyGrant;
+  /** The admin signed in as this user (impersonation), or null. */
+  impersonatorId?: number | null;
 }
 
 /**

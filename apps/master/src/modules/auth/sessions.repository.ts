@@ -31,7 +31,11 @@ export async function findLiveSession(db: Kysely<Database>, tokenHash: string, n
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at'])
+    .select([
+      'sessions.id as session_id',
+      'sessions.expires_at as session_expires_at',
+      'sessions.impersonator_id as session_impersonator_id',
+    ])
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)

@@ -1,11 +1,17 @@
 import type { AdminUser, UserListQuery } from '@rampart/contracts';
-import { type Kysely, type SqlBool, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { sessionCache } from '../auth/session-cache.ts';
+import { searchRange } from './user-search.ts';
 import { presentUser, type UserRow } from './users.repository.ts';
 
-/** A broad search counts its matches up to here; its first pages stop after a few rows anyway. */
-export const USER_SEARCH_COUNT_CAP = 10_000;
+/** A search counts its matches up to here: past it the answer says `total_capped`. */
+export const USER_SEARCH_COUNT_CAP = 1000;
+/**
+ * Term rows read to tell a narrow search from a broad one. Up to this many, the page is found from
+ * the matches (few to sort); past it, by walking users in the list's order until a page is full.
+ */
+export const NARROW_SEARCH_TERMS = 1000;
 
 const SORT_COLUMNS = {
   id: 'users.id',
@@ -14,34 +20,99 @@ const SORT_COLUMNS = {
   created_at: 'users.created_at',
 } as const;
 
-/** `%`, `_` and `\` match themselves in the LIKE pattern (with `escape '\'`). */
-const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
-
 export const presentAdminUser = (row: UserRow & { group_name: string | null }): AdminUser => ({
   ...presentUser(row),
   certified: row.certified === 1,
   group_name: row.group_name,
 });
 
-/** The admin's user list: substring search over account, email, phone and name; filters; sort; one page. */
-export async function listUsers(db: Kysely<Database>, query: UserListQuery, countCap = USER_SEARCH_COUNT_CAP) {
+type Range = { from: string; to: string };
+type UsersQuery = SelectQueryBuilder<Database, 'users', object>;
+
+const inRange = (range: Range, column: 'term' | 't.term' = 'term') =>
+  sql<SqlBool>`${sql.ref(column)} >= ${range.from} and ${sql.ref(column)} < ${range.to}`;
+
+/** The type, group, state and certified filters of the list. */
+function filtered(qb: UsersQuery, query: UserListQuery): UsersQuery {
+  return qb
+    .$if(query.type !== undefined, (q) => q.where('users.type', '=', query.type ?? 0))
+    .$if(query.group !== undefined, (q) =>
+      query.group === 0 ? q.where('users.group_id', 'is', null) : q.where('users.group_id', '=', query.group ?? 0),
+    )
+    .$if(query.state !== undefined, (q) => q.where('users.status', '=', query.state ?? ''))
+    .$if(query.certified !== undefined, (q) => q.where('users.certified', '=', query.certified ? 1 : 0));
+}
+
+/** Whether at most NARROW_SEARCH_TERMS term rows start with the search (one short index range). */
+async function isNarrow(db: Kysely<Database>, range: Range) {
+  const row = await db
+    .selectFrom(
+      db
+        .selectFrom('user_search_terms')
+        .select('user_id')
+        .where(inRange(range))
+        .limit(NARROW_SEARCH_TERMS + 1)
+        .as('probe'),
+    )
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n) <= NARROW_SEARCH_TERMS;
+}
+
+/**
+ * The admin's user list: a search matches the start of the account, email (or its domain), phone or
+ * name (or a word of it), any case; filters; sort; one page. A narrow search starts from its few
+ * matches; a broad one walks users in the list's order, and counts up to USER_SEARCH_COUNT_CAP.
+ */
+export async function listUsers(db: Kysely<Database>, query: UserListQuery) {
   const page = query.page ?? 1;
   const limit = query.limit ?? 20;
-  const term = query.search?.trim().toLowerCase() ?? '';
-  const scoped = db
-    .selectFrom('users')
-    .$if(term !== '', (qb) =>
-      qb.where(sql<SqlBool>`${sql.ref('users.search_key')} like ${`%${likeEscaped(term)}%`} escape '\\'`),
-    )
-    .$if(query.type !== undefined, (qb) => qb.where('users.type', '=', query.type ?? 0))
-    .$if(query.group !== undefined, (qb) =>
-      query.group === 0 ? qb.where('users.group_id', 'is', null) : qb.where('users.group_id', '=', query.group ?? 0),
-    )
-    .$if(query.state !== undefined, (qb) => qb.where('users.status', '=', query.state ?? ''))
-    .$if(query.certified !== undefined, (qb) => qb.where('users.certified', '=', query.certified ? 1 : 0));
+  const range = query.search === undefined ? null : searchRange(query.search);
+  const narrow = range ? await isNarrow(db, range) : false;
+  const matches = (r: Range) =>
+    db.selectFrom('user_search_terms').select('user_id').distinct().where(inRange(r)).as('matched');
+  // SQLite: CROSS JOIN keeps the matches as the outer loop; PostgreSQL plans it as any join.
+  const scoped: UsersQuery = filtered(
+    range && narrow
+      ? (db
+          .selectFrom(matches(range))
+          .crossJoin('users')
+          .whereRef('users.id', '=', 'matched.user_id') as unknown as UsersQuery)
+      : range
+        ? db
+            .selectFrom('users')
+            .where(({ exists, selectFrom }) =>
+              exists(
+                selectFrom('user_search_terms as t')
+                  .select(sql<number>`1`.as('one'))
+                  .whereRef('t.user_id', '=', 'users.id')
+                  .where(inRange(range, 't.term')),
+              ),
+            )
+        : db.selectFrom('users'),
+    query,
+  );
   const sort = query.sort ?? '-id';
   const column = SORT_COLUMNS[sort.replace(/^-/, '') as keyof typeof SORT_COLUMNS];
   const direction = sort.startsWith('-') ? 'desc' : 'asc';
+  const countBroad = () =>
+    db
+      .selectFrom(
+        filtered(
+          db
+            .selectFrom('user_search_terms as t')
+            .crossJoin('users')
+            .whereRef('users.id', '=', 't.user_id')
+            .where(inRange(range ?? { from: '', to: '' }, 't.term')) as unknown as UsersQuery,
+          query,
+        )
+          .select('users.id')
+          .distinct()
+          .limit(USER_SEARCH_COUNT_CAP + 1)
+          .as('counted'),
+      )
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
   const [rows, count] = await Promise.all([
     scoped
       .leftJoin('user_groups', 'user_groups.id', 'users.group_id')
@@ -52,21 +123,13 @@ export async function listUsers(db: Kysely<Database>, query: UserListQuery, coun
       .limit(limit)
       .offset((page - 1) * limit)
       .execute(),
-    term
-      ? db
-          .selectFrom(
-            scoped
-              .select(sql<number>`1`.as('one'))
-              .limit(countCap + 1)
-              .as('matched'),
-          )
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      : scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    range && !narrow ? countBroad() : scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
   ]);
   const list = rows.map(presentAdminUser);
   const total = Number(count.n);
-  return term && total > countCap ? { list, total: countCap, total_capped: true } : { list, total };
+  return total > USER_SEARCH_COUNT_CAP && range
+    ? { list, total: USER_SEARCH_COUNT_CAP, total_capped: true }
+    : { list, total };
 }
 
 export const findAdminUser = (db: Kysely<Database>, id: number) =>
@@ -163,4 +226,31 @@ export async function belongingsOf(db: Kysely<Database>, userId: number): Promis
 export async function deleteUserRow(db: Kysely<Database>, id: number) {
   await db.deleteFrom('users').where('id', '=', id).execute();
   sessionCache.forgetUser(id);
+}
+
+/** A session of `userId` opened by the admin `impersonatorId`; its writes carry both in the operation log. */
+export async function insertImpersonationSession(
+  db: Kysely<Database>,
+  session: {
+    userId: number;
+    impersonatorId: number;
+    tokenHash: string;
+    ip: string;
+    userAgent: string;
+    now: number;
+    expiresAt: number;
+  },
+) {
+  await db
+    .insertInto('sessions')
+    .values({
+      user_id: session.userId,
+      impersonator_id: session.impersonatorId,
+      token_hash: session.tokenHash,
+      ip: session.ip,
+      user_agent: session.userAgent.slice(0, 512),
+      created_at: session.now,
+      expires_at: session.expiresAt,
+    })
+    .execute();
 }

@@ -5,6 +5,7 @@ import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/
 import { currentConfigVersion } from '../config/config-version.ts';
 import { liveSites } from '../sites/sites.repository.ts';
 import { liveStreams } from '../streams/streams.repository.ts';
+import { USER_SEARCH_COUNT_CAP } from './users-admin.repository.ts';
 
 interface Listed {
   list: { id: number; account: string; status: string; group: number | null; group_name: string | null }[];
@@ -80,7 +81,7 @@ describe.each(DIALECTS)('admin users on $dialect', (target) => {
     await create({ username: 'cedar', password: 'secret-1', type: 1, access: ['admin:node'] });
     await create({ username: 'a_b', password: 'secret-1' });
     expect((await list('search=SHOP.example')).list.map((u) => u.account)).toEqual(['amber']);
-    expect((await list('search=5550123')).list.map((u) => u.account)).toEqual(['brook']);
+    expect((await list('search=1555012')).list.map((u) => u.account)).toEqual(['brook']);
     expect((await list('search=ōtani')).list.map((u) => u.account)).toEqual(['brook']);
     // LIKE wildcards match themselves.
     expect((await list('search=a_')).list.map((u) => u.account)).toEqual(['a_b']);
@@ -94,6 +95,51 @@ describe.each(DIALECTS)('admin users on $dialect', (target) => {
     const pageTwo = await list('sort=account&page=2&limit=2');
     expect(pageTwo.total).toBe(5);
     expect(pageTwo.list.map((u) => u.account)).toEqual(['amber', 'brook']);
+  });
+
+  it('pages a broad search in the list order and caps its count', async () => {
+    const now = Date.now();
+    // Written in bulk (the terms as insertUser writes them): one by one takes seconds on PostgreSQL.
+    const many = Array.from({ length: USER_SEARCH_COUNT_CAP + 100 }, (_, i) => `bulk${String(i).padStart(5, '0')}`);
+    const rows = await test.database.db
+      .insertInto('users')
+      .values(
+        many.map((username) => ({
+          username,
+          username_key: username,
+          email: '',
+          phone: '',
+          name: '',
+          qq: '',
+          password_hash: 'x',
+          type: 2,
+          access: '[]',
+          balance: 0,
+          status: 'enabled',
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .returning(['id', 'username'])
+      .execute();
+    await test.database.db
+      .insertInto('user_search_terms')
+      .values(rows.map((row) => ({ term: row.username, user_id: row.id })))
+      .execute();
+    await test.database.db
+      .updateTable('users')
+      .set({ certified: 1 })
+      .where('username', 'in', ['bulk00007', 'bulk01050'])
+      .execute();
+    const broad = await test.call('GET', '/v1/users?search=BULK&limit=3', { token: admin });
+    expect(broad.body.data).toMatchObject({ total: USER_SEARCH_COUNT_CAP, total_capped: true });
+    expect((broad.body.data as Listed).list.map((u) => u.account)).toEqual(['bulk01099', 'bulk01098', 'bulk01097']);
+    const sorted = await list('search=bulk&sort=account&page=2&limit=2');
+    expect(sorted.list.map((u) => u.account)).toEqual(['bulk00002', 'bulk00003']);
+    const certified = await list('search=bulk&certified=true');
+    expect(certified).toMatchObject({ total: 2 });
+    expect(certified.list.map((u) => u.account)).toEqual(['bulk01050', 'bulk00007']);
+    expect((await list('search=bulk01050')).list.map((u) => u.account)).toEqual(['bulk01050']);
   });
 
   it('disabling ends the sessions and API key at once and suspends the sites; enabling restores each as it was', async () => {
@@ -241,5 +287,37 @@ describe.each(DIALECTS)('admin users on $dialect', (target) => {
     );
     data(await test.call('DELETE', `/v1/user-groups/${basic.id}`, { token: admin }));
     expect((await test.call('GET', `/v1/user-groups/${basic.id}`, { token: admin })).status).toBe(404);
+  });
+
+  it('signs an admin in as a user with a session that carries the admin, recorded in the operation log', async () => {
+    await addUser(test, 'alice');
+    const aliceId = await idOf('alice');
+    const adminId = await idOf('admin');
+    const made = data<{
+      access_token: string;
+      user: { account: string };
+      impersonator: { id: number; account: string };
+    }>(await test.call('POST', `/v1/users/${aliceId}/impersonate`, { token: admin }));
+    expect(made).toMatchObject({ user: { account: 'alice' }, impersonator: { id: adminId, account: 'admin' } });
+    const as = made.access_token;
+    expect((await test.call('GET', '/v1/user', { token: as })).body.data).toMatchObject({ account: 'alice', type: 2 });
+    expect((await test.call('GET', '/v1/users', { token: as })).body.code).toBe('forbidden');
+    data(await test.call('PUT', '/v1/user', { token: as, body: { name: 'Seen by support' } }));
+    const log = data<{
+      list: { user_id: number; impersonator_id: number | null; action: string; target_ids: string[] }[];
+    }>(await test.call('GET', '/v1/log/op?page=1&limit=5', { token: admin })).list;
+    expect(log[0]).toMatchObject({ user_id: aliceId, impersonator_id: adminId, action: 'user.update' });
+    expect(log[1]).toMatchObject({
+      user_id: adminId,
+      impersonator_id: null,
+      action: 'users.impersonate.create',
+      target_ids: [String(aliceId)],
+    });
+    // The way back: the impersonation session ends, the admin's own goes on.
+    data(await test.call('DELETE', '/v1/common/auth', { token: as }));
+    expect((await test.call('GET', '/v1/user', { token: as })).body.code).toBe('login_required');
+    expect((await test.call('GET', '/v1/user', { token: admin })).body.data).toMatchObject({ account: 'admin' });
+    const ofAdmin = await test.call('POST', `/v1/users/${adminId}/impersonate`, { token: admin });
+    expect(ofAdmin.body.msg).toBe('id: only ordinary users (type 2) can be signed in as');
   });
 });

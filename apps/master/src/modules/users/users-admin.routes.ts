@@ -3,6 +3,7 @@ import {
   CreateUserBody,
   Envelope,
   IdParams,
+  Impersonation,
   ListResult,
   SavedUser,
   UpdateUserBody,
@@ -13,10 +14,10 @@ import {
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
-import { caller } from '../../plugins/auth.ts';
+import { caller, clientInfo } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { listUsers, presentAdminUser } from './users-admin.repository.ts';
-import { batchUsers, changeUser, createUser, readAdminUser, removeUser } from './users-admin.service.ts';
+import { batchUsers, changeUser, createUser, impersonate, readAdminUser, removeUser } from './users-admin.service.ts';
 
 const tags = ['users'];
 
@@ -59,5 +60,11 @@ export async function adminUserRoutes(app: App, { db }: AppContext) {
       await removeUser(db, caller(request).user, request.params.id);
       return ok(null);
     },
+  );
+
+  app.post(
+    '/v1/users/:id/impersonate',
+    { schema: { tags, params: IdParams, response: { 200: Envelope(Impersonation) } } },
+    async (request) => ok(await impersonate(db, caller(request).user, request.params.id, clientInfo(request))),
   );
 }

@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import type { CreateUserBody, SavedUser, UpdateUserBody, UserBatchBody } from '@rampart/contracts';
+import type { CreateUserBody, Impersonation, SavedUser, UpdateUserBody, UserBatchBody } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { AppError } from '../../errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { sessionCache } from '../auth/session-cache.ts';
+import { hashToken, newToken } from '../auth/tokens.ts';
 import { changeConfig } from '../config/config-version.ts';
 import {
   findUserByAccount,
   findUserByEmail,
   findUserByPhone,
   insertUser,
+  presentUser,
   type UserRow,
   updateUser,
 } from './users.repository.ts';
@@ -20,6 +22,7 @@ import {
   deleteUserRow,
   existingUserIds,
   findAdminUser,
+  insertImpersonationSession,
   presentAdminUser,
   revokeSessionsOf,
   setUsersGroup,
@@ -228,4 +231,36 @@ export async function removeUser(db: Kysely<Database>, actor: UserRow, id: numbe
     throw new AppError('conflict', `id: user ${target.username} still has ${what}; remove or move them first`);
   }
   await deleteUserRow(db, id);
+}
+
+/** An impersonation session lasts an hour: long enough to look into a problem, short if forgotten. */
+export const IMPERSONATION_TTL_MS = 60 * 60 * 1000;
+
+/** POST /v1/users/{id}/impersonate: a session of an enabled ordinary user that carries who opened it. */
+export async function impersonate(
+  db: Kysely<Database>,
+  actor: UserRow,
+  id: number,
+  client: { ip: string; userAgent: string },
+): Promise<Impersonation> {
+  const target = await readAdminUser(db, id);
+  if (target.type !== 2) throw new AppError('invalid_param', 'id: only ordinary users (type 2) can be signed in as');
+  if (target.status !== 'enabled') throw new AppError('invalid_param', `id: user ${target.username} is disabled`);
+  const token = newToken();
+  const now = Date.now();
+  const expiresAt = now + IMPERSONATION_TTL_MS;
+  await insertImpersonationSession(db, {
+    userId: id,
+    impersonatorId: actor.id,
+    tokenHash: hashToken(token),
+    ...client,
+    now,
+    expiresAt,
+  });
+  return {
+    access_token: token,
+    expires_at: new Date(expiresAt).toISOString(),
+    user: presentUser(target),
+    impersonator: { id: actor.id, account: actor.username },
+  };
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { sessionCache } from '../auth/session-cache.ts';
 import type { UserRow } from './user-row.ts';
+import { writeSearchTerms } from './user-search.ts';
 
 export type { UserRow } from './user-row.ts';
 
@@ -61,7 +62,7 @@ export async function insertUser(db: Kysely<Database>, user: NewUser, now: numbe
       : user.type === 2
         ? ((await db.selectFrom('user_groups').select('id').where('is_default', '=', 1).executeTakeFirst())?.id ?? null)
         : null;
-  return db
+  const row = await db
     .insertInto('users')
     .values({
       username: user.username,
@@ -89,6 +90,8 @@ export async function insertUser(db: Kysely<Database>, user: NewUser, now: numbe
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await writeSearchTerms(db, row.id, row);
+  return row;
 }
 
 export const countUsers = async (db: Kysely<Database>) =>
@@ -162,6 +165,7 @@ export async function updateUser(db: Kysely<Database>, id: number, changes: User
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  if (current) await writeSearchTerms(db, id, row);
   sessionCache.forgetUser(id);
   return row;
 }
