@@ -8,7 +8,10 @@ describe.each(DIALECTS)('password reset on $dialect', (target) => {
   beforeEach(async () => {
     test = await startTestApp(target);
     token = await test.login('admin', ADMIN_PASSWORD);
-    await test.call('PUT', '/v1/user', { token, body: { email: 'ops@example.com' } });
+    // A new email needs the code sent to it (modules/profile).
+    await test.call('POST', '/v1/user/email-captcha', { token, body: { email: 'ops@example.com' } });
+    const captcha = await latestCode(test, 'ops@example.com');
+    await test.call('PUT', '/v1/user', { token, body: { email: 'ops@example.com', captcha } });
   });
   afterEach(async () => {
     await test.close();
