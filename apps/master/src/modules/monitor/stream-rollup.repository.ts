@@ -8,16 +8,23 @@ export { STREAM_ROLLUPS };
 
 const COUNTS = ['connections', 'failed', 'bytes_in', 'bytes_out', 'session_ms'] as const;
 
-/** One batch's stream lines summed per (stream, interval): a line is one ended connection or session. */
+/**
+ * The row of every stream together: an admin's chart of every stream reads one row an interval
+ * instead of one per stream (stream ids start at 1).
+ */
+export const ALL_STREAMS = 0;
+
+/**
+ * One batch's stream lines summed per (stream, interval), and per interval under ALL_STREAMS: a
+ * line is one ended connection or session.
+ */
 export function sumStreamTraffic(lines: readonly StreamLogLine[], seconds: number): StreamTrafficTable[] {
   const rows = new Map<string, StreamTrafficTable>();
-  for (const line of lines) {
-    if (line.stream_id <= 0) continue;
-    const bucket = Math.floor(Math.round(line.time * 1000) / (seconds * 1000)) * seconds;
-    const key = `${line.stream_id}:${bucket}`;
+  const add = (streamId: number, bucket: number, line: StreamLogLine) => {
+    const key = `${streamId}:${bucket}`;
     let row = rows.get(key);
     if (!row) {
-      row = { stream_id: line.stream_id, bucket, connections: 0, failed: 0, bytes_in: 0, bytes_out: 0, session_ms: 0 };
+      row = { stream_id: streamId, bucket, connections: 0, failed: 0, bytes_in: 0, bytes_out: 0, session_ms: 0 };
       rows.set(key, row);
     }
     row.connections++;
@@ -25,6 +32,12 @@ export function sumStreamTraffic(lines: readonly StreamLogLine[], seconds: numbe
     row.bytes_in += line.bytes_received;
     row.bytes_out += line.bytes_sent;
     row.session_ms += Math.round(line.session_time * 1000);
+  };
+  for (const line of lines) {
+    if (line.stream_id <= 0) continue;
+    const bucket = Math.floor(Math.round(line.time * 1000) / (seconds * 1000)) * seconds;
+    add(line.stream_id, bucket, line);
+    add(ALL_STREAMS, bucket, line);
   }
   // One order for every writer, so two batches adding to the same rows cannot deadlock.
   return [...rows.values()].sort((a, b) => a.stream_id - b.stream_id || a.bucket - b.bucket);

@@ -56,15 +56,25 @@ describe.each(DIALECTS)('stream traffic migration on $dialect', (target) => {
     }
 
     expect(await migrateToLatest(database)).toContain('2026-11-25T1110-stream-traffic');
-    const minutes = await database.logs.selectFrom('stream_traffic_minutes').selectAll().orderBy('bucket').execute();
-    expect(minutes.map((row) => [Number(row.bucket) * 1000, Number(row.connections), Number(row.failed)])).toEqual([
-      [T0, 2, 0],
-      [T0 + 60_000, 1, 1],
-      [T0 + 3_600_000, 1, 0],
-    ]);
-    const [day] = await database.logs.selectFrom('stream_traffic_days').selectAll().execute();
-    expect(day && [day.connections, day.bytes_in, day.bytes_out, day.session_ms].map(Number)).toEqual([
-      4, 40, 400, 2000,
+    for (const streamId of [9, 0]) {
+      const minutes = await database.logs
+        .selectFrom('stream_traffic_minutes')
+        .selectAll()
+        .where('stream_id', '=', streamId)
+        .orderBy('bucket')
+        .execute();
+      expect(minutes.map((row) => [Number(row.bucket) * 1000, Number(row.connections), Number(row.failed)])).toEqual([
+        [T0, 2, 0],
+        [T0 + 60_000, 1, 1],
+        [T0 + 3_600_000, 1, 0],
+      ]);
+    }
+    const days = await database.logs.selectFrom('stream_traffic_days').selectAll().orderBy('stream_id').execute();
+    expect(
+      days.map((day) => [day.stream_id, day.connections, day.bytes_in, day.bytes_out, day.session_ms].map(Number)),
+    ).toEqual([
+      [0, 4, 40, 400, 2000],
+      [9, 4, 40, 400, 2000],
     ]);
     const keys = await database.logs.selectFrom('stream_logs').select('client_ip_key').orderBy('time_ms').execute();
     expect(keys.map((row) => row.client_ip_key)).toEqual([

@@ -1,7 +1,7 @@
 import type { StreamTrafficCounts } from '@rampart/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { LogDatabase } from '../../db/logs-schema.ts';
-import type { StreamRollupTable } from './stream-rollup.repository.ts';
+import { ALL_STREAMS, type StreamRollupTable } from './stream-rollup.repository.ts';
 import type { StreamScope } from './stream-scope.repository.ts';
 
 export type StreamBucketCounts = StreamTrafficCounts & { bucket: number };
@@ -10,7 +10,7 @@ const total = (column: keyof StreamTrafficCounts) => sql<number | string>`sum(${
 
 /**
  * The scope's stream traffic per interval of one rollup, for buckets in [from, to) (seconds), read
- * through the (stream_id, bucket) key or the bucket index.
+ * through the (stream_id, bucket) key: the scope's streams, or every stream's totals row.
  */
 export async function readStreamTraffic(
   logs: Kysely<LogDatabase>,
@@ -25,6 +25,8 @@ export async function readStreamTraffic(
     .where('bucket', '>=', from)
     .where('bucket', '<', to)
     .$if(scope.kind === 'streams', (qb) => qb.where('stream_id', 'in', scope.kind === 'streams' ? scope.ids : []))
+    // Every stream: the totals row of each interval, not a row per stream.
+    .$if(scope.kind === 'all', (qb) => qb.where('stream_id', '=', ALL_STREAMS))
     .select([
       'bucket',
       total('connections'),

@@ -71,6 +71,7 @@ describe.each(DIALECTS)('stream traffic on $dialect', (target) => {
       const rolled = await test.database.logs
         .selectFrom(table)
         .selectAll()
+        .where('stream_id', '>', 0)
         .orderBy('stream_id')
         .orderBy('bucket')
         .execute();
@@ -78,6 +79,20 @@ describe.each(DIALECTS)('stream traffic on $dialect', (target) => {
         rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, Number(value)])));
       expect(numbers(rolled), table).toEqual(numbers(raw.rows));
       expect(rolled.length, table).toBeGreaterThan(1);
+      // Stream 0 holds every stream's totals of each interval.
+      const totals = await sql<
+        Record<string, number | string>
+      >`select 0 as stream_id, (time_ms / ${sql.lit(ms)}) * ${sql.lit(seconds)} as bucket,
+          count(*) as connections, sum(case when status >= 400 then 1 else 0 end) as failed,
+          sum(bytes_received) as bytes_in, sum(bytes_sent) as bytes_out, sum(session_time_ms) as session_ms
+        from stream_logs group by time_ms / ${sql.lit(ms)} order by bucket`.execute(test.database.logs);
+      const all = await test.database.logs
+        .selectFrom(table)
+        .selectAll()
+        .where('stream_id', '=', 0)
+        .orderBy('bucket')
+        .execute();
+      expect(numbers(all), table).toEqual(numbers(totals.rows));
     }
   });
 

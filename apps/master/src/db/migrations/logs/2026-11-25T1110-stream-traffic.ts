@@ -18,8 +18,9 @@ const BACKFILL_BATCH = 2000;
 
 // Frozen once landed. Stream traffic (a stream log line is one ended connection or session) and
 // node metrics (a report every few seconds) rolled up by minute, hour and UTC day, added in the
-// ingest's transaction, so a 30-day chart reads at most about 1000 rows a stream or node; the rows
-// already stored are rolled up here once. Node gauges are kept as sums with the number of reports
+// ingest's transaction, so a 30-day chart reads at most about 1000 rows a stream or node (stream 0
+// holds every stream's totals, for an admin's chart of every stream); the rows already stored are
+// rolled up here once. Node gauges are kept as sums with the number of reports
 // (the mean is sum / reports); disk and load5/15 came later (`extended_reports` counts the reports
 // that carry them). Stream lines get the client address key of the site log for CIDR filters.
 export const streamTraffic = (): Migration => ({
@@ -43,6 +44,12 @@ export const streamTraffic = (): Migration => ({
           sum(case when status >= 400 then 1 else 0 end), sum(bytes_received), sum(bytes_sent), sum(session_time_ms)
         from stream_logs where stream_id > 0
         group by stream_id, time_ms / ${sql.lit(ms)}`.execute(db);
+      // Stream 0: every stream together, so an admin's chart reads one row an interval.
+      await sql`insert into ${sql.table(table)} (stream_id, bucket, connections, failed, bytes_in, bytes_out, session_ms)
+        select 0, (time_ms / ${sql.lit(ms)}) * ${sql.lit(seconds)}, count(*),
+          sum(case when status >= 400 then 1 else 0 end), sum(bytes_received), sum(bytes_sent), sum(session_time_ms)
+        from stream_logs where stream_id > 0
+        group by time_ms / ${sql.lit(ms)}`.execute(db);
     }
     await db.schema.alterTable('stream_logs').addColumn('client_ip_key', 'text').execute();
     await backfillIpKeys(db);
