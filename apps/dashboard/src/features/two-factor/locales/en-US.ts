@@ -33,6 +33,11 @@ export const twoFactorEnUS = {
       codeLabel: 'Code from the app, or a recovery code',
       required: 'Please fill this in',
     },
+    reset: {
+      button: 'Reset two-factor sign-in',
+      confirm: '{{account}} signs in with the password alone until they turn it on again. Reset?',
+      done: 'Two-factor sign-in of {{account}} was reset',
+    },
     recovery: {
       title: 'Your recovery codes',
       once: 'Keep these codes somewhere safe: each signs you in once if you lose your phone. They are shown only this once.',

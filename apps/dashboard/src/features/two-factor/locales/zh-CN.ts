@@ -33,6 +33,11 @@ export const twoFactorZhCN = {
       codeLabel: '应用中的验证码或恢复码',
       required: '请填写此项',
     },
+    reset: {
+      button: '重置两步验证',
+      confirm: '重置后 {{account}} 只需密码即可登录，直到重新开启。确定重置？',
+      done: '已重置 {{account}} 的两步验证',
+    },
     recovery: {
       title: '你的恢复码',
       once: '请妥善保存这些恢复码：手机丢失时，每个恢复码可登录一次。它们只显示这一次。',
