@@ -1,22 +1,41 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from './envelope.ts';
 import { DisplayName, Email, Id, Password, Phone, Qq, Username } from './fields.ts';
-import { ALL_ADMIN_PERMISSIONS } from './permissions.ts';
+import { ALL_ADMIN_PERMISSIONS, PERMISSIONS } from './permissions.ts';
 import { User, UserStatus } from './user.ts';
 
 /** The admin's view of users (GET, POST and batch PUT /v1/users; GET, PUT, DELETE /v1/users/{id}). */
 export const UserTypeField = Type.Union([Type.Literal(1), Type.Literal(2)], { description: '1 (admin) or 2 (user)' });
 
 /** A sub-admin's access list: admin permission codes only. */
-export const AccessList = Type.Array(Type.Union(ALL_ADMIN_PERMISSIONS.map((code) => Type.Literal(code))), {
-  maxItems: ALL_ADMIN_PERMISSIONS.length,
-  uniqueItems: true,
-  description: `distinct codes among ${ALL_ADMIN_PERMISSIONS.join(', ')}`,
-});
+export const AccessList = Type.Array(
+  Type.Union([
+    Type.Literal(PERMISSIONS.adminNode),
+    Type.Literal(PERMISSIONS.adminConfig),
+    Type.Literal(PERMISSIONS.adminPackage),
+    Type.Literal(PERMISSIONS.adminFinance),
+    Type.Literal(PERMISSIONS.adminSys),
+    Type.Literal(PERMISSIONS.adminUser),
+  ]),
+  {
+    maxItems: ALL_ADMIN_PERMISSIONS.length,
+    uniqueItems: true,
+    description: `distinct codes among ${ALL_ADMIN_PERMISSIONS.join(', ')}`,
+  },
+);
 
 export const USER_SORTS = ['id', '-id', 'account', '-account', 'email', '-email', 'created_at', '-created_at'] as const;
 export const UserSort = Type.Union(
-  USER_SORTS.map((sort) => Type.Literal(sort)),
+  [
+    Type.Literal('id'),
+    Type.Literal('-id'),
+    Type.Literal('account'),
+    Type.Literal('-account'),
+    Type.Literal('email'),
+    Type.Literal('-email'),
+    Type.Literal('created_at'),
+    Type.Literal('-created_at'),
+  ],
   { description: `one of ${USER_SORTS.join(', ')}` },
 );
 export type UserSort = Static<typeof UserSort>;
@@ -92,10 +111,9 @@ export const USER_BATCH_ACTIONS = ['enable', 'disable', 'group'] as const;
 export const UserBatchBody = Type.Object(
   {
     ids: Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true, description: '1 to 1000 distinct user ids' }),
-    action: Type.Union(
-      USER_BATCH_ACTIONS.map((action) => Type.Literal(action)),
-      { description: USER_BATCH_ACTIONS.join(', ') },
-    ),
+    action: Type.Union([Type.Literal('enable'), Type.Literal('disable'), Type.Literal('group')], {
+      description: USER_BATCH_ACTIONS.join(', '),
+    }),
     group_id: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the group to move to; null: no group' })),
   },
   { additionalProperties: false },

@@ -27,6 +27,7 @@ export const BUILT_PAGES = [
   'account-log',
   'account-api',
   'sys-log',
+  'sys-user',
 ] as const;
 
 export type BuiltPage = (typeof BUILT_PAGES)[number];

@@ -43,4 +43,5 @@ export const CONSOLE_PAGES: Record<BuiltPage, PageLoader> = {
   'account-log': () => import('../features/account-logs/AccountLogPage.tsx'),
   'account-api': () => import('../features/api-key/ApiKeyPage.tsx'),
   'sys-log': () => import('../features/account-logs/SysLogPage.tsx'),
+  'sys-user': () => import('../features/users/UserListPage.tsx'),
 };

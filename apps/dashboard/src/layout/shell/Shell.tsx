@@ -4,6 +4,7 @@ import { useLocation, useMatches } from 'react-router';
 import { canVisit } from '../../app/access.ts';
 import { APP_CONFIG } from '../../app/config.ts';
 import { deepestHandle } from '../../app/routeHandle.ts';
+import { readImpersonation } from '../../features/users/impersonation.ts';
 import { useDevice } from '../device/useDevice.ts';
 import { Header } from '../header/Header.tsx';
 import { siderItems } from '../menu/menuModel.ts';
@@ -28,6 +29,9 @@ const ForbiddenPage = lazy(async () => ({
   default: (await import('../../features/errors/ErrorPages.tsx')).ForbiddenPage,
 }));
 const MobileMenu = lazy(async () => ({ default: (await import('../sider/MobileMenu.tsx')).MobileMenu }));
+const ImpersonationBanner = lazy(async () => ({
+  default: (await import('../../features/users/ImpersonationBanner.tsx')).ImpersonationBanner,
+}));
 
 /** The console chrome of spec §2 around the current page. */
 export const Shell = ({ user }: { user: User }) => {
@@ -78,6 +82,11 @@ export const Shell = ({ user }: { user: User }) => {
           {settings.tabs && (
             <Suspense fallback={<div className="rp-tabs" />}>
               <TabBar settings={settings} />
+            </Suspense>
+          )}
+          {readImpersonation() && (
+            <Suspense fallback={null}>
+              <ImpersonationBanner />
             </Suspense>
           )}
           <main className="rp-content" data-testid="page-content">
