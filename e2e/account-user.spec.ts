@@ -85,7 +85,8 @@ describe('/account/user', () => {
     const { baseUrl, adminPassword } = suite.master();
     const page = await suite.openPage({ token });
     await page.goto(suite.url('/account/user'));
-    const form = page.locator('form[id="profile"]');
+    // Tabs are destroyed when hidden: the page holds the profile form alone.
+    const form = page.getByTestId('account-user-page');
     await form.getByLabel('Name').fill('Ursa Major');
     await form.getByLabel('Email', { exact: true }).fill('ursa.new@example.com');
     await form.getByTestId('profile-email-send').click();

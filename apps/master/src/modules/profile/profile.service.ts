@@ -1,6 +1,7 @@
 import { PROFILE_CODES_PER_HOUR, type UpdateProfileBody } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { AppError } from '../../errors.ts';
 import { consumeVerifyCode, issueVerifyCode } from '../auth/verify-codes.ts';
 import type { MessageChannel } from '../messages/messages.repository.ts';
@@ -75,5 +76,9 @@ export async function updateProfile(db: Kysely<Database>, user: UserRow, session
   const purpose = changePurpose(user.id);
   if (newEmail) await consumeVerifyCode(db, settings, { channel: 'email', target: newEmail, purpose }, captcha);
   if (newPhone) await consumeVerifyCode(db, settings, { channel: 'sms', target: newPhone, purpose }, phone_captcha);
-  return updateCurrentUser(db, user, sessionId, fields);
+  return updateCurrentUser(db, user, sessionId, fields).catch((error: unknown) => {
+    // Another account took the address between the check and the write: its unique index decided.
+    if (isUniqueViolation(error)) throw new AppError('account_exists', 'email or phone: is already registered');
+    throw error;
+  });
 }
