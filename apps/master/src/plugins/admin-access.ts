@@ -57,8 +57,16 @@ export function requireAccess(request: FastifyRequest, access: readonly string[]
   }
 }
 
+const READS = new Set(['GET', 'HEAD']);
+/** Credentials that would outlive an impersonation session: the admin signed in as the user makes none. */
+const NOT_WHILE_IMPERSONATING = new Set(['/v1/api-key']);
+
 /** onRequest hook after `authenticate`: admin routes refuse everyone else before reading any input. */
 export async function checkAdminAccess(request: FastifyRequest) {
-  const access = routeAccess(request.routeOptions.url ?? '');
+  const route = request.routeOptions.url ?? '';
+  const access = routeAccess(route);
   if (access) requireAccess(request, access);
+  if (request.auth?.impersonatorId && !READS.has(request.method) && NOT_WHILE_IMPERSONATING.has(route)) {
+    throw new AppError('forbidden', 'an admin signed in as this user cannot manage their API key');
+  }
 }

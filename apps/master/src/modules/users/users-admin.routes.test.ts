@@ -303,6 +303,11 @@ describe.each(DIALECTS)('admin users on $dialect', (target) => {
     expect((await test.call('GET', '/v1/user', { token: as })).body.data).toMatchObject({ account: 'alice', type: 2 });
     expect((await test.call('GET', '/v1/users', { token: as })).body.code).toBe('forbidden');
     data(await test.call('PUT', '/v1/user', { token: as, body: { name: 'Seen by support' } }));
+    const key = await test.call('POST', '/v1/api-key', { token: as, body: { scope: 'write' } });
+    expect(key.body).toMatchObject({
+      code: 'forbidden',
+      msg: 'an admin signed in as this user cannot manage their API key',
+    });
     const log = data<{
       list: { user_id: number; impersonator_id: number | null; action: string; target_ids: string[] }[];
     }>(await test.call('GET', '/v1/log/op?page=1&limit=5', { token: admin })).list;
