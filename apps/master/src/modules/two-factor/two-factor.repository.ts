@@ -81,10 +81,13 @@ export async function deleteTwoFactor(db: Kysely<Database>, userId: number) {
 }
 
 /** A sign-in from `ip` whose password was proven and whose code is awaited (one per user and address). */
-export async function openChallenge(db: Kysely<Database>, userId: number, ip: string, expiresAt: number) {
+export async function openChallenge(db: Kysely<Database>, userId: number, ip: string, expiresAt: number, attempts = 0) {
   await db.transaction().execute(async (trx) => {
     await dropChallenges(trx, userId, ip);
-    await trx.insertInto('two_factor_challenges').values({ user_id: userId, ip, expires_at: expiresAt }).execute();
+    await trx
+      .insertInto('two_factor_challenges')
+      .values({ user_id: userId, ip, expires_at: expiresAt, attempts })
+      .execute();
   });
 }
 

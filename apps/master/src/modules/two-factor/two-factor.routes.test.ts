@@ -176,6 +176,21 @@ describe.each(DIALECTS)('two-factor sign-in on $dialect', (target) => {
     expect(await test.database.db.selectFrom('two_factor_recovery_codes').selectAll().execute()).toEqual([]);
   });
 
+  it('stops taking proofs after five wrong ones, so a stolen session cannot guess its way to turning it off', async () => {
+    const { token, secret } = await enable();
+    for (let i = 0; i < 3; i++) {
+      const wrong = await test.call('DELETE', '/v1/user/two-factor', { token, body: { code: '000000' } });
+      expect(wrong.body.code).toBe('two_factor_invalid');
+    }
+    for (let i = 0; i < 2; i++) {
+      const wrong = await test.call('DELETE', '/v1/user/two-factor', { token, body: { password: 'guess' } });
+      expect(wrong.body.code).toBe('bad_credentials');
+    }
+    const right = await test.call('DELETE', '/v1/user/two-factor', { token, body: { code: codeFor(secret, 1) } });
+    expect(right.body).toMatchObject({ code: 'throttled' });
+    expect((await test.call('GET', '/v1/user/two-factor', { token })).body.data).toMatchObject({ enabled: true });
+  });
+
   it('is reset by an admin for a user, and by no one else', async () => {
     await enable();
     const alice = await test.database.db

@@ -17,10 +17,13 @@ import { findUserById, type UserRow } from '../users/users.repository.ts';
 import { base32Decode, base32Encode, matchTotp, newTotpKey, otpauthUri } from './totp.ts';
 import {
   advanceStep,
+  countChallengeMiss,
   countRecoveryCodesLeft,
   deleteTwoFactor,
   enableTwoFactor,
+  findLiveChallenge,
   findTwoFactor,
+  openChallenge,
   replaceRecoveryCodes,
   savePendingSecret,
   spendRecoveryCode,
@@ -133,21 +136,46 @@ export async function confirmTwoFactor(
   });
 }
 
+/**
+ * Wrong proofs a signed-in user may give per quarter hour: a stolen session cannot guess its way
+ * to turning two-factor sign-in off. Counted in the challenges table under an address no client has.
+ */
+export const PROOF_ATTEMPTS = 5;
+const PROOF_WINDOW_MS = 15 * 60 * 1000;
+const PROOF_KEY = 'proof';
+
+async function countProofMiss(db: Kysely<Database>, userId: number, now: number) {
+  const row = await findLiveChallenge(db, userId, PROOF_KEY, now);
+  if (row) await countChallengeMiss(db, row.id, row.attempts + 1);
+  else await openChallenge(db, userId, PROOF_KEY, now + PROOF_WINDOW_MS, 1);
+}
+
 /** A current code or the password: what turning it off and new recovery codes need. */
-async function checkProof(db: Kysely<Database>, secrets: SecretBox, user: UserRow, proof: TwoFactorProofBody) {
+async function checkProof(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  user: UserRow,
+  proof: TwoFactorProofBody,
+  now = Date.now(),
+) {
+  if (!proof.code && !proof.password) {
+    throw new AppError('invalid_param', 'code: is required: a code from the app, a recovery code, or the password');
+  }
+  const misses = (await findLiveChallenge(db, user.id, PROOF_KEY, now))?.attempts ?? 0;
+  if (misses >= PROOF_ATTEMPTS) {
+    throw new AppError('throttled', 'too many wrong codes or passwords; try again in 15 minutes');
+  }
   if (proof.code) {
-    if (!(await verifySecondFactor(db, secrets, user.id, proof.code))) {
+    if (!(await verifySecondFactor(db, secrets, user.id, proof.code, now))) {
+      await countProofMiss(db, user.id, now);
       throw new AppError('two_factor_invalid', 'code: the code is wrong or was used already; wait for the next one');
     }
     return;
   }
-  if (proof.password) {
-    if (!(await verifyPassword(proof.password, user.password_hash))) {
-      throw new AppError('bad_credentials', 'password: the current password is wrong');
-    }
-    return;
+  if (!(await verifyPassword(proof.password ?? '', user.password_hash))) {
+    await countProofMiss(db, user.id, now);
+    throw new AppError('bad_credentials', 'password: the current password is wrong');
   }
-  throw new AppError('invalid_param', 'code: is required: a code from the app, a recovery code, or the password');
 }
 
 export async function newRecoveryCodes(
