@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from './envelope.ts';
-import { DisplayName, Email, Id, Password, Phone, Qq, Username } from './fields.ts';
+import { DisplayName, Email, Id, MAX_ID, Password, Phone, Qq, Username } from './fields.ts';
 import { ALL_ADMIN_PERMISSIONS, PERMISSIONS } from './permissions.ts';
 import { User, UserStatus } from './user.ts';
 
@@ -46,7 +46,13 @@ export const UserListQuery = Type.Object({
     Type.String({ maxLength: 64, description: 'part of the account, email, phone or name; at most 64 characters' }),
   ),
   type: Type.Optional(UserTypeField),
-  group: Type.Optional(Type.Integer({ minimum: 0, description: 'a user group id, or 0 for users in no group' })),
+  group: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_ID,
+      description: `a user group id, or 0 for users in no group (at most ${MAX_ID})`,
+    }),
+  ),
   state: Type.Optional(UserStatus),
   certified: Type.Optional(Type.Boolean({ description: 'true or false' })),
   sort: Type.Optional(UserSort),

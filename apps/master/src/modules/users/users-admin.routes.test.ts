@@ -237,6 +237,15 @@ describe.each(DIALECTS)('admin users on $dialect', (target) => {
     const demoted = await test.call('PUT', `/v1/users/${made.id}`, { token: admin, body: { type: 2 } });
     expect(demoted.body.data).toMatchObject({ type: 2, access: [] });
     expect((await list('search=frank')).list[0]).toMatchObject({ account: 'frank' });
+    const own = await test.call('PUT', `/v1/users/${await idOf('admin')}`, {
+      token: admin,
+      body: { password: 'secret-3' },
+    });
+    expect(own.body).toMatchObject({
+      code: 'invalid_param',
+      msg: 'password: change your own password with PUT /v1/user',
+    });
+    expect((await test.call('GET', '/v1/user', { token: admin })).body.code).toBe(0);
   });
 
   it('records every write in the operation log with its target and no password', async () => {

@@ -158,6 +158,10 @@ export async function changeUser(
   if (body.password !== undefined && body.generate_password === true) {
     throw new AppError('invalid_param', 'password: leave it out when generate_password is true');
   }
+  // One's own password changes with the current one (PUT /v1/user), which this call does not ask for.
+  if (id === actor.id && (body.password !== undefined || body.generate_password === true)) {
+    throw new AppError('invalid_param', 'password: change your own password with PUT /v1/user');
+  }
   if (id === actor.id && (body.type !== undefined || body.access !== undefined || body.status === 'disabled')) {
     throw new AppError('invalid_param', 'id: you cannot change the type, access or state of your own account');
   }
