@@ -37,6 +37,8 @@ export const LoginForm = () => {
   const change = (field: keyof LoginValues) => (value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
+    // Another account starts again from its password.
+    if (field === 'account') setTwoFactor(false);
   };
 
   /** Asks whether this account (or this client) must solve a captcha; shows it when so. */
