@@ -26,6 +26,7 @@ export interface RouteRecord {
 }
 
 const ADMIN = [1] as const;
+const SYS = [PERMISSIONS.adminSys];
 const USER = [2] as const;
 
 const child = (path: string, name: string, extra: Partial<RouteRecord> = {}): RouteRecord => ({
@@ -167,16 +168,17 @@ export const ROUTES: readonly RouteRecord[] = [
     title: 'route.sys',
     icon: 'tool',
     types: ADMIN,
-    auth: [PERMISSIONS.adminSys],
+    // admin:user alone opens the group for its user list; every other page needs admin:sys.
+    auth: [PERMISSIONS.adminSys, PERMISSIONS.adminUser],
     redirect: '/sys/setting',
     children: [
-      child('/sys/setting', 'sys-setting'),
-      child('/sys/task', 'sys-task'),
+      child('/sys/setting', 'sys-setting', { auth: SYS }),
+      child('/sys/task', 'sys-task', { auth: SYS }),
       child('/sys/user', 'sys-user', { auth: [PERMISSIONS.adminUser, PERMISSIONS.adminSys] }),
-      child('/sys/log', 'sys-log'),
-      child('/sys/op', 'sys-op'),
-      child('/sys/anno', 'sys-anno'),
-      child('/sys/message', 'sys-message'),
+      child('/sys/log', 'sys-log', { auth: SYS }),
+      child('/sys/op', 'sys-op', { auth: SYS }),
+      child('/sys/anno', 'sys-anno', { auth: SYS }),
+      child('/sys/message', 'sys-message', { auth: SYS }),
     ],
   },
   child('/log', 'log', { icon: 'file-text', cache: true }),
