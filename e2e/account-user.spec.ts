@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { adminToken, callApi, latestCode } from './support/api.ts';
+import { adminToken, callApi, latestCode, login } from './support/api.ts';
 import { customerOf } from './support/edge.ts';
 import { openDialog } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
@@ -30,6 +30,7 @@ describe('/account/user', () => {
   const suite = useSuite();
   const customer = customerOf(suite, 'tess');
   const other = customerOf(suite, 'ursa');
+  const third = customerOf(suite, 'vega');
 
   it('turns on two-factor sign-in with the QR code’s secret, then signs in with the app’s code', async () => {
     const { token, account, password } = await customer();
@@ -115,5 +116,25 @@ describe('/account/user', () => {
     await panel.getByRole('button', { name: '提交审核' }).click();
     await expect.poll(() => panel.getByTestId('certify-state').textContent()).toBe('待审核');
     await panel.getByText('1101**********002X').waitFor();
+  });
+
+  it('changes the password with the current one and signs the other sessions out', async () => {
+    const { token, account, password } = await third();
+    const { baseUrl } = suite.master();
+    const elsewhere = await login(baseUrl, account, password);
+    const page = await suite.openPage({ token });
+    await page.goto(suite.url('/account/user?tab=password'));
+    const form = page.getByTestId('account-user-page');
+    await form.getByLabel('Current password').fill('not-my-password');
+    await form.getByLabel('New password').fill('vega-Next-Pass-2');
+    await form.getByLabel('Confirm password').fill('vega-Next-Pass-2');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText(/old_password: the current password is wrong - bad_credentials/).waitFor();
+    await form.getByLabel('Current password').fill(password);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password was changed; your other sessions were signed out').waitFor();
+    await expect(callApi(baseUrl, 'GET', '/v1/user', { token: elsewhere })).rejects.toThrow(/login_required/);
+    expect(await callApi<{ account: string }>(baseUrl, 'GET', '/v1/user', { token })).toMatchObject({ account });
+    expect((await login(baseUrl, account, 'vega-Next-Pass-2')).length).toBeGreaterThan(0);
   });
 });
