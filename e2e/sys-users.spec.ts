@@ -63,7 +63,7 @@ describe('/sys/user: users and user groups', () => {
 
     await page.getByTestId(`user-delete:${account}`).click();
     await confirmPopup(page);
-    await page.getByTestId('delete-refusal').getByText(`user ${account} still has 1 sites`, { exact: false }).waitFor();
+    await page.getByTestId('delete-refusal').getByText(`user ${account} still has 1 site;`, { exact: false }).waitFor();
   });
 
   it('keeps user groups and moves selected users into one', async () => {

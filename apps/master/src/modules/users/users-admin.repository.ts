@@ -188,30 +188,32 @@ export async function touchServedBy(db: Kysely<Database>, ids: readonly number[]
   await db.updateTable('streams').set({ version }).where('user_id', 'in', ids).execute();
 }
 
-/** What belongs to a user and stops its deletion, by the name the refusal uses. */
+/** What belongs to a user and stops its deletion: table, then how the refusal names one and many. */
 const BELONGINGS = [
-  ['sites', 'sites'],
-  ['streams', 'streams'],
-  ['certificates', 'certs'],
-  ['site groups', 'site_groups'],
-  ['stream groups', 'stream_groups'],
-  ['DNS APIs', 'dnsapis'],
-  ['CC matches', 'cc_matches'],
-  ['CC filters', 'cc_filters'],
-  ['CC rule groups', 'cc_rule_groups'],
-  ['ACLs', 'acls'],
+  ['sites', 'site', 'sites'],
+  ['streams', 'stream', 'streams'],
+  ['certs', 'certificate', 'certificates'],
+  ['site_groups', 'site group', 'site groups'],
+  ['stream_groups', 'stream group', 'stream groups'],
+  ['dnsapis', 'DNS API', 'DNS APIs'],
+  ['cc_matches', 'CC match', 'CC matches'],
+  ['cc_filters', 'CC filter', 'CC filters'],
+  ['cc_rule_groups', 'CC rule group', 'CC rule groups'],
+  ['acls', 'ACL', 'ACLs'],
 ] as const;
 
-/** `[label, count]` of each kind of thing the user owns, only those with at least one. */
-export async function belongingsOf(db: Kysely<Database>, userId: number): Promise<[string, number][]> {
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What the user owns, as the refusal names it ("2 sites", "1 API key"); empty when nothing. */
+export async function belongingsOf(db: Kysely<Database>, userId: number): Promise<string[]> {
   const counts = await Promise.all(
-    BELONGINGS.map(async ([label, table]) => {
+    BELONGINGS.map(async ([table, one, many]) => {
       const row = await db
         .selectFrom(table)
         .select((eb) => eb.fn.countAll().as('n'))
         .where('user_id', '=', userId)
         .executeTakeFirstOrThrow();
-      return [label, Number(row.n)] as [string, number];
+      return { n: Number(row.n), text: counted(Number(row.n), one, many) };
     }),
   );
   const keys = await db
@@ -220,7 +222,8 @@ export async function belongingsOf(db: Kysely<Database>, userId: number): Promis
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .executeTakeFirstOrThrow();
-  return [...counts, ['API keys', Number(keys.n)] as [string, number]].filter(([, n]) => n > 0);
+  counts.push({ n: Number(keys.n), text: counted(Number(keys.n), 'API key', 'API keys') });
+  return counts.filter(({ n }) => n > 0).map(({ text }) => text);
 }
 
 export async function deleteUserRow(db: Kysely<Database>, id: number) {

@@ -213,7 +213,7 @@ describe.each(DIALECTS)('admin users on $dialect', (target) => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({
       code: 'conflict',
-      msg: 'id: user alice still has 1 sites, 1 API keys; remove or move them first',
+      msg: 'id: user alice still has 1 site, 1 API key; remove or move them first',
     });
     data(await test.call('DELETE', `/v1/sites/${site}`, { token: alice }));
     data(await test.call('DELETE', '/v1/api-key', { token: alice }));

@@ -229,10 +229,12 @@ export async function removeUser(db: Kysely<Database>, actor: UserRow, id: numbe
   checkReach(actor, target);
   if (id === actor.id) throw new AppError('invalid_param', 'id: you cannot delete your own account');
   const owned = await belongingsOf(db, id);
-  if (target.balance !== 0) owned.unshift(['a balance', Number(target.balance)]);
+  if (target.balance !== 0) owned.unshift('a balance');
   if (owned.length > 0) {
-    const what = owned.map(([label, n]) => (label === 'a balance' ? label : `${n} ${label}`)).join(', ');
-    throw new AppError('conflict', `id: user ${target.username} still has ${what}; remove or move them first`);
+    throw new AppError(
+      'conflict',
+      `id: user ${target.username} still has ${owned.join(', ')}; remove or move them first`,
+    );
   }
   await deleteUserRow(db, id);
 }
