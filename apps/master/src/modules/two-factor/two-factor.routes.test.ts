@@ -201,14 +201,20 @@ describe.each(DIALECTS)('two-factor sign-in on $dialect', (target) => {
     const bob = await addUser(test, 'bob');
     const byUser = await test.call('DELETE', `/v1/users/${alice.id}/two-factor`, { token: bob });
     expect(byUser.body.code).toBe('forbidden');
+    expect((await test.call('GET', `/v1/users/${alice.id}/two-factor`, { token: bob })).body.code).toBe('forbidden');
     expect((await signIn({})).body.code).toBe('two_factor_required');
     const admin = await test.login('admin', ADMIN_PASSWORD);
     const badId = await test.call('DELETE', '/v1/users/abc/two-factor', { token: admin });
     expect(badId.body.code).toBe('invalid_param');
     expect(badId.body.msg).toMatch(/^params\/id/);
     expect((await test.call('DELETE', '/v1/users/999999/two-factor', { token: admin })).body.code).toBe('not_found');
+    const seen = await test.call('GET', `/v1/users/${alice.id}/two-factor`, { token: admin });
+    expect(seen.body.data).toMatchObject({ enabled: true, recovery_codes_left: 10 });
     const reset = await test.call('DELETE', `/v1/users/${alice.id}/two-factor`, { token: admin });
     expect(reset.body.code).toBe(0);
+    expect((await test.call('GET', `/v1/users/${alice.id}/two-factor`, { token: admin })).body.data).toMatchObject({
+      enabled: false,
+    });
     expect((await signIn({})).body.code).toBe(0);
     expect((await test.call('DELETE', `/v1/users/${alice.id}/two-factor`, { token: admin })).body.code).toBe(
       'not_found',

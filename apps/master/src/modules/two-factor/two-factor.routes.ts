@@ -18,6 +18,7 @@ import {
   disableTwoFactor,
   newRecoveryCodes,
   readTwoFactor,
+  readUserTwoFactor,
   resetTwoFactor,
   startTwoFactor,
 } from './two-factor.service.ts';
@@ -85,6 +86,22 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
     async (request) => {
       await disableTwoFactor(db, secrets, caller(request).user, request.body ?? {});
       return ok(null);
+    },
+  );
+
+  app.get(
+    '/v1/users/:id/two-factor',
+    {
+      schema: {
+        tags,
+        summary: "Admin (admin:user or admin:sys): whether a user's two-factor sign-in is on",
+        params: IdParams,
+        response: { 200: Envelope(TwoFactorStatus) },
+      },
+    },
+    async (request) => {
+      requireUserAdmin(request);
+      return ok(await readUserTwoFactor(db, request.params.id));
     },
   );
 

@@ -204,6 +204,12 @@ export async function disableTwoFactor(
   await deleteTwoFactor(db, user.id);
 }
 
+/** GET /v1/users/{id}/two-factor (admin): what the user's own page shows, for a user who exists. */
+export async function readUserTwoFactor(db: Kysely<Database>, userId: number) {
+  if (!(await findUserById(db, userId))) throw new AppError('not_found', `id: no user ${userId}`);
+  return readTwoFactor(db, userId);
+}
+
 /** DELETE /v1/users/{id}/two-factor (admin): for a user who lost the phone and the recovery codes. */
 export async function resetTwoFactor(db: Kysely<Database>, userId: number) {
   if (!(await findUserById(db, userId))) throw new AppError('not_found', `id: no user ${userId}`);
