@@ -205,7 +205,7 @@ const search = (label: string, term: string): Case => ({
 const cases: Case[] = [
   search('search "user4242" (account prefix, 11 matches)', 'user4242'),
   search('search "USER77777@MAIL" (email, any case)', 'USER77777@MAIL'),
-  search('search "8613800012" (phone without +, 100 matches)', '8613800012'),
+  search('search "8613800012" (phone without +, 1,000 matches: narrow at the limit)', '8613800012'),
   search('search "mail7.example.com" (email domain, 2,000 matches: broad)', 'mail7.example.com'),
   search('search "zhang" (a word of the name, 20,000 matches: broad, count capped)', 'zhang'),
   search('search "u" (every user: broad, count capped)', 'u'),
