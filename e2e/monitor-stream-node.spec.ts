@@ -76,6 +76,7 @@ describe('stream and node monitoring: /stream/realtime and /node/realtime', () =
           disk_used_bytes: 30_000_000_000,
           disk_total_bytes: 100_000_000_000,
           connections: 12,
+          nginx_up: true,
           bytes_in: 50_000,
           bytes_out: 900_000,
           requests: 40,
@@ -158,6 +159,7 @@ describe('stream and node monitoring: /stream/realtime and /node/realtime', () =
       disk_used_bytes: 30_000_000_000,
       disk_total_bytes: 100_000_000_000,
       connections: 12,
+      nginx_up: true,
       bytes_in: 0,
       bytes_out: 0,
       requests: 0,
@@ -176,6 +178,7 @@ describe('stream and node monitoring: /stream/realtime and /node/realtime', () =
     await row.getByText('Online', { exact: true }).waitFor();
     await row.getByText('40%', { exact: true }).waitFor();
     await row.getByText('0.7 / 0.5 / 0.3', { exact: true }).waitFor();
+    await row.getByText('OK', { exact: true }).waitFor();
     await row.getByRole('button', { name: `Charts ${NODE_NAME}` }).click();
 
     for (const kind of ['bandwidth', 'cpu', 'disk']) {

@@ -153,6 +153,7 @@ describe('access and stream logs reach the master exactly once', () => {
       load15: expect.any(Number),
       disk_total_bytes: expect.any(Number),
       disk_used_bytes: expect.any(Number),
+      nginx_up: true,
     });
     expect(master.metrics.at(-1)?.disk_total_bytes).toBeGreaterThan(0);
   });

@@ -134,6 +134,8 @@ export const NodeMonitor = Type.Object({
   config_current: Type.Boolean(),
   /** nginx applied the last config without error (last_error is empty). */
   nginx_ok: Type.Boolean(),
+  /** Whether nginx answered the agent at the newest report; null before one, or from an older agent. */
+  nginx_running: Type.Union([Type.Boolean(), Type.Null()]),
   last_error: Type.String(),
   /** The time of the newest report; null before the first. */
   reported_at: Type.Union([Time, Type.Null()]),

@@ -62,6 +62,7 @@ export class MetricsReporter {
       bytes_in: taken.bytesIn,
       bytes_out: taken.bytesOut,
       requests: taken.requests,
+      nginx_up: stub?.status === 200,
       ...(disk && { disk_used_bytes: disk.used, disk_total_bytes: disk.total }),
       sites: taken.sites,
     };

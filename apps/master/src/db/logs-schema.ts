@@ -62,6 +62,8 @@ export interface NodeMetricsTable {
   load15: number | null;
   disk_used_bytes: number | null;
   disk_total_bytes: number | null;
+  /** 1 when nginx answered the agent's status request, 0 when not. */
+  nginx_up: number | null;
 }
 
 export interface SiteMinutesTable {

@@ -153,6 +153,7 @@ export const NodeMetricsBody = Type.Object(
       Type.Integer({ minimum: 0, description: 'of the file system of the data directory' }),
     ),
     disk_total_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
+    nginx_up: Type.Optional(Type.Boolean({ description: 'whether nginx answered its status page' })),
     sites: Type.Array(SiteMinute, { maxItems: 100_000 }),
   },
   { additionalProperties: false },

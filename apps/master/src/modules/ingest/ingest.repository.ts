@@ -110,7 +110,7 @@ export async function ingestMetrics(
   nodeId: number,
   report: NodeMetricsBody,
 ) {
-  const { sites, time, ...node } = report;
+  const { sites, time, nginx_up, ...node } = report;
   await ensureDayPartitions(logs, dialect, 'node_metrics', 's', [time]);
   await ensureDayPartitions(
     logs,
@@ -122,7 +122,7 @@ export async function ingestMetrics(
   await logs.transaction().execute(async (trx) => {
     const stored = await trx
       .insertInto('node_metrics')
-      .values({ node_id: nodeId, time, ...node })
+      .values({ node_id: nodeId, time, ...node, nginx_up: nginx_up === undefined ? null : Number(nginx_up) })
       .onConflict((oc) => oc.columns(['node_id', 'time']).doNothing())
       .returning('time')
       .executeTakeFirst();

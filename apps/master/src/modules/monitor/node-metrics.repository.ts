@@ -91,6 +91,7 @@ export interface LatestReport {
   load5: number | null;
   load15: number | null;
   connections: number;
+  nginx_up: boolean | null;
 }
 
 /** A node's newest report (through the (node_id, time) key), and the sums of its reports since `since`. */
@@ -113,6 +114,7 @@ export async function latestReport(
         'load5',
         'load15',
         'connections',
+        'nginx_up',
       ])
       .where('node_id', '=', nodeId)
       .orderBy('time', 'desc')
@@ -141,6 +143,7 @@ export async function latestReport(
       load5: num(latest.load5),
       load15: num(latest.load15),
       connections: Number(latest.connections),
+      nginx_up: latest.nginx_up === null ? null : Number(latest.nginx_up) === 1,
     },
     recent: {
       bytes_in: Number(recent?.bytes_in ?? 0),

@@ -206,6 +206,7 @@ describe.each(DIALECTS)('node monitoring on $dialect', (target) => {
         disk_total_bytes: 99,
       }),
     );
+    await sendMetrics(test, other, metricsReport({ time: now - 10, nginx_up: false }));
     await test.call('PUT', `/v1/nodes/${other.nodeId}`, { token: admin, body: { enabled: false } });
     const nodes = await get<NodeMonitorList>('nodes');
     expect(nodes.total).toBe(2);
@@ -213,6 +214,8 @@ describe.each(DIALECTS)('node monitoring on $dialect', (target) => {
       id: edge.nodeId,
       state: 'online',
       nginx_ok: true,
+      // An older agent's report says nothing of nginx running.
+      nginx_running: null,
       reported_at: iso((now - 5) * 1000),
       cpu_percent: 42,
       disk_total_bytes: 99,
@@ -221,7 +224,7 @@ describe.each(DIALECTS)('node monitoring on $dialect', (target) => {
       last_minute: { bytes_in: 200, bytes_out: 700, requests: 5 },
     });
     expect(nodes.list[0]?.config_current).toBe(nodes.list[0]?.applied_version === nodes.config_version);
-    expect(nodes.list[1]).toMatchObject({ id: other.nodeId, state: 'disabled', reported_at: null, cpu_percent: null });
+    expect(nodes.list[1]).toMatchObject({ id: other.nodeId, state: 'disabled', nginx_running: false, cpu_percent: 10 });
   });
 
   it('answers ordinary users forbidden on every node call, even with a bad query, and names unknown nodes', async () => {

@@ -136,6 +136,7 @@ export async function monitorNodes(stores: MonitorStores, now: number): Promise<
       applied_version: node.applied_version,
       config_current: node.applied_version >= version,
       nginx_ok: node.last_error === '',
+      nginx_running: latest?.nginx_up ?? null,
       last_error: node.last_error,
       reported_at: latest ? new Date(latest.time * 1000).toISOString() : null,
       cpu_percent: latest?.cpu_percent ?? null,

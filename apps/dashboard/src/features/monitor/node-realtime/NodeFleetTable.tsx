@@ -95,16 +95,17 @@ export const NodeFleetTable = ({ onShow }: { onShow: (nodeId: number) => void })
           {
             key: 'nginx',
             title: t('monitorNode.column.nginx'),
-            width: 90,
-            render: (_, node) =>
-              node.nginx_ok ? (
-                <Tag color="green">{t('monitorNode.nginx.ok')}</Tag>
-              ) : (
+            width: 120,
+            render: (_, node) => {
+              if (node.nginx_running === false) return <Tag color="red">{t('monitorNode.nginx.stopped')}</Tag>;
+              if (node.nginx_ok) return <Tag color="green">{t('monitorNode.nginx.ok')}</Tag>;
+              return (
                 // The error comes from the node: shown as text.
                 <Tooltip title={node.last_error}>
                   <Tag color="red">{t('monitorNode.nginx.failed')}</Tag>
                 </Tooltip>
-              ),
+              );
+            },
           },
           {
             key: 'lastSeen',

@@ -66,6 +66,8 @@ export const streamTraffic = (): Migration => ({
     for (const column of ['load5', 'load15'] as const) {
       await db.schema.alterTable('node_metrics').addColumn(column, 'double precision').execute();
     }
+    // 1 when nginx answered the agent's status request, 0 when not; null from older agents.
+    await db.schema.alterTable('node_metrics').addColumn('nginx_up', 'integer').execute();
     for (const { table, seconds } of NODE_ROLLUPS) {
       await db.schema
         .createTable(table)

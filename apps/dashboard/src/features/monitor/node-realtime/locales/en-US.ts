@@ -20,7 +20,7 @@ export const monitorNodeEnUS = {
       lastSeen: 'Last seen',
     },
     state: { online: 'Online', offline: 'Offline', disabled: 'Disabled', never: 'Never connected' },
-    nginx: { ok: 'OK', failed: 'Error' },
+    nginx: { ok: 'OK', failed: 'Error', stopped: 'Not answering' },
     config: { current: 'current', behind: 'behind (now {{version}})' },
     charts: {
       bandwidth: 'Bandwidth',

@@ -20,7 +20,7 @@ export const monitorNodeZhCN = {
       lastSeen: '最后在线',
     },
     state: { online: '在线', offline: '离线', disabled: '已停用', never: '从未连接' },
-    nginx: { ok: '正常', failed: '错误' },
+    nginx: { ok: '正常', failed: '错误', stopped: '无响应' },
     config: { current: '最新', behind: '落后（当前 {{version}}）' },
     charts: {
       bandwidth: '带宽',
