@@ -221,6 +221,30 @@ describe.each(DIALECTS)('two-factor sign-in on $dialect', (target) => {
     );
   });
 
+  it('lets an admin signed in as the user read it but not change it', async () => {
+    const { secret } = await enable();
+    const alice = await test.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'alice')
+      .executeTakeFirstOrThrow();
+    const admin = await test.login('admin', ADMIN_PASSWORD);
+    const made = await test.call('POST', `/v1/users/${alice.id}/impersonate`, { token: admin });
+    const as = (made.body.data as { access_token: string }).access_token;
+    expect((await test.call('GET', '/v1/user/two-factor', { token: as })).body.data).toMatchObject({ enabled: true });
+    const off = await test.call('DELETE', '/v1/user/two-factor', { token: as, body: { code: codeFor(secret, 1) } });
+    expect(off.body).toMatchObject({
+      code: 'forbidden',
+      msg: 'an admin signed in as this user cannot change their two-factor sign-in',
+    });
+    const codes = await test.call('POST', '/v1/user/two-factor/recovery-codes', {
+      token: as,
+      body: { password: 'alice-pass' },
+    });
+    expect(codes.body.code).toBe('forbidden');
+    expect((await signIn({})).body.code).toBe('two_factor_required');
+  });
+
   it("keeps each user's own: bob's calls never touch alice's two-factor sign-in", async () => {
     const { secret } = await enable();
     const bob = await addUser(test, 'bob');

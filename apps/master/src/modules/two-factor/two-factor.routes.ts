@@ -8,8 +8,10 @@ import {
   TwoFactorSetup,
   TwoFactorStatus,
 } from '@rampart/contracts';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
@@ -25,6 +27,15 @@ import {
 import { requireUserAdmin } from './user-admin-access.ts';
 
 const tags = ['two-factor'];
+
+/** The user themselves: an admin signed in as the user (impersonation) reads it but changes nothing. */
+function owner(request: FastifyRequest) {
+  const current = caller(request);
+  if (current.impersonatorId) {
+    throw new AppError('forbidden', 'an admin signed in as this user cannot change their two-factor sign-in');
+  }
+  return current;
+}
 
 /** The signed-in user's own two-factor sign-in, and the admin's reset of a user's. */
 export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
@@ -44,7 +55,7 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
         response: { 200: Envelope(TwoFactorSetup) },
       },
     },
-    async (request) => ok(await startTwoFactor(db, secrets, caller(request).user, request.body.password)),
+    async (request) => ok(await startTwoFactor(db, secrets, owner(request).user, request.body.password)),
   );
 
   app.put(
@@ -57,7 +68,7 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
         response: { 200: Envelope(RecoveryCodes) },
       },
     },
-    async (request) => ok(await confirmTwoFactor(db, secrets, caller(request).user.id, request.body.code)),
+    async (request) => ok(await confirmTwoFactor(db, secrets, owner(request).user.id, request.body.code)),
   );
 
   app.post(
@@ -70,7 +81,7 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
         response: { 200: Envelope(RecoveryCodes) },
       },
     },
-    async (request) => ok(await newRecoveryCodes(db, secrets, caller(request).user, request.body)),
+    async (request) => ok(await newRecoveryCodes(db, secrets, owner(request).user, request.body)),
   );
 
   app.delete(
@@ -84,7 +95,7 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
       },
     },
     async (request) => {
-      await disableTwoFactor(db, secrets, caller(request).user, request.body ?? {});
+      await disableTwoFactor(db, secrets, owner(request).user, request.body ?? {});
       return ok(null);
     },
   );
