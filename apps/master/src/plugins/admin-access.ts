@@ -16,8 +16,6 @@ const ANY_ADMIN: readonly Permission[] = [];
 export const ADMIN_ROUTE_ACCESS: readonly { path: string; access: readonly Permission[] }[] = [
   { path: '/v1/users', access: [adminUser, adminSys] },
   { path: '/v1/user-groups', access: [adminUser, adminSys] },
-  // The admin's review of a certification request (its list serves customers too, and checks inside).
-  { path: '/v1/user/certify/:id', access: [adminUser, adminSys] },
   // The review of a certification request; POST and GET /v1/user/certify serve customers too.
   { path: '/v1/user/certify/:id', access: [adminUser, adminSys] },
   { path: '/v1/nodes', access: [adminNode] },
