@@ -248,6 +248,25 @@ describe.each(DIALECTS)('admin users on $dialect', (target) => {
     expect((await test.call('GET', '/v1/user', { token: admin })).body.code).toBe(0);
   });
 
+  it('lets a sub-admin grant only the codes they hold and leaves wider admins alone', async () => {
+    await create({ username: 'helper', password: 'helper-pass', type: 1, access: ['admin:user'] });
+    const wide = await create({ username: 'ops', password: 'ops-pass-1', type: 1, access: ['admin:node'] });
+    const helper = await test.login('helper', 'helper-pass');
+    const grant = await test.call('POST', '/v1/users', {
+      token: helper,
+      body: { username: 'ops2', password: 'secret-1', type: 1, access: ['admin:node'] },
+    });
+    expect(grant.body).toMatchObject({ code: 'forbidden', msg: 'access: you cannot grant admin:node' });
+    const narrow = await test.call('POST', '/v1/users', {
+      token: helper,
+      body: { username: 'ops3', password: 'secret-1', type: 1, access: ['admin:user'] },
+    });
+    expect(narrow.body.code).toBe(0);
+    const edit = await test.call('PUT', `/v1/users/${wide.id}`, { token: helper, body: { name: 'x' } });
+    expect(edit.body).toMatchObject({ code: 'forbidden', msg: 'access: you cannot grant admin:node' });
+    expect((await test.call('GET', '/v1/nodes', { token: helper })).body.code).toBe('forbidden');
+  });
+
   it('records every write in the operation log with its target and no password', async () => {
     const made = await create({ username: 'gina', password: 'secret-1' });
     data(await test.call('PUT', `/v1/users/${made.id}`, { token: admin, body: { name: 'Gina' } }));
