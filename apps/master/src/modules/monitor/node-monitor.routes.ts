@@ -8,28 +8,23 @@ import {
   NodeRealtimeQuery,
   NodeTop,
   NodeTopQuery,
-  PERMISSIONS,
 } from '@rampart/contracts';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../http.ts';
-import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import type { MonitorStores } from './monitor.service.ts';
 import { monitorNodes, nodeIpLogOf, nodeRealtime, nodeTop } from './node-monitor.service.ts';
 
 const tags = ['monitor'];
-const admin = async (request: FastifyRequest) => {
-  requirePermission(request, PERMISSIONS.adminNode);
-};
 
-/** Node monitoring, for admins with the node permission: charts, top sites, client addresses, the fleet now. */
+/**
+ * Node monitoring: charts, top sites, client addresses, the fleet now. Admins with admin:node only,
+ * refused to everyone else before the query is read (plugins/admin-access.ts lists these paths).
+ */
 export function nodeMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/node/realtime',
     {
-      // Before the query is checked: an ordinary user learns nothing of these calls.
-      preValidation: admin,
       schema: {
         tags,
         description:
@@ -44,8 +39,6 @@ export function nodeMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/node/top',
     {
-      // Before the query is checked: an ordinary user learns nothing of these calls.
-      preValidation: admin,
       schema: {
         tags,
         description: `Sites by traffic on one node (node_id) or every node in the range (at most ${MONITOR_LIMITS.rawLogDays} days, within the last ${MONITOR_LIMITS.rawLogDays} days), from the agents' per-site minutes; site 0 is requests no site serves.`,
@@ -59,8 +52,6 @@ export function nodeMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/node/ip-log',
     {
-      // Before the query is checked: an ordinary user learns nothing of these calls.
-      preValidation: admin,
       schema: {
         tags,
         description: `Client addresses one node (node_id) or every node saw in the range (at most ${MONITOR_LIMITS.rawLogDays} days, within the last ${MONITOR_LIMITS.rawLogDays} days): HTTP requests and stream connections, bytes, first and last seen; most active first.`,
@@ -74,8 +65,6 @@ export function nodeMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/nodes',
     {
-      // Before the query is checked: an ordinary user learns nothing of these calls.
-      preValidation: admin,
       schema: {
         tags,
         description:
