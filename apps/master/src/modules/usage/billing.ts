@@ -11,11 +11,19 @@ const SAMPLE_MS = USAGE_LIMITS.sampleSeconds * 1000;
  * many samples the period has had, `samples` only the non-zero ones (the rest are zeros). No
  * samples at all bill zero.
  */
-export function percentile95(samples: readonly number[], count: number = samples.length): number {
+export function percentile95(samples: ArrayLike<number>, count: number = samples.length): number {
   const total = Math.max(count, samples.length);
   const dropped = Math.floor((total * (100 - USAGE_LIMITS.percentile)) / 100);
-  const highestFirst = [...samples].sort((a, b) => b - a);
-  return highestFirst[dropped] ?? 0;
+  // A typed array sorts numerically without a comparator: a month is 8,640 samples a call.
+  const ascending = Float64Array.from(samples).sort();
+  return ascending[ascending.length - 1 - dropped] ?? 0;
+}
+
+/** The highest sample, zero for none. */
+export function highest(samples: ArrayLike<number>): number {
+  let peak = 0;
+  for (let i = 0; i < samples.length; i++) peak = Math.max(peak, samples[i] ?? 0);
+  return peak;
 }
 
 /** Bits per second of one 5-minute sample of `bytes`. */

@@ -21,6 +21,7 @@ import {
   dateOf,
   dayRange,
   forecastLinear,
+  highest,
   percentile95,
   sampleBps,
 } from './billing.ts';
@@ -71,10 +72,10 @@ const add = (into: Sums, row: Sums) => {
   into.requests += row.requests;
 };
 
-const figures = (sums: Sums, samples: readonly number[], count: number): UsageFigures => ({
+const figures = (sums: Sums, samples: ArrayLike<number>, count: number): UsageFigures => ({
   ...sums,
   p95_bps: sampleBps(percentile95(samples, count)),
-  peak_bps: sampleBps(samples.reduce((peak, bytes) => Math.max(peak, bytes), 0)),
+  peak_bps: sampleBps(highest(samples)),
 });
 
 /** The usage of a billing period: totals, the 95th percentile, the forecast, per day and per site. */
@@ -90,15 +91,18 @@ export async function usageOf(stores: UsageStores, owner: Owner, query: UsageQue
     readDays(stores.logs, ids, from, to),
   ]);
 
-  // The user's samples are the sums over their sites per interval; each site keeps its own too.
-  const perBucket = new Map<number, number>();
+  // The user's samples are the sums over their sites per interval, by the interval's index in the
+  // month (a typed array: bucket numbers are too large for V8's fast map keys); each site keeps its own.
+  const perSlot = new Float64Array((to - from) / USAGE_LIMITS.sampleSeconds);
   const perSite = new Map<number, number[]>();
   for (const sample of samples) {
-    perBucket.set(sample.bucket, (perBucket.get(sample.bucket) ?? 0) + sample.bytes_out);
+    const slot = (sample.bucket - from) / USAGE_LIMITS.sampleSeconds;
+    perSlot[slot] = (perSlot[slot] ?? 0) + sample.bytes_out;
     const list = perSite.get(sample.site_id) ?? [];
     list.push(sample.bytes_out);
     perSite.set(sample.site_id, list);
   }
+  const userSamples = perSlot.filter((bytes) => bytes > 0);
   const total: Sums = { bytes_in: 0, bytes_out: 0, requests: 0 };
   const siteSums = new Map<number, Sums>();
   const daySums = new Map<number, Sums>();
@@ -117,9 +121,9 @@ export async function usageOf(stores: UsageStores, owner: Owner, query: UsageQue
     from: new Date(period.fromMs).toISOString(),
     to: new Date(period.toMs).toISOString(),
     samples: period.samples,
-    total: figures(total, [...perBucket.values()], period.samples),
+    total: figures(total, userSamples, period.samples),
     forecast: forecastOf(total, period),
-    days: usageDays(period, daySums, perBucket),
+    days: usageDays(period, daySums, perSlot),
     sites: sites
       .map((site) => ({
         site_id: site.id,
@@ -145,19 +149,16 @@ const forecastOf = (sums: Sums, period: BillingPeriod): Sums => {
 };
 
 /** Every day of the period up to now, with its traffic and its highest sample. */
-function usageDays(period: BillingPeriod, daySums: Map<number, Sums>, perBucket: Map<number, number>): UsageDay[] {
-  const peaks = new Map<number, number>();
-  for (const [bucket, bytes] of perBucket) {
-    const day = Math.floor(bucket / 86_400) * 86_400;
-    peaks.set(day, Math.max(peaks.get(day) ?? 0, bytes));
-  }
+function usageDays(period: BillingPeriod, daySums: Map<number, Sums>, perSlot: Float64Array): UsageDay[] {
+  const perDay = DAY_MS / 1000 / USAGE_LIMITS.sampleSeconds;
   const days: UsageDay[] = [];
-  for (let ms = period.fromMs; ms < period.untilMs; ms += DAY_MS) {
-    const bucket = seconds(ms);
+  for (let ms = period.fromMs, day = 0; ms < period.untilMs; ms += DAY_MS, day++) {
+    let peak = 0;
+    for (let slot = day * perDay; slot < (day + 1) * perDay; slot++) peak = Math.max(peak, perSlot[slot] ?? 0);
     days.push({
       date: dateOf(ms),
-      ...(daySums.get(bucket) ?? { bytes_in: 0, bytes_out: 0, requests: 0 }),
-      peak_bps: sampleBps(peaks.get(bucket) ?? 0),
+      ...(daySums.get(seconds(ms)) ?? { bytes_in: 0, bytes_out: 0, requests: 0 }),
+      peak_bps: sampleBps(peak),
     });
   }
   return days;
