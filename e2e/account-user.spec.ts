@@ -1,23 +1,10 @@
-import { createHmac } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminToken, callApi, latestCode, login } from './support/api.ts';
 import { customerOf } from './support/edge.ts';
 import { openDialog } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
-
-/** RFC 6238 with SHA-1, six digits, 30 s: what an authenticator app shows `offset` steps from now. */
-function appCode(secret: string, offset = 0): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const char of secret) bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
-  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((byte) => Number.parseInt(byte, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000) + offset));
-  const mac = createHmac('sha1', key).update(counter).digest();
-  const at = (mac[19] ?? 0) & 0x0f;
-  return String((mac.readUInt32BE(at) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
+import { appCode } from './support/totp.ts';
 
 const signIn = async (page: Page, url: string, account: string, password: string) => {
   await page.goto(url);

@@ -3,10 +3,12 @@ import { adminToken, callApi } from './support/api.ts';
 import { createSite, customerOf } from './support/edge.ts';
 import { confirmPopup, openDialog } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
+import { appCode } from './support/totp.ts';
 
 describe('/sys/user: users and user groups', () => {
   const suite = useSuite();
   const owner = customerOf(suite, 'olive');
+  const applicant = customerOf(suite, 'cora');
 
   const openUsers = async (locale?: string) => {
     const { baseUrl, adminPassword } = suite.master();
@@ -111,6 +113,49 @@ describe('/sys/user: users and user groups', () => {
       { token: admin },
     );
     expect(log.list.length).toBeGreaterThan(0);
+  });
+
+  it('approves a certification request in its tab and resets a user’s two-factor sign-in from the drawer', async () => {
+    const { baseUrl } = suite.master();
+    const { token, account, password } = await applicant();
+    await callApi(baseUrl, 'POST', '/v1/user/certify', {
+      token,
+      body: { type: 'personal', name: '张三', id_number: '11010519491231002X' },
+    });
+    const { secret } = await callApi<{ secret: string }>(baseUrl, 'POST', '/v1/user/two-factor', {
+      token,
+      body: { password },
+    });
+    await callApi(baseUrl, 'PUT', '/v1/user/two-factor', { token, body: { code: appCode(secret) } });
+
+    const page = await openUsers();
+    await page.getByRole('tab', { name: 'Certification' }).click();
+    const request = page.getByTestId('certification-review').getByRole('row').filter({ hasText: account });
+    await request.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: 'Approve' }).click();
+    const admin = await adminToken(baseUrl, suite.master().adminPassword);
+    const certified = async () =>
+      (
+        await callApi<{ list: { account: string; certified: boolean }[] }>(
+          baseUrl,
+          'GET',
+          `/v1/users?search=${account}`,
+          { token: admin },
+        )
+      ).list.find((user) => user.account === account)?.certified;
+    await expect.poll(certified).toBe(true);
+
+    await page.getByRole('tab', { name: 'Users', exact: true }).click();
+    await search(page, account);
+    const drawer = await openDialog(page, page.getByTestId(`user-edit:${account}`));
+    await drawer.getByRole('button', { name: 'Reset two-factor sign-in' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: 'Reset two-factor sign-in' }).click();
+    const { id } = await callApi<{ id: number }>(baseUrl, 'GET', '/v1/user', { token });
+    const status = () =>
+      callApi<{ enabled: boolean }>(baseUrl, 'GET', `/v1/users/${id}/two-factor`, { token: admin }).then(
+        (answer) => answer.enabled,
+      );
+    await expect.poll(status).toBe(false);
   });
 
   it('speaks Chinese (zh-CN)', async () => {

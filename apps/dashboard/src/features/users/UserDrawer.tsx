@@ -1,6 +1,7 @@
 import { type AdminUser, ALL_ADMIN_PERMISSIONS, Email, Phone, Qq, type SavedUser, Username } from '@rampart/contracts';
 import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
+import Divider from 'antd/es/divider';
 import Drawer from 'antd/es/drawer';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
@@ -11,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { fieldErrorHandler } from '../sites/serverErrors.ts';
+import { ResetTwoFactorButton } from '../two-factor/ResetTwoFactorButton.tsx';
 import { useUserActions } from './api.ts';
 import { createBody, NEW_USER, USER_FIELDS, type UserDraft, updateBody, userDraft } from './userDraft.ts';
 
@@ -153,6 +155,13 @@ export const UserDrawer = ({ user, groups, onClose, onGenerated }: UserDrawerPro
           />
         </Form.Item>
       </Form>
+      {user && (
+        <>
+          <Divider titlePlacement="start">{t('users.drawer.twoFactor')}</Divider>
+          <p>{t('users.drawer.twoFactorHelp')}</p>
+          <ResetTwoFactorButton userId={user.id} account={user.account} />
+        </>
+      )}
     </Drawer>
   );
 };

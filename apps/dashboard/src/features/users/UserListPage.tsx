@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { useSession } from '../../shared/session/session.ts';
+import { CertificationReview } from '../certify/CertificationReview.tsx';
 import { type UserQuery, useUserActions, useUserGroups, useUserList } from './api.ts';
 import { USERS_LOCALES } from './locales/bundle.ts';
 import { type UserBatch, UserBatchBar } from './UserBatchBar.tsx';
@@ -145,6 +146,7 @@ export const Component = () => {
         items={[
           { key: 'users', label: t('users.tab.users'), children: <UsersTab /> },
           { key: 'groups', label: t('users.tab.groups'), children: <UserGroupsTab /> },
+          { key: 'certify', label: t('users.tab.certify'), children: <CertificationReview /> },
         ]}
       />
     </section>

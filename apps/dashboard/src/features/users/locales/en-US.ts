@@ -1,6 +1,6 @@
 export const usersEnUS = {
   users: {
-    tab: { users: 'Users', groups: 'User groups' },
+    tab: { users: 'Users', groups: 'User groups', certify: 'Certification' },
     list: {
       search: 'Start of account, email, phone or name',
       type: 'Type',
@@ -65,6 +65,9 @@ export const usersEnUS = {
       done: 'Done: {{count}} users changed',
     },
     drawer: {
+      twoFactor: 'Two-factor sign-in',
+      twoFactorHelp:
+        'If the user lost both the authenticator and the recovery codes, reset two-factor sign-in: they sign in with the password alone and can turn it on again.',
       addTitle: 'Add user',
       editTitle: 'Edit {{account}}',
       save: 'Save',

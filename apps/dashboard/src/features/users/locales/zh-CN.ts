@@ -1,6 +1,6 @@
 export const usersZhCN = {
   users: {
-    tab: { users: '用户', groups: '用户组' },
+    tab: { users: '用户', groups: '用户组', certify: '实名认证' },
     list: {
       search: '账号、邮箱、手机或姓名的开头',
       type: '类型',
@@ -65,6 +65,8 @@ export const usersZhCN = {
       done: '已完成：{{count}} 个用户已更改',
     },
     drawer: {
+      twoFactor: '两步验证',
+      twoFactorHelp: '用户同时丢失验证器和恢复码时，可重置两步验证：之后仅凭密码登录，并可重新开启。',
       addTitle: '添加用户',
       editTitle: '编辑 {{account}}',
       save: '保存',
