@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminToken, callApi, latestCode, login } from './support/api.ts';
+import { askToLogOut } from './support/console.ts';
 import { customerOf } from './support/edge.ts';
 import { openDialog } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
@@ -39,9 +40,7 @@ describe('/account/user', () => {
     await dialog.getByRole('button', { name: 'I have saved them' }).click();
     await expect.poll(() => page.getByTestId('two-factor-state').textContent()).toBe('On');
 
-    await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('menuitem', { name: 'Log out' }).click();
-    await page.getByRole('dialog', { name: 'Logout confirmation' }).getByRole('button', { name: 'Log out' }).click();
+    await (await askToLogOut(page)).getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(suite.url('/login'));
 
     await signIn(page, suite.url('/login'), account, password);

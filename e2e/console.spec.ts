@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminToken, login, type RegisteredUser, registerUser } from './support/api.ts';
-import { consoleReady, siderEntries, userMenuEntries } from './support/console.ts';
+import { askToLogOut, consoleReady, siderEntries, userMenuEntries } from './support/console.ts';
 import { setUserRole } from './support/database.ts';
 import { useSuite } from './support/suite.ts';
 
@@ -105,9 +105,7 @@ describe('console: landing, menus and the user menu', () => {
     const page = await suite.openPage({ token: await adminSession() });
     await page.goto(suite.url('/admin-home'));
     await consoleReady(page);
-    await userMenuEntries(page);
-    await page.getByRole('menuitem', { name: 'Log out' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Logout confirmation' });
+    const dialog = await askToLogOut(page);
     await dialog
       .getByText(
         'Are you sure you are logged out of your current account? Open tabs and personal settings will be saved.',
@@ -117,12 +115,10 @@ describe('console: landing, menus and the user menu', () => {
     await dialog.waitFor({ state: 'hidden' });
     expect(page.url()).toBe(suite.url('/admin-home'));
 
-    await userMenuEntries(page);
-    await page.getByRole('menuitem', { name: 'Log out' }).click();
     const revoked = page.waitForResponse(
       (response) => response.url().endsWith('/v1/common/auth') && response.request().method() === 'DELETE',
     );
-    await page.getByRole('dialog', { name: 'Logout confirmation' }).getByRole('button', { name: 'Log out' }).click();
+    await (await askToLogOut(page)).getByRole('button', { name: 'Log out' }).click();
     expect((await revoked).status()).toBe(200);
     await page.waitForURL(suite.url('/login'));
     const cookies = (await page.context().cookies()).map((cookie) => cookie.name);
@@ -143,10 +139,7 @@ describe('console: landing, menus and the user menu', () => {
     expect(await page.title()).toBe('服务概览 - Rampart');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
     await page.reload();
-    await page.getByRole('button', { name: '账户菜单' }).click();
-    await page.getByRole('menuitem', { name: '退出登录' }).click();
-    await page
-      .getByRole('dialog', { name: '退出登录确认' })
+    await (await askToLogOut(page, 'zh'))
       .getByText('您确定退出登录当前账户吗？打开的标签页和个人设置将会保存。')
       .waitFor();
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { askToLogOut } from './support/console.ts';
 import { useSuite } from './support/suite.ts';
 
 describe('login page', () => {
@@ -26,9 +27,7 @@ describe('login page', () => {
     const revoked = page.waitForResponse(
       (response) => response.url().endsWith('/v1/common/auth') && response.request().method() === 'DELETE',
     );
-    await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('menuitem', { name: 'Log out' }).click();
-    await page.getByRole('dialog', { name: 'Logout confirmation' }).getByRole('button', { name: 'Log out' }).click();
+    await (await askToLogOut(page)).getByRole('button', { name: 'Log out' }).click();
     expect((await revoked).status()).toBe(200);
     await page.waitForURL(suite.url('/login'));
     expect((await page.context().cookies()).map((cookie) => cookie.name)).not.toContain('token');
