@@ -26,6 +26,13 @@ describe('parseOptions', () => {
     });
   });
 
+  it('takes a value that starts with a dash (an install token can)', () => {
+    const options = parseOptions(['--master', 'http://m.test', '--token', '-Xy_0', '--data-dir', '/d'], {});
+    expect(options).toMatchObject({ token: '-Xy_0', dataDir: '/d' });
+    expect(parseOptions(['--master=http://m.test', '--token=-a', '--data-dir=/d'], {}).token).toBe('-a');
+    expect(() => parseOptions(['--master', 'http://m.test', '--data-dir', '--token', 'x'], {})).toThrow();
+  });
+
   it('resolves a relative data directory against where npm was started', () => {
     const options = parseOptions(['--master', 'http://m.test', '--data-dir', 'edge-data'], { INIT_CWD: '/home/op' });
     expect(options.dataDir).toBe('/home/op/edge-data');

@@ -50,25 +50,46 @@ export class OptionsError extends Error {
   }
 }
 
+const OPTIONS = {
+  master: { type: 'string' },
+  token: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'control-port': { type: 'string' },
+  'listen-address': { type: 'string' },
+  'spool-max-mb': { type: 'string' },
+  nginx: { type: 'string' },
+  'nginx-modules': { type: 'string' },
+  workers: { type: 'string' },
+  'stop-nginx-on-exit': { type: 'boolean' },
+  'poll-wait': { type: 'string' },
+  'metrics-interval': { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+/**
+ * `--name value` as `--name=value` for options that take a value, so a value may start with a dash
+ * (an install token can): parseArgs would call `--token -x…` ambiguous and refuse it.
+ */
+function joinValues(argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let at = 0; at < argv.length; at++) {
+    const arg = argv[at] ?? '';
+    const name = arg.startsWith('--') ? arg.slice(2) : '';
+    const next = argv[at + 1];
+    const takesValue = name in OPTIONS && OPTIONS[name as keyof typeof OPTIONS].type === 'string';
+    if (takesValue && next !== undefined && !next.startsWith('--')) {
+      joined.push(`${arg}=${next}`);
+      at++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): AgentOptions {
   const { values } = parseArgs({
-    args: argv,
+    args: joinValues(argv),
     strict: true,
-    options: {
-      master: { type: 'string' },
-      token: { type: 'string' },
-      'data-dir': { type: 'string' },
-      'control-port': { type: 'string' },
-      'listen-address': { type: 'string' },
-      'spool-max-mb': { type: 'string' },
-      nginx: { type: 'string' },
-      'nginx-modules': { type: 'string' },
-      workers: { type: 'string' },
-      'stop-nginx-on-exit': { type: 'boolean' },
-      'poll-wait': { type: 'string' },
-      'metrics-interval': { type: 'string' },
-      help: { type: 'boolean' },
-    },
+    options: OPTIONS,
   });
   if (values.help) throw new OptionsError(USAGE, true);
   const master = values.master ?? env.RAMPART_MASTER;

@@ -11,7 +11,8 @@ export async function installToken(db: Kysely<Database>): Promise<string> {
 
 /** A new install token; the old one stops admitting agents (accepted nodes keep their credentials). */
 export async function rotateInstallToken(db: Kysely<Database>): Promise<string> {
-  const token = randomBytes(24).toString('base64url');
+  // Hex: a token is typed after `--token` on a command line, where a leading dash reads as an option.
+  const token = randomBytes(24).toString('hex');
   await saveSetting(db, 'cluster_install_token', token);
   return token;
 }
