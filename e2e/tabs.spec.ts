@@ -9,6 +9,26 @@ const TABS_ON = { tabs: true };
 /** The tab of a page: its title, its close button and its close menu. */
 const tab = (page: Page, path: string) => page.getByTestId(`tab:${path}`);
 
+/**
+ * Waits until the tab bar has stopped moving: a tab's width changes when its page's title arrives,
+ * and a drag aimed before that lands on the neighbour (seen in a loaded CI run).
+ */
+const tabsSettled = async (page: Page) => {
+  const layout = () =>
+    page
+      .getByTestId(/^tab:/)
+      .evaluateAll((nodes) => nodes.map((node) => JSON.stringify(node.getBoundingClientRect())).join());
+  let previous = '';
+  await expect
+    .poll(async () => {
+      const current = await layout();
+      const same = current === previous;
+      previous = current;
+      return same;
+    })
+    .toBe(true);
+};
+
 describe('console tab bar', () => {
   const suite = useSuite();
   let token = '';
@@ -78,6 +98,7 @@ describe('console tab bar', () => {
   it('reorders tabs by drag and drop', async () => {
     const page = await signedIn();
     await openTabs(page, '/log', '/dashboard', '/system/log');
+    await tabsSettled(page);
     await tab(page, '/system/log').dragTo(tab(page, '/log'));
     await expect.poll(() => tabPaths(page)).toEqual(['/admin-home', '/system/log', '/log', '/dashboard']);
     await page.reload();
