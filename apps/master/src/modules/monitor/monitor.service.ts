@@ -21,6 +21,7 @@ import {
   readAccessLog,
   topAccessLog,
 } from './access-log.repository.ts';
+import { bucketSeries } from './bucket-series.ts';
 import { type SiteScope, siteScope } from './site-scope.repository.ts';
 import { DAY_MS, timeRange } from './time-range.ts';
 import { readTraffic } from './traffic.repository.ts';
@@ -43,8 +44,6 @@ const ZERO: TrafficCounts = {
   blocked: 0,
 };
 
-const COUNT_KEYS = Object.keys(ZERO) as (keyof TrafficCounts)[];
-
 /** The finest rollup whose intervals over the range number at most MONITOR_LIMITS.maxPoints. */
 export function rollupFor(spanMs: number) {
   const fits = TRAFFIC_ROLLUPS.find(({ seconds }) => spanMs / (seconds * 1000) <= MONITOR_LIMITS.maxPoints);
@@ -66,14 +65,7 @@ export async function siteRealtime(
   const first = Math.floor(fromMs / 1000 / seconds) * seconds;
   const end = Math.ceil(toMs / 1000 / seconds) * seconds;
   const rows = await readTraffic(stores.logs, scope, table, first, end);
-  const byBucket = new Map(rows.map((row) => [row.bucket, row]));
-  const totals = { ...ZERO };
-  const points: SiteRealtime['points'] = [];
-  for (let bucket = first; bucket < end; bucket += seconds) {
-    const { bucket: _, ...counts } = byBucket.get(bucket) ?? { ...ZERO, bucket };
-    for (const key of COUNT_KEYS) totals[key] += counts[key];
-    points.push({ time: new Date(bucket * 1000).toISOString(), ...counts });
-  }
+  const { points, totals } = bucketSeries(rows, ZERO, { first, end, seconds });
   return { interval: seconds, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), points, totals };
 }
 

@@ -13,6 +13,7 @@ import { cidrKeyRange } from '../../db/ip-key.ts';
 import { invalidParam } from '../../errors.ts';
 import type { Owner } from '../tenancy.ts';
 import type { Cursor } from './access-log.repository.ts';
+import { bucketSeries } from './bucket-series.ts';
 import { formatCursor, type MonitorStores } from './monitor.service.ts';
 import { countStreamLog, readStreamLog, type StreamLogFilter, topStreamLog } from './stream-log.repository.ts';
 import { STREAM_ROLLUPS } from './stream-rollup.repository.ts';
@@ -21,7 +22,6 @@ import { readStreamTraffic } from './stream-traffic.repository.ts';
 import { DAY_MS, timeRange } from './time-range.ts';
 
 const ZERO: StreamTrafficCounts = { connections: 0, failed: 0, bytes_in: 0, bytes_out: 0, session_ms: 0 };
-const COUNT_KEYS = Object.keys(ZERO) as (keyof StreamTrafficCounts)[];
 
 /** The finest rollup whose intervals over the range number at most MONITOR_LIMITS.maxPoints. */
 export function streamRollupFor(spanMs: number) {
@@ -44,14 +44,7 @@ export async function streamRealtime(
   const first = Math.floor(fromMs / 1000 / seconds) * seconds;
   const end = Math.ceil(toMs / 1000 / seconds) * seconds;
   const rows = await readStreamTraffic(stores.logs, scope, table, first, end);
-  const byBucket = new Map(rows.map((row) => [row.bucket, row]));
-  const totals = { ...ZERO };
-  const points: StreamRealtime['points'] = [];
-  for (let bucket = first; bucket < end; bucket += seconds) {
-    const { bucket: _, ...counts } = byBucket.get(bucket) ?? { ...ZERO, bucket };
-    for (const key of COUNT_KEYS) totals[key] += counts[key];
-    points.push({ time: new Date(bucket * 1000).toISOString(), ...counts });
-  }
+  const { points, totals } = bucketSeries(rows, ZERO, { first, end, seconds });
   return { interval: seconds, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), points, totals };
 }
 
