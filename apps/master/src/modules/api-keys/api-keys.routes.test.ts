@@ -128,7 +128,9 @@ describe.each(DIALECTS)('API keys on $dialect', (target) => {
       [0, 1, 2].map(() => test.call('POST', '/v1/api-key', { token: alice, body: { scope: 'read' } })),
     );
     for (const answer of answers) expect(['0', 'conflict']).toContain(String(answer.body.code));
-    const live = answers.filter((answer) => answer.body.code === 0).at(-1);
+    const created = answers.filter((answer) => answer.body.code === 0);
+    expect(created).toHaveLength(1);
+    const live = created[0];
     const current = await test.call('GET', '/v1/api-key', { token: alice });
     expect((current.body.data as { key_id: string } | null)?.key_id).toBe(
       (live?.body.data as { key_id: string } | undefined)?.key_id,

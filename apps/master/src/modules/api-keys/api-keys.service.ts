@@ -43,6 +43,7 @@ async function issueKey(
   userId: number,
   settings: { scope: 'read' | 'write'; allowIps: readonly string[] },
   now: number,
+  replace: boolean,
 ): Promise<ApiKeyIssued> {
   if ((await countKeysIssuedSince(db, userId, now - HOUR_MS)) >= KEYS_PER_HOUR) {
     throw new AppError('throttled', `at most ${KEYS_PER_HOUR} API keys can be made an hour; try again later`);
@@ -53,7 +54,8 @@ async function issueKey(
   const row = await db
     .transaction()
     .execute(async (trx) => {
-      await revokeLiveKey(trx, userId, now);
+      // A creation never revokes: of two at once, the live-key index lets exactly one through.
+      if (replace) await revokeLiveKey(trx, userId, now);
       return insertKey(trx, { userId, keyId, tokenHash: hashToken(token), ...settings }, now);
     })
     .catch((error: unknown) => {
@@ -75,7 +77,7 @@ export async function createKey(db: Kysely<Database>, userId: number, body: Crea
   if (await findLiveKey(db, userId)) {
     throw new AppError('conflict', 'you already have an API key; rotate it (PUT) or delete it first');
   }
-  return issueKey(db, userId, { scope: body.scope, allowIps }, now);
+  return issueKey(db, userId, { scope: body.scope, allowIps }, now, false);
 }
 
 /** Changes scope and allow list; `rotate` replaces the key (new id and secret), the old one stops at once. */
@@ -91,7 +93,7 @@ export async function updateKey(
     scope: body.scope ?? (current.scope === 'write' ? 'write' : 'read'),
     allowIps: body.allow_ips ? checkAllowIps(body.allow_ips) : (JSON.parse(current.allow_ips) as string[]),
   } as const;
-  if (body.rotate) return issueKey(db, userId, settings, now);
+  if (body.rotate) return issueKey(db, userId, settings, now, true);
   return presentKey(await updateKeySettings(db, current.id, userId, settings));
 }
 
