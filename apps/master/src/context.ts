@@ -4,6 +4,7 @@ import type { Dialect } from './db/database.ts';
 import type { LogDatabase } from './db/logs-schema.ts';
 import type { Database } from './db/schema.ts';
 import type { Messenger } from './modules/messages/messenger.ts';
+import type { Notifier } from './modules/messages/notifier.ts';
 import type { SecretBox } from './secrets.ts';
 
 /** What services need besides their arguments: built once in app.ts and handed to route modules. */
@@ -13,5 +14,7 @@ export interface AppContext {
   logs: Kysely<LogDatabase>;
   dialect: Dialect;
   messenger: Messenger;
+  /** Tells a user something through their subscribed channels (in-app, email, SMS, webhook). */
+  notifier: Notifier;
   secrets: SecretBox;
 }

@@ -25,6 +25,8 @@ export const ADMIN_ROUTE_ACCESS: readonly { path: string; access: readonly Permi
   { path: '/v1/cname-domains', access: [adminNode] },
   { path: '/v1/tasks', access: [adminSys] },
   { path: '/v1/log/msg-send', access: [adminSys] },
+  // Writing announcements; the login page reads the active ones at the public GET /v1/common/announcements.
+  { path: '/v1/announcements', access: [adminSys] },
   { path: '/v1/monitor/node', access: [adminNode] },
   { path: '/v1/monitor/nodes', access: [adminNode] },
   // The admin home's figures: every admin lands there, whatever their codes.

@@ -4,6 +4,7 @@ import type { Dialect } from '../db/database.ts';
 import type { App } from '../http.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import type { SmsProvider } from '../modules/messages/messenger.ts';
+import type { WebhookOptions } from '../modules/messages/webhook-delivery.ts';
 import { insertUser } from '../modules/users/users.repository.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 
@@ -30,7 +31,7 @@ export interface TestApp {
 
 export async function startTestApp(
   target: { dialect: Dialect; url?: string },
-  options: { env?: Record<string, string>; sms?: SmsProvider; background?: boolean } = {},
+  options: { env?: Record<string, string>; sms?: SmsProvider; background?: boolean; webhooks?: WebhookOptions } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(target, { migrated: true });
   const config = readConfig({
@@ -43,6 +44,7 @@ export async function startTestApp(
     database,
     ...(options.sms && { sms: options.sms }),
     ...(options.background !== undefined && { background: options.background }),
+    ...(options.webhooks && { webhooks: options.webhooks }),
   });
   const call: TestApp['call'] = async (method, url, { token, body } = {}) => {
     const response = await app.inject({

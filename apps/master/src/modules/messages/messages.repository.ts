@@ -2,11 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 export type MessageChannel = 'email' | 'sms';
-/** sent: delivered to the SMTP server or SMS provider; outbox: kept here for lack of one; failed: see error. */
+/** The send log also records each webhook attempt. */
+export type SendChannel = MessageChannel | 'webhook';
+/** sent: delivered to the SMTP server, SMS provider or webhook; outbox: kept here for lack of one; failed: see error. */
 export type MessageStatus = 'sent' | 'outbox' | 'failed';
 
 export interface MessageRecord {
-  channel: MessageChannel;
+  channel: SendChannel;
   target: string;
   subject: string;
   body: string;
