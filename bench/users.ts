@@ -3,7 +3,8 @@
 // envelope, schema; wrk on one connection) against the same queries as raw SQL on the same database
 // in the same run. The process pins itself to core 0 where taskset exists.
 // Usage: node bench/users.ts  (SQLite), or BENCH_PG_URL=postgres://… node bench/users.ts
-// (PostgreSQL, in a schema of its own that is dropped after). BENCH_USERS: default 100,000.
+// (PostgreSQL, in a schema of its own that is dropped after, or kept with BENCH_PG_KEEP=1 to read
+// plans in psql). BENCH_USERS: default 100,000.
 
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,11 @@ import pg from 'pg';
 import { hashPassword } from '../apps/master/src/modules/auth/passwords.ts';
 import { searchRange, userSearchTerms } from '../apps/master/src/modules/users/user-search.ts';
 import { userSearchKey } from '../apps/master/src/modules/users/users.repository.ts';
-import { NARROW_SEARCH_TERMS, USER_SEARCH_COUNT_CAP } from '../apps/master/src/modules/users/users-admin.repository.ts';
+import {
+  NARROW_SEARCH_TERMS,
+  USER_LIST_COUNT_CAP,
+  USER_SEARCH_COUNT_CAP,
+} from '../apps/master/src/modules/users/users-admin.repository.ts';
 import { BENCH_ADMIN_PASSWORD, startInProcessMaster } from './in-process.ts';
 import { runPinnedToCore0, wrkInBackground } from './support.ts';
 
@@ -127,7 +132,8 @@ for (let from = 1; from <= USERS; from += CHUNK) {
 }
 const seedSeconds = (performance.now() - seedStarted) / 1000;
 const raw = PG_URL && schema ? await postgresRaw(PG_URL, schema) : sqliteRaw(join(dataDir, 'rampart.db'));
-if (PG_URL) await raw.all('analyze');
+// What autovacuum does soon after a bulk load (visibility map: index-only scans; statistics).
+if (PG_URL) await raw.all('vacuum analyze');
 
 const login = (await (
   await fetch(`${base}/v1/login`, {
@@ -159,24 +165,24 @@ async function pageAndCount(from: string, where: string, sort: SortKey, desc: bo
   await raw.all(count);
 }
 
-/** A search as the repository runs it: probe the terms, then start from the matches (narrow) or walk users (broad). */
+/** A search as the repository runs it: read the matches (narrow) or walk users (broad), then count. */
 async function searchPage(term: string, where: string, sort: SortKey, desc: boolean) {
   const range = searchRange(term);
   if (!range) throw new Error('empty search');
   const within = (column: string) => `${column} >= ${quoted(range.from)} and ${column} < ${quoted(range.to)}`;
-  const probe = await raw.all(
-    `select count(*) as n from (select user_id from user_search_terms where ${within('term')} limit ${NARROW_SEARCH_TERMS + 1}) as probe`,
-  );
-  const narrow = Number((probe[0] as { n: number | string }).n) <= NARROW_SEARCH_TERMS;
-  if (narrow) {
-    const from = `(select distinct user_id from user_search_terms where ${within('term')}) as matched cross join users`;
+  const probe = (await raw.all(
+    `select user_id from user_search_terms where ${within('term')} limit ${NARROW_SEARCH_TERMS + 1}`,
+  )) as { user_id: number | string }[];
+  if (probe.length <= NARROW_SEARCH_TERMS) {
+    if (probe.length === 0) return;
+    const ids = [...new Set(probe.map((row) => Number(row.user_id)))].join(', ');
     await pageAndCount(
-      from,
-      ` and users.id = matched.user_id${where}`,
+      'users',
+      ` and users.id in (${ids})${where}`,
       sort,
       desc,
       0,
-      `select count(*) as n from ${from} where users.id = matched.user_id${where}`,
+      `select count(*) as n from users where users.id in (${ids})${where}`,
     );
     return;
   }
@@ -186,9 +192,15 @@ async function searchPage(term: string, where: string, sort: SortKey, desc: bool
     sort,
     desc,
     0,
-    `select count(*) as n from (select distinct users.id from user_search_terms as t cross join users where users.id = t.user_id and ${within('t.term')}${where} limit ${USER_SEARCH_COUNT_CAP + 1}) as counted`,
+    where
+      ? `select count(*) as n from (select distinct users.id from user_search_terms as t cross join users where users.id = t.user_id and ${within('t.term')}${where} limit ${USER_SEARCH_COUNT_CAP + 1}) as counted`
+      : `select count(*) as n from (select distinct user_id as id from user_search_terms where ${within('term')} limit ${USER_SEARCH_COUNT_CAP + 1}) as counted`,
   );
 }
+
+/** The plain list's count as the repository runs it: stops past USER_LIST_COUNT_CAP. */
+const listCount = (where: string) =>
+  `select count(*) as n from (select users.id from users where 1 = 1${where} limit ${USER_LIST_COUNT_CAP + 1}) as counted`;
 
 interface Case {
   label: string;
@@ -232,14 +244,14 @@ const cases: Case[] = [
         'email',
         false,
         980,
-        `select count(*) as n from users where users.group_id = ${GROUP}`,
+        listCount(` and users.group_id = ${GROUP}`),
       ),
     search: false,
   },
   {
     label: 'every user, newest first, page 1',
     query: 'limit=20',
-    raw: () => pageAndCount('users', '', 'id', true, 0, 'select count(*) as n from users'),
+    raw: () => pageAndCount('users', '', 'id', true, 0, listCount('')),
     search: false,
   },
 ];
@@ -281,7 +293,8 @@ console.log(
 await raw.close();
 await app.close();
 rmSync(dataDir, { recursive: true, force: true });
-if (PG_URL && schema) {
+if (PG_URL && schema && process.env.BENCH_PG_KEEP) console.log(`kept schema ${schema}`);
+else if (PG_URL && schema) {
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
   await admin.query(`drop schema ${schema} cascade`);

@@ -12,6 +12,8 @@ export const USER_SEARCH_COUNT_CAP = 1000;
  * the matches (few to sort); past it, by walking users in the list's order until a page is full.
  */
 export const NARROW_SEARCH_TERMS = 1000;
+/** The plain list (filters, no search) counts up to here: past it the answer says `total_capped`. */
+export const USER_LIST_COUNT_CAP = 10_000;
 
 const SORT_COLUMNS = {
   id: 'users.id',
@@ -43,41 +45,42 @@ function filtered(qb: UsersQuery, query: UserListQuery): UsersQuery {
     .$if(query.certified !== undefined, (q) => q.where('users.certified', '=', query.certified ? 1 : 0));
 }
 
-/** Whether at most NARROW_SEARCH_TERMS term rows start with the search (one short index range). */
-async function isNarrow(db: Kysely<Database>, range: Range) {
-  const row = await db
-    .selectFrom(
-      db
-        .selectFrom('user_search_terms')
-        .select('user_id')
-        .where(inRange(range))
-        .limit(NARROW_SEARCH_TERMS + 1)
-        .as('probe'),
-    )
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n) <= NARROW_SEARCH_TERMS;
+/**
+ * The users whose terms start with the search when at most NARROW_SEARCH_TERMS term rows do (one
+ * short index range), or null when more do: a broad search.
+ */
+async function narrowMatches(db: Kysely<Database>, range: Range): Promise<number[] | null> {
+  const rows = await db
+    .selectFrom('user_search_terms')
+    .select('user_id')
+    .where(inRange(range))
+    .limit(NARROW_SEARCH_TERMS + 1)
+    .execute();
+  return rows.length > NARROW_SEARCH_TERMS ? null : [...new Set(rows.map((row) => Number(row.user_id)))];
 }
+
+const hasFilters = (query: UserListQuery) =>
+  query.type !== undefined || query.group !== undefined || query.state !== undefined || query.certified !== undefined;
 
 /**
  * The admin's user list: a search matches the start of the account, email (or its domain), phone or
- * name (or a word of it), any case; filters; sort; one page. A narrow search starts from its few
- * matches; a broad one walks users in the list's order, and counts up to USER_SEARCH_COUNT_CAP.
+ * name (or a word of it), any case; filters; sort; one page.
+ *
+ * A narrow search reads its few matching ids first and pages them as a list of keys: handed a join
+ * instead, PostgreSQL walked most of the users' primary key to merge with a thousand ids. A broad
+ * one walks users in the list's order until a page is full. Counts stop past a cap (the answer then
+ * says `total_capped`): USER_SEARCH_COUNT_CAP for a search, USER_LIST_COUNT_CAP for the plain list,
+ * so that no page counts 100k rows.
  */
 export async function listUsers(db: Kysely<Database>, query: UserListQuery) {
   const page = query.page ?? 1;
   const limit = query.limit ?? 20;
   const range = query.search === undefined ? null : searchRange(query.search);
-  const narrow = range ? await isNarrow(db, range) : false;
-  const matches = (r: Range) =>
-    db.selectFrom('user_search_terms').select('user_id').distinct().where(inRange(r)).as('matched');
-  // SQLite: CROSS JOIN keeps the matches as the outer loop; PostgreSQL plans it as any join.
+  const narrow = range ? await narrowMatches(db, range) : null;
+  if (narrow?.length === 0) return { list: [], total: 0 };
   const scoped: UsersQuery = filtered(
-    range && narrow
-      ? (db
-          .selectFrom(matches(range))
-          .crossJoin('users')
-          .whereRef('users.id', '=', 'matched.user_id') as unknown as UsersQuery)
+    narrow
+      ? db.selectFrom('users').where('users.id', 'in', narrow)
       : range
         ? db
             .selectFrom('users')
@@ -95,25 +98,34 @@ export async function listUsers(db: Kysely<Database>, query: UserListQuery) {
   const sort = query.sort ?? '-id';
   const column = SORT_COLUMNS[sort.replace(/^-/, '') as keyof typeof SORT_COLUMNS];
   const direction = sort.startsWith('-') ? 'desc' : 'asc';
-  const countBroad = () =>
+  const cap = narrow ? Number.POSITIVE_INFINITY : range ? USER_SEARCH_COUNT_CAP : USER_LIST_COUNT_CAP;
+  const capped = (inner: SelectQueryBuilder<Database, never, { id: number }>) =>
     db
-      .selectFrom(
-        filtered(
-          db
-            .selectFrom('user_search_terms as t')
-            .crossJoin('users')
-            .whereRef('users.id', '=', 't.user_id')
-            .where(inRange(range ?? { from: '', to: '' }, 't.term')) as unknown as UsersQuery,
-          query,
-        )
-          .select('users.id')
-          .distinct()
-          .limit(USER_SEARCH_COUNT_CAP + 1)
-          .as('counted'),
-      )
+      .selectFrom(inner.limit(cap + 1).as('counted'))
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
-  const [rows, count] = await Promise.all([
+  const count = () => {
+    if (narrow) return scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    if (!range) return capped(scoped.select('users.id') as never);
+    // Every term has its user (the foreign key cascades), so without filters the terms alone count.
+    if (!hasFilters(query))
+      return capped(
+        db.selectFrom('user_search_terms').select('user_id as id').distinct().where(inRange(range)) as never,
+      );
+    return capped(
+      filtered(
+        db
+          .selectFrom('user_search_terms as t')
+          .crossJoin('users')
+          .whereRef('users.id', '=', 't.user_id')
+          .where(inRange(range, 't.term')) as unknown as UsersQuery,
+        query,
+      )
+        .select('users.id')
+        .distinct() as never,
+    );
+  };
+  const [rows, counted] = await Promise.all([
     scoped
       .leftJoin('user_groups', 'user_groups.id', 'users.group_id')
       .selectAll('users')
@@ -123,13 +135,11 @@ export async function listUsers(db: Kysely<Database>, query: UserListQuery) {
       .limit(limit)
       .offset((page - 1) * limit)
       .execute(),
-    range && !narrow ? countBroad() : scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    count(),
   ]);
   const list = rows.map(presentAdminUser);
-  const total = Number(count.n);
-  return total > USER_SEARCH_COUNT_CAP && range
-    ? { list, total: USER_SEARCH_COUNT_CAP, total_capped: true }
-    : { list, total };
+  const total = Number(counted.n);
+  return total > cap ? { list, total: cap, total_capped: true } : { list, total };
 }
 
 export const findAdminUser = (db: Kysely<Database>, id: number) =>

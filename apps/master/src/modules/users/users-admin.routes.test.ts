@@ -5,7 +5,7 @@ import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/
 import { currentConfigVersion } from '../config/config-version.ts';
 import { liveSites } from '../sites/sites.repository.ts';
 import { liveStreams } from '../streams/streams.repository.ts';
-import { USER_SEARCH_COUNT_CAP } from './users-admin.repository.ts';
+import { USER_LIST_COUNT_CAP, USER_SEARCH_COUNT_CAP } from './users-admin.repository.ts';
 
 interface Listed {
   list: { id: number; account: string; status: string; group: number | null; group_name: string | null }[];
@@ -140,6 +140,42 @@ describe.each(DIALECTS)('admin users on $dialect', (target) => {
     expect(certified).toMatchObject({ total: 2 });
     expect(certified.list.map((u) => u.account)).toEqual(['bulk01050', 'bulk00007']);
     expect((await list('search=bulk01050')).list.map((u) => u.account)).toEqual(['bulk01050']);
+  });
+
+  it('caps the count of a plain list past USER_LIST_COUNT_CAP, and counts a filtered one exactly', async () => {
+    const now = Date.now();
+    const usernames = Array.from({ length: USER_LIST_COUNT_CAP + 5 }, (_, i) => `many${String(i).padStart(5, '0')}`);
+    // In chunks: PostgreSQL takes at most 65,535 parameters a statement.
+    for (let from = 0; from < usernames.length; from += 2000) {
+      await test.database.db
+        .insertInto('users')
+        .values(
+          usernames.slice(from, from + 2000).map((username, i) => ({
+            username,
+            username_key: username,
+            email: '',
+            phone: '',
+            name: '',
+            qq: '',
+            password_hash: 'x',
+            type: 2,
+            access: '[]',
+            balance: 0,
+            status: 'enabled',
+            certified: from + i < 3 ? 1 : 0,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .execute();
+    }
+    const all = await test.call('GET', '/v1/users?limit=2', { token: admin });
+    expect(all.body.data).toMatchObject({ total: USER_LIST_COUNT_CAP, total_capped: true });
+    expect((all.body.data as Listed).list.map((u) => u.account)).toEqual(['many10004', 'many10003']);
+    const certified = await test.call('GET', '/v1/users?certified=true&sort=account', { token: admin });
+    expect(certified.body.data).toMatchObject({ total: 3 });
+    expect(certified.body.data).not.toHaveProperty('total_capped');
+    expect((certified.body.data as Listed).list.map((u) => u.account)).toEqual(['many00000', 'many00001', 'many00002']);
   });
 
   it('disabling ends the sessions and API key at once and suspends the sites; enabling restores each as it was', async () => {
