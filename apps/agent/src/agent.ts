@@ -14,6 +14,7 @@ import { errorText, type Logger } from './logger.ts';
 import { rotateIfLarge } from './logs/rotate.ts';
 import { LogShipper } from './logs/shipper.ts';
 import { WafAudit } from './logs/waf-audit.ts';
+import { AgentCounters, startMetricsServer } from './metrics/exporter.ts';
 import { MetricsReporter } from './metrics/reporter.ts';
 import { SiteCounters } from './metrics/site-counters.ts';
 import type { AgentOptions } from './options.ts';
@@ -40,6 +41,9 @@ export class Agent {
   private readonly state: StateStore;
   private readonly client: MasterClient;
   private readonly counters = new SiteCounters();
+  /** Lines shipped and reports sent, for the agent's own GET /metrics. */
+  readonly figures = new AgentCounters();
+  private metricsServer: { port: number; close(): Promise<void> } | null = null;
   private readonly controller = new AbortController();
   private tasks: Promise<unknown>[] = [];
   /** Settles when the agent stops on its own (for example the node was rejected). */
@@ -93,6 +97,20 @@ export class Agent {
       this.log.error('could not bring up the last proven config', { error: errorText(error) });
     }
     await this.shipper.start();
+    if (this.options.metricsPort !== undefined) {
+      this.metricsServer = await startMetricsServer({
+        port: this.options.metricsPort,
+        sources: {
+          counters: this.figures,
+          appliedVersion: async () => (await this.applier.store.proven())?.version ?? null,
+          droppedLines: () => this.shipper.droppedLines,
+          spool: () => ({ batches: this.shipper.spool.pendingBatches, bytes: this.shipper.spool.usedBytes }),
+          controlPort: this.options.controlPort,
+        },
+        log: this.log,
+      });
+      this.log.info('metrics listening', { address: `127.0.0.1:${this.metricsServer.port}` });
+    }
     const signal = this.controller.signal;
     this.tasks = [this.maintain(signal), this.online(signal)];
   }
@@ -107,6 +125,7 @@ export class Agent {
     // a restarted agent serves the last proven config and runs unfinished jobs again.
     await settledWithin(this.tasks, STOP_GRACE_MS);
     await this.shipper.stop();
+    await this.metricsServer?.close();
     if (this.options.stopNginxOnExit) await this.nginx.stop();
     this.finish();
   }
@@ -131,12 +150,14 @@ export class Agent {
     }
     if (!identity || signal.aborted) return;
     const auth = { [NODE_TOKEN_HEADER]: identity.credential };
-    this.shipper.setSender((batch: LogBatchBody, batchSignal) =>
-      this.client.call<LogBatchAckBody>(
+    this.shipper.setSender(async (batch: LogBatchBody, batchSignal) => {
+      const ack = await this.client.call<LogBatchAckBody>(
         { method: 'POST', path: '/agent/v1/logs', headers: auth, body: batch, signal: batchSignal, timeoutMs: 30_000 },
         LogBatchAck,
-      ),
-    );
+      );
+      this.figures.shipped(batch);
+      return ack;
+    });
     const sync = new ConfigSync({
       client: this.client,
       credential: identity.credential,
@@ -156,11 +177,19 @@ export class Agent {
       controlPort: this.options.controlPort,
       intervalMs: this.options.metricsIntervalMs,
       diskPath: this.options.dataDir,
-      send: (body: NodeMetricsBody, metricsSignal) =>
-        this.client.call(
-          { method: 'POST', path: '/agent/v1/metrics', headers: auth, body, signal: metricsSignal },
-          null,
-        ),
+      send: async (body: NodeMetricsBody, metricsSignal) => {
+        try {
+          const answer = await this.client.call(
+            { method: 'POST', path: '/agent/v1/metrics', headers: auth, body, signal: metricsSignal },
+            null,
+          );
+          this.figures.reported(true);
+          return answer;
+        } catch (error) {
+          this.figures.reported(false);
+          throw error;
+        }
+      },
       log: this.log,
     });
     await Promise.all([sync.run(signal), metrics.run(signal), this.heartbeat(sync, signal)]);

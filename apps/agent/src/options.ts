@@ -23,6 +23,8 @@ export interface AgentOptions {
   proveTimeoutMs: number;
   registrationPollMs: number;
   logRotateBytes: number;
+  /** Loopback port of the agent's own GET /metrics (Prometheus); off when unset. */
+  metricsPort?: number;
 }
 
 export const USAGE = `Usage: npm run agent -- --master URL --token TOKEN --data-dir DIR [options]
@@ -37,6 +39,7 @@ export const USAGE = `Usage: npm run agent -- --master URL --token TOKEN --data-
   --nginx-modules DIR      nginx dynamic modules (default /usr/lib/nginx/modules)
   --workers N|auto         nginx worker processes (default auto)
   --stop-nginx-on-exit     stop nginx when the agent stops (default: nginx keeps serving)
+  --metrics-port PORT      serve Prometheus metrics on 127.0.0.1:PORT/metrics (default: off)
 `;
 
 export class OptionsError extends Error {
@@ -63,6 +66,7 @@ const OPTIONS = {
   'stop-nginx-on-exit': { type: 'boolean' },
   'poll-wait': { type: 'string' },
   'metrics-interval': { type: 'string' },
+  'metrics-port': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -102,6 +106,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     throw new OptionsError('--listen-address must be an IPv4 address or a bracketed IPv6 address');
   }
   const workers = values.workers ?? 'auto';
+  const metricsPort = values['metrics-port'] ?? env.RAMPART_AGENT_METRICS_PORT;
   return {
     master,
     token: values.token ?? env.RAMPART_INSTALL_TOKEN ?? null,
@@ -121,6 +126,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     proveTimeoutMs: 10_000,
     registrationPollMs: 2000,
     logRotateBytes: 256 * 1024 * 1024,
+    ...(metricsPort && { metricsPort: integer(metricsPort, '--metrics-port', 1, 65535) }),
   };
 }
 

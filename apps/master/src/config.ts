@@ -14,6 +14,8 @@ export interface MasterConfig {
   secretKey: string | undefined;
   /** Extra CA certificates (PEM file) trusted for the ACME server, beside the public roots: a private ACME CA. */
   acmeCaFile: string | undefined;
+  /** Bearer token a Prometheus scrape of /metrics must send; without one only loopback clients may scrape. */
+  metricsToken: string | undefined;
 }
 
 const DEFAULT_DASHBOARD_DIR = resolve(import.meta.dirname, '../../dashboard/dist');
@@ -39,5 +41,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): MasterConfig {
     logLevel: env.RAMPART_LOG_LEVEL || 'info',
     secretKey: env.RAMPART_SECRET_KEY || undefined,
     acmeCaFile: env.RAMPART_ACME_CA_FILE ? resolve(env.RAMPART_ACME_CA_FILE) : undefined,
+    metricsToken: env.RAMPART_METRICS_TOKEN || undefined,
   };
 }
