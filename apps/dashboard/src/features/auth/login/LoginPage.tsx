@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { useLocales } from '../../../shared/i18n/useLocales.ts';
+import { LoginAnnouncements } from '../../announcements/LoginAnnouncements.tsx';
 import { useRegisterInfo } from '../api.ts';
 import { AUTH_LOCALES } from '../locales/bundle.ts';
 import { AuthShell } from '../shell/AuthShell.tsx';
@@ -10,6 +11,7 @@ export const Component = () => {
   const { data: registerInfo } = useRegisterInfo();
   return (
     <AuthShell title={t('auth.login.title')}>
+      <LoginAnnouncements />
       <LoginForm />
       <div className="rp-auth-links">
         {registerInfo?.open ? <Link to="/register">{t('auth.login.register')}</Link> : <span />}

@@ -1,0 +1,58 @@
+import type { Message } from '@rampart/contracts';
+import Button from 'antd/es/button';
+import Table from 'antd/es/table';
+import { useState } from 'react';
+import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { type MessageFilter, type PagedMessages, useMessages } from './api.ts';
+import { MESSAGES_LOCALES } from './locales/bundle.ts';
+import { MessageDrawer } from './MessageDrawer.tsx';
+import { MessageFilters } from './MessageFilters.tsx';
+import { messageColumns } from './messageColumns.tsx';
+import { SendMessageModal } from './SendMessageModal.tsx';
+
+/** Spec §2 /sys/message: every user's messages by user, type and time; send one to a user, a group or all. */
+export const Component = () => {
+  const { t, i18n } = useLocales(MESSAGES_LOCALES);
+  const [query, setQuery] = useState<PagedMessages>({ page: 1, limit: 20, scope: 'all' });
+  const [open, setOpen] = useState<Message | null>(null);
+  const [sending, setSending] = useState(false);
+  const messages = useMessages(query);
+  const filter = (change: MessageFilter) => setQuery((current) => ({ ...current, ...change, page: 1 }));
+  return (
+    <section data-testid="sys-message-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, justifyContent: 'space-between' }}>
+        <MessageFilters everyone onChange={filter} />
+        <Button type="primary" onClick={() => setSending(true)} style={{ marginBottom: 16 }}>
+          {t('messages.send.button')}
+        </Button>
+      </div>
+      <Table<Message>
+        rowKey="id"
+        size="small"
+        data-testid="message-list"
+        loading={messages.isFetching}
+        dataSource={messages.data?.list ?? []}
+        columns={messageColumns(t, i18n.language, { everyone: true, onOpen: setOpen })}
+        scroll={{ x: 'max-content' }}
+        pagination={{
+          current: query.page,
+          pageSize: query.limit,
+          total: messages.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t('messages.list.total', { count: total }),
+        }}
+        onChange={(pagination, _filters, sorter) => {
+          const order = !Array.isArray(sorter) && sorter.order === 'ascend' ? 'asc' : 'desc';
+          setQuery((current) => ({
+            ...current,
+            order,
+            page: pagination.current ?? 1,
+            limit: pagination.pageSize ?? 20,
+          }));
+        }}
+      />
+      <MessageDrawer message={open} onClose={() => setOpen(null)} />
+      <SendMessageModal open={sending} onClose={() => setSending(false)} />
+    </section>
+  );
+};
