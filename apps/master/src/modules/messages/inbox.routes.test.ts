@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSecretKey, secretBox } from '../../secrets.ts';
 import { DIALECTS } from '../../test/databases.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { findUserByAccount } from '../users/users.repository.ts';
+import { createMessenger } from './messenger.ts';
+import { createNotifier } from './notifier.ts';
 
 interface Listed {
   list: { id: number; type: string; title: string; read: boolean; account: string }[];
@@ -160,6 +163,59 @@ describe.each(DIALECTS)('messages and subscriptions on $dialect', (target) => {
     expect(later.body.data).not.toHaveProperty('webhook_secret');
     const stored = await test.database.db.selectFrom('message_webhooks').select('secret').executeTakeFirstOrThrow();
     expect(stored.secret).not.toContain('whsec_');
+  });
+
+  it('sends by email and SMS through the messenger as subscribed, each in the send log', async () => {
+    await test.database.db
+      .updateTable('users')
+      .set({ email: 'alice@example.com', phone: '+8613800138000' })
+      .where('username', '=', 'alice')
+      .execute();
+    const saved = await test.call('PUT', '/v1/messages/sub', {
+      token: alice,
+      body: { types: [{ type: 'balance_low', in_app: false, email: true, sms: true, webhook: false }] },
+    });
+    expect(saved.body.code, saved.body.msg).toBe(0);
+    const result = await test.app.inject({
+      method: 'GET',
+      url: '/v1/messages/sub',
+      headers: { 'access-token': alice },
+    });
+    expect(result.json().data.types).toContainEqual({
+      type: 'balance_low',
+      in_app: false,
+      email: true,
+      sms: true,
+      webhook: false,
+    });
+    const texts: { phone: string; text: string }[] = [];
+    const { db } = test.database;
+    const notifier = createNotifier({
+      db,
+      log: test.app.log,
+      messenger: createMessenger({
+        db,
+        log: test.app.log,
+        smtpFrom: 'test@localhost',
+        // The SMS provider interface the master's gateway implements, recording what reaches it.
+        sms: { name: 'recording', send: async (phone, text) => void texts.push({ phone, text }) },
+      }),
+      secrets: secretBox(loadSecretKey(test.database.dataDir, undefined)),
+    });
+    const outcome = await notifier.notify(await idOf('alice'), 'balance_low', {
+      title: 'Balance low',
+      body: 'Top up soon',
+    });
+    expect(outcome).toEqual({ message_id: null, email: 'outbox', sms: 'sent', webhook: 'skipped' });
+    expect(texts).toEqual([{ phone: '+8613800138000', text: 'Balance low: Top up soon' }]);
+    const log = await test.call('GET', '/v1/log/msg-send?page=1&limit=10', { token: admin });
+    expect((log.body.data as { list: { channel: string; target: string; status: string }[] }).list).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ channel: 'email', target: 'alice@example.com', status: 'outbox' }),
+        expect.objectContaining({ channel: 'sms', target: '+8613800138000', status: 'sent' }),
+      ]),
+    );
+    expect((await inbox(alice)).total).toBe(0);
   });
 
   it('tells a user of a sign-in from a new address and of a password change', async () => {
