@@ -17,9 +17,14 @@ import { createEdge, type TestEdge } from './support/edge.ts';
 import { edgeRequest, eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 
-const waf = (mode: SiteProtection['waf']['mode'], exclusions: number[] = [], paranoia = 1): SiteProtection => ({
+const waf = (
+  mode: SiteProtection['waf']['mode'],
+  exclusions: number[] = [],
+  paranoia = 1,
+  extra: Partial<SiteProtection['waf']> = {},
+): SiteProtection => ({
   ...DEFAULT_SITE_PROTECTION,
-  waf: { mode, paranoia, exclusions },
+  waf: { mode, paranoia, exclusions, ...extra },
 });
 
 const SQLI = `/items?id=${encodeURIComponent("1' OR 1=1--")}`;
@@ -57,6 +62,8 @@ describe('the signature WAF (ModSecurity with the OWASP CRS) at the edge', () =>
           // At paranoia 1 the SQL injection probe below trips only 942100 (libinjection).
           site(4, 'excluded.test', waf('block', [942100])),
           site(5, 'trusted.test', waf('block')),
+          site(6, 'inspect.test', waf('block', [], 1, { inspect_static: true })),
+          site(7, 'custom.test', waf('block', [], 1, { static_exts: ['txt'] })),
         ],
         protection: {
           rule_groups: [],
@@ -118,6 +125,86 @@ describe('the signature WAF (ModSecurity with the OWASP CRS) at the edge', () =>
   it('lets a request an ACL allow entry decided skip the WAF, like every later check', async () => {
     expect((await get('trusted.test', `/trusted${SQLI}`)).status).toBe(200);
     expect((await get('trusted.test', SQLI)).status).toBe(403);
+  });
+
+  describe('static files', () => {
+    const ATTACK_UA = '<script>alert(1)</script>';
+    const send = (host: string, path: string, options: { method?: string; body?: string; ua?: string } = {}) =>
+      edgeRequest(edge.ports.http, {
+        host,
+        path,
+        method: options.method ?? 'GET',
+        headers: {
+          'user-agent': options.ua ?? ATTACK_UA,
+          ...(options.body === undefined
+            ? {}
+            : {
+                'content-type': 'application/x-www-form-urlencoded',
+                'content-length': String(Buffer.byteLength(options.body)),
+              }),
+        },
+        body: options.body,
+      });
+
+    it('serves a plain GET or HEAD of a static file without the engine, by default', async () => {
+      const png = await send('block.test', '/a.png');
+      expect(png.status).toBe(200);
+      expect(png.body).toContain('"url":"/a.png"');
+      expect((await send('block.test', '/img/Logo.PNG')).status).toBe(200);
+      expect((await send('block.test', '/a.png', { method: 'HEAD' })).status).toBe(200);
+      // The cached locations too.
+      expect((await send('block.test', '/static/site.css')).status).toBe(200);
+      // The same attack to a dynamic path is blocked.
+      expect((await send('block.test', '/index.php')).status).toBe(403);
+      expect((await send('block.test', '/a.png.php')).status).toBe(403);
+      expect((await send('block.test', '/static/')).status).toBe(403);
+    });
+
+    it('inspects static paths with a query string, a body, an encoded or unusual path', async () => {
+      const clean = 'Mozilla/5.0 (test)';
+      expect((await send('block.test', `/a.png?q=${encodeURIComponent(ATTACK_UA)}`, { ua: clean })).status).toBe(403);
+      expect((await send('block.test', '/a.png?', {})).status).toBe(403);
+      const body = `q=${encodeURIComponent("admin' OR '1'='1")}`;
+      expect((await send('block.test', '/a.png', { method: 'POST', body, ua: clean })).status).toBe(403);
+      // A GET with a body is inspected as well, framed by length or chunks.
+      const attackBody = `x=${encodeURIComponent(ATTACK_UA)}`;
+      expect((await send('block.test', '/a.png', { body: attackBody, ua: clean })).status).toBe(403);
+      const chunked = await edgeRequest(edge.ports.http, {
+        host: 'block.test',
+        path: '/a.png',
+        headers: { 'user-agent': ATTACK_UA, 'transfer-encoding': 'chunked' },
+        body: 'x',
+      });
+      expect(chunked.status).toBe(403);
+      // Percent-encoding or a dot segment in the raw path: the request goes through the engine.
+      expect((await send('block.test', '/%61.png')).status).toBe(403);
+      expect((await send('block.test', '/x/../a.png')).status).toBe(403);
+      expect((await send('block.test', '/a.png;x=1')).status).toBe(403);
+    });
+
+    it('inspects static files on a site that asks for it, and follows a site’s own extension list', async () => {
+      expect((await send('inspect.test', '/a.png')).status).toBe(403);
+      expect((await send('custom.test', '/a.png')).status).toBe(403);
+      expect((await send('custom.test', '/notes.txt')).status).toBe(200);
+    });
+
+    it('logs skipped requests without a WAF transaction, inspected ones with one', async () => {
+      await send('block.test', '/logged.png');
+      await send('block.test', '/logged.php');
+      await eventually(
+        async () => {
+          const lines = (await readFile(edge.paths.accessLog, 'utf8'))
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as { host: string; uri: string; status: number; waf_tx: string });
+          const find = (uri: string) => lines.find((l) => l.host === 'block.test' && l.uri === uri);
+          expect(find('/logged.png')).toMatchObject({ status: 200, waf_tx: '' });
+          expect(find('/logged.php')).toMatchObject({ status: 403, waf_tx: expect.stringMatching(/^w\d+\.1\./) });
+        },
+        5000,
+        100,
+      );
+    });
   });
 
   it('skips the rules a site excludes by id', async () => {

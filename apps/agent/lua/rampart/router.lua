@@ -10,6 +10,8 @@ local var = ngx.var
 local byte = string.byte
 local sub = string.sub
 local lower = string.lower
+local find = string.find
+local match = string.match
 
 local _M = {}
 
@@ -47,6 +49,22 @@ local function cache_rule(site, uri)
     end
   end
   return nil
+end
+
+-- True for a request of a WAF site's static file that cannot carry a payload to the engine: GET or
+-- HEAD, no query string, no body, no upgrade, a raw path of unreserved characters and slashes only
+-- (no percent-encoding, quotes, <, =, spaces; no dot segment or hidden name), and a last segment
+-- whose extension is in the site's set. Everything else goes through the WAF.
+local function static_file(exts)
+  local method = var.request_method
+  if method ~= "GET" and method ~= "HEAD" then return false end
+  if var.is_args ~= "" then return false end
+  local length = var.http_content_length
+  if (length and length ~= "0") or var.http_transfer_encoding or var.http_upgrade then return false end
+  local uri = var.request_uri
+  if not find(uri, "^/[%w%-%._~/]*$") or find(uri, "/.", 1, true) then return false end
+  local ext = match(uri, "%.([^./]+)$")
+  return ext ~= nil and exts[lower(ext)] == true
 end
 
 -- A request no site serves (no Host, an IP literal, an unknown name, or a site not on this scheme)
@@ -120,8 +138,13 @@ function _M.route()
     if name then var[name] = header[3] else ngx.req.set_header(header[2], header[3]) end
   end
 
-  -- WAF sites take the `_waf` twin of each location, unless an ACL allow entry decided.
+  -- WAF sites take the `_waf` twin of each location, unless an ACL allow entry decided or the request
+  -- is a plain one for a static file (when the site does not inspect those).
   local waf_tx = not allowed and site.waf_tx
+  if waf_tx then
+    local exts = site.waf_static
+    if exts and static_file(exts) then waf_tx = nil end
+  end
   if waf_tx then var.rampart_waf_tx = waf_tx .. var.request_id end
   if site.websocket then
     local upgrade = var.http_upgrade

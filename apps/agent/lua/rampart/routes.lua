@@ -53,6 +53,13 @@ local function valid_site(s)
     if rule.ext ~= nil and (not is_string(rule.ext, 16) or not rule.ext:find("^[a-z0-9]+$")) then return false end
   end
   if s.waf ~= nil and (type(s.waf) ~= "number" or s.waf % 1 ~= 0 or s.waf < 1 or s.waf > 89999) then return false end
+  if s.waf_static ~= nil then
+    -- Extensions whose plain requests skip the WAF: only with a WAF profile, at most 100, 1 to 10 a-z 0-9.
+    if s.waf == nil or type(s.waf_static) ~= "table" or #s.waf_static > 100 then return false end
+    for key, ext in pairs(s.waf_static) do
+      if type(key) ~= "number" or not is_string(ext, 10) or not ext:find("^[a-z0-9]+$") then return false end
+    end
+  end
   return true
 end
 
@@ -86,6 +93,14 @@ function _M.load(path)
         -- ModSecurity's transaction id: the profile rule keys on `w<profile>.`, the agent on the rest.
         s.waf_tx = "w" .. string.format("%d", s.waf) .. "." .. s.sid .. "."
         for _, rule in ipairs(s.cache) do rule.waf_location = rule.location .. "_waf" end
+        -- A set the router looks the extension up in (nil: every request is inspected).
+        if s.waf_static and #s.waf_static > 0 then
+          local set = {}
+          for _, ext in ipairs(s.waf_static) do set[ext] = true end
+          s.waf_static = set
+        else
+          s.waf_static = nil
+        end
       end
       _M.sites[#_M.sites + 1] = s
       _M.by_id[s.sid] = s

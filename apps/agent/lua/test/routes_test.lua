@@ -35,6 +35,36 @@ for _, id in ipairs({ "3", "4", "5" }) do
 end
 assert(table.concat(routes.refused, ",") == "3,4,5", "refused: " .. table.concat(routes.refused, ","))
 
+-- Static extensions of WAF sites: a set the router looks up; refused without a profile or when not a-z 0-9.
+local function static_site(id, waf, exts)
+  local s = site(id, waf)
+  s.waf_static = exts
+  return s
+end
+local many = {}
+for i = 1, 101 do many[i] = "e" .. i end
+local static_path = os.tmpname()
+local static_file = assert(io.open(static_path, "wb"))
+static_file:write(cjson.encode({
+  version = 5, https_port = 443, secret = "00", certs = {}, acme = {},
+  protection = { rule_groups = {}, acls = {}, bans = {}, unbans = {} },
+  sites = {
+    static_site(11, 2, { "png", "css", "woff2" }), static_site(12, 2, nil), static_site(13, nil, { "png" }),
+    static_site(14, 2, { "PNG" }), static_site(15, 2, { "png;" }), static_site(16, 2, { "abcdefghijk" }),
+    static_site(17, 2, many), static_site(18, 2, { png = true }), static_site(19, 2, { 7 }),
+  },
+}))
+static_file:close()
+routes.refused = {}
+routes.load(static_path)
+os.remove(static_path)
+local skipping, inspecting = routes.by_id["11"], routes.by_id["12"]
+assert(skipping and skipping.waf_static.png and skipping.waf_static.woff2 and skipping.waf_static.css,
+  "the extensions become a set")
+assert(skipping.waf_static[1] == nil and skipping.waf_static.gif == nil, "only the listed extensions are in it")
+assert(inspecting and inspecting.waf_static == nil, "without a list every request is inspected")
+assert(table.concat(routes.refused, ",") == "13,14,15,16,17,18,19", "refused: " .. table.concat(routes.refused, ","))
+
 -- Requests no site serves: the page by default, the WAF profile of the snapshot, or a closed connection.
 assert(not routes.unknown_host.close and routes.unknown_host.waf_tx == nil, "without unknown_host: the page, no WAF")
 local function load_unknown(unknown)

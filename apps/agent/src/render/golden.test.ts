@@ -162,7 +162,10 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
       makeSite({
         id: 15,
         domains: ['watched.example.com'],
-        protection: { ...DEFAULT_SITE_PROTECTION, waf: { mode: 'detect', paranoia: 1, exclusions: [] } },
+        protection: {
+          ...DEFAULT_SITE_PROTECTION,
+          waf: { mode: 'detect', paranoia: 1, exclusions: [], inspect_static: true },
+        },
       }),
     ],
     streams: [

@@ -39,6 +39,11 @@ export interface SiteRoute {
   protection: SiteProtection | null;
   /** The WAF profile the site's requests are inspected with (waf/rules.conf); absent while the WAF is off. */
   waf?: number;
+  /**
+   * With `waf`: extensions whose plain GET/HEAD requests (no query, no body, a path of unreserved
+   * characters) skip the engine; absent when the site inspects static files too.
+   */
+  waf_static?: string[];
 }
 
 export interface Peer {

@@ -6,7 +6,7 @@ import { type CacheProfile, profileOf, type SiteRoute, siteRoute } from './site-
 import { renderStream } from './stream.ts';
 import type { RenderedFile, RenderOptions } from './types.ts';
 import { certProblem, idOf, nodeErrors, siteProblem, streamProblem, unknownHostErrors } from './validate.ts';
-import { renderWafRules, WafProfiles } from './waf.ts';
+import { renderWafRules, WafProfiles, wafStaticExts } from './waf.ts';
 
 export interface RenderedTree {
   version: number;
@@ -242,7 +242,9 @@ function wafOf(
       continue;
     }
     try {
+      const exts = wafStaticExts(settings);
       route.waf = profiles.numberOf(settings);
+      if (exts) route.waf_static = exts;
     } catch (error) {
       report('site', route.id, `protection: ${refusalMessage(error)}`);
     }

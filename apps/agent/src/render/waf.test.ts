@@ -1,6 +1,7 @@
+import { DEFAULT_STATIC_EXTS } from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
 import { RenderRefusal } from './quote.ts';
-import { renderWafRules, WafProfiles } from './waf.ts';
+import { renderWafRules, WafProfiles, type WafSettings, wafStaticExts } from './waf.ts';
 
 const CRS = {
   setup: '/etc/modsecurity/crs/crs-setup.conf',
@@ -17,6 +18,32 @@ describe('WAF profiles', () => {
     expect(profiles.numberOf({ mode: 'detect', paranoia: 1, exclusions: [942100, 920350] })).toBe(2);
     expect(profiles.numberOf({ mode: 'block', paranoia: 2, exclusions: [] })).toBe(3);
     expect(profiles.list().map((p) => p.exclusions)).toEqual([[920350, 942100], [920350, 942100], []]);
+  });
+
+  it('keeps one profile whatever the static file settings are', () => {
+    const profiles = new WafProfiles();
+    const base: WafSettings = { mode: 'block', paranoia: 1, exclusions: [] };
+    expect(profiles.numberOf(base)).toBe(1);
+    expect(profiles.numberOf({ ...base, inspect_static: true })).toBe(1);
+    expect(profiles.numberOf({ ...base, inspect_static: false, static_exts: ['png'] })).toBe(1);
+    expect(profiles.size).toBe(1);
+  });
+
+  it('lists the extensions that skip the engine: the defaults, the site’s own, none when it inspects them', () => {
+    const base: WafSettings = { mode: 'block', paranoia: 1, exclusions: [] };
+    expect(wafStaticExts(base)).toEqual([...DEFAULT_STATIC_EXTS]);
+    expect(wafStaticExts({ ...base, inspect_static: false, static_exts: ['png', 'css', 'png'] })).toEqual([
+      'png',
+      'css',
+    ]);
+    expect(wafStaticExts({ ...base, inspect_static: true })).toBe(null);
+    expect(wafStaticExts({ ...base, static_exts: [] })).toBe(null);
+    expect(wafStaticExts({ ...base, mode: 'off' })).toBe(null);
+    expect(() => wafStaticExts({ ...base, static_exts: ['PNG'] })).toThrow(/waf.static_exts\[0\]/);
+    expect(() => wafStaticExts({ ...base, static_exts: ['png', 'a.b'] })).toThrow(/waf.static_exts\[1\]/);
+    expect(() => wafStaticExts({ ...base, static_exts: ['abcdefghijk'] })).toThrow(RenderRefusal);
+    const many = Array.from({ length: 101 }, (_, i) => `e${i}`);
+    expect(() => wafStaticExts({ ...base, static_exts: many })).toThrow(/at most 100/);
   });
 
   it('refuses values the schema would not let through', () => {

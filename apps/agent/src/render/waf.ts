@@ -1,4 +1,4 @@
-import type { SiteProtection } from '@rampart/contracts';
+import { DEFAULT_STATIC_EXTS, MAX_STATIC_EXTS, type SiteProtection } from '@rampart/contracts';
 import { integer, RenderRefusal, safeText } from './quote.ts';
 
 /** Where this node's OWASP Core Rule Set lives; absent when ModSecurity or the CRS is not installed. */
@@ -53,6 +53,26 @@ export class WafProfiles {
   list(): WafProfile[] {
     return [...this.byKey.values()];
   }
+}
+
+/**
+ * The extensions whose plain requests skip the engine (routes.json `waf_static`), once each in
+ * lower case; null when the site inspects static files too or lists none. Not part of the profile:
+ * the router decides per request, so these settings never split a profile.
+ */
+export function wafStaticExts(waf: WafSettings): string[] | null {
+  if (waf.mode === 'off' || waf.inspect_static === true) return null;
+  const listed = waf.static_exts ?? DEFAULT_STATIC_EXTS;
+  if (!Array.isArray(listed)) throw new RenderRefusal('waf.static_exts', 'a list of file extensions');
+  if (listed.length > MAX_STATIC_EXTS) throw new RenderRefusal('waf.static_exts', `at most ${MAX_STATIC_EXTS}`);
+  const exts = listed.map((ext, i) => {
+    const text = safeText(ext, `waf.static_exts[${i}]`, 10);
+    if (!/^[a-z0-9]{1,10}$/.test(text)) {
+      throw new RenderRefusal(`waf.static_exts[${i}]`, '1 to 10 lower-case letters or digits');
+    }
+    return text;
+  });
+  return exts.length === 0 ? null : [...new Set(exts)];
 }
 
 /** Rule ids of the profile rules: ModSecurity's range for local rules (the CRS uses 900000 and up). */

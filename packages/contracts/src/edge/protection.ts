@@ -139,6 +139,29 @@ export const WafMode = Type.Union([Type.Literal('off'), Type.Literal('detect'), 
   description: 'off, detect or block',
 });
 
+/**
+ * File extensions the signature WAF skips by default (`waf.static_exts` absent): images, fonts,
+ * styles and scripts, media, archives and PDF. Only plain GET or HEAD requests for such a path,
+ * without a query string, a body or any character beyond letters, digits, - . _ ~ and /, skip it.
+ */
+export const DEFAULT_STATIC_EXTS: readonly string[] = [
+  ...['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'ico', 'svg', 'bmp'],
+  ...['woff', 'woff2', 'ttf', 'otf', 'eot'],
+  ...['css', 'js', 'map'],
+  ...['mp4', 'webm', 'mp3', 'ogg', 'wav', 'flac', 'm4a', 'mov'],
+  ...['zip', 'gz', 'tgz', 'rar', '7z', 'bz2', 'xz'],
+  'pdf',
+];
+
+export const STATIC_EXT_PATTERN = '^[a-z0-9]{1,10}$';
+export const MAX_STATIC_EXTS = 100;
+
+/** A file extension without its dot, in lower case. */
+export const StaticExt = Type.String({
+  pattern: STATIC_EXT_PATTERN,
+  description: '1 to 10 lower-case letters or digits, without the dot',
+});
+
 /** The protection section of a site (SiteSettings.protection). */
 export const SiteProtection = Type.Object(
   {
@@ -153,6 +176,19 @@ export const SiteProtection = Type.Object(
         mode: WafMode,
         paranoia: Type.Integer({ minimum: 1, maximum: 4, description: 'a paranoia level from 1 to 4' }),
         exclusions: Type.Array(Type.Integer({ minimum: 1, maximum: 9_999_999 }), { maxItems: 200 }),
+        /**
+         * Inspect static files too (back ends that route paths such as /index.php/x.png dynamically);
+         * absent: false. Neither field has a schema default: the master's validator would write it
+         * into every site saved, and a site should keep following DEFAULT_STATIC_EXTS.
+         */
+        inspect_static: Type.Optional(Type.Boolean()),
+        /** The extensions counted as static files; absent: DEFAULT_STATIC_EXTS. */
+        static_exts: Type.Optional(
+          Type.Array(StaticExt, {
+            maxItems: MAX_STATIC_EXTS,
+            description: `at most ${MAX_STATIC_EXTS} file extensions of 1 to 10 lower-case letters or digits`,
+          }),
+        ),
       },
       { additionalProperties: false },
     ),

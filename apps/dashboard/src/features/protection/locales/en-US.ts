@@ -119,6 +119,8 @@ export const protectionEnUS = {
       whitelistMax: 'At most {{max}} addresses or ranges',
       exclusionsMax: 'At most {{max}} rule ids',
       exclusion: '{{value}} is not allowed: a rule id from 1 to {{max}}',
+      staticExtsMax: 'At most {{max}} extensions',
+      staticExt: '{{value}} is not allowed: 1 to 10 lower-case letters or digits, without the dot',
       banSite: 'Pick a site',
       reason: 'At most {{max}} characters without control characters, quotes, \\ < > { } ; $ # or `',
     },
@@ -188,6 +190,12 @@ export const protectionEnUS = {
       paranoiaHelp: '1 finds the obvious attacks; higher levels find more and block more real visitors',
       exclusions: 'Rules to skip',
       exclusionsHelp: 'Rule ids separated by spaces or commas, such as 920350 942100',
+      inspectStatic: 'Inspect static files',
+      inspectStaticHelp:
+        'Off: plain GET and HEAD requests for files with the extensions below skip the WAF when they have no query string, no body and only letters, digits, - . _ ~ and / in the path; anything else is inspected. Turn it on when the back end routes such paths dynamically (for example /index.php/x.png).',
+      staticExts: 'Static file extensions',
+      staticExtsHelp:
+        'Without the dot, such as png css js; at most 100. The default list covers images, fonts, CSS and JS, media, archives and PDF.',
     },
     wafConfig: {
       defaults: 'WAF defaults',

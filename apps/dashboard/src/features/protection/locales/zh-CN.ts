@@ -122,6 +122,8 @@ export const protectionZhCN: LocaleOf<typeof protectionEnUS> = {
       whitelistMax: '最多 {{max}} 个地址或网段',
       exclusionsMax: '最多 {{max}} 个规则 ID',
       exclusion: '{{value}} 不允许：须为 1 到 {{max}} 之间的规则 ID',
+      staticExtsMax: '最多 {{max}} 个扩展名',
+      staticExt: '{{value}} 不允许：须为 1 到 10 个小写字母或数字，不带点',
       banSite: '请选择网站',
       reason: '最多 {{max}} 个字符，不能包含控制字符、引号、\\ < > { } ; $ # 或 `',
     },
@@ -189,6 +191,11 @@ export const protectionZhCN: LocaleOf<typeof protectionEnUS> = {
       paranoiaHelp: '1 只发现明显的攻击；级别越高发现越多，误拦正常访客也越多',
       exclusions: '跳过的规则',
       exclusionsHelp: '规则 ID，用空格或逗号分隔，例如 920350 942100',
+      inspectStatic: '检查静态文件',
+      inspectStaticHelp:
+        '关闭时：对下列扩展名文件的普通 GET 和 HEAD 请求，若没有查询参数、没有请求体，且路径只含字母、数字、- . _ ~ 和 /，则不经过 WAF；其余请求照常检查。源站会动态处理这类路径（例如 /index.php/x.png）时请开启。',
+      staticExts: '静态文件扩展名',
+      staticExtsHelp: '不带点，例如 png css js；最多 100 个。默认列表包括图片、字体、CSS 与 JS、音视频、压缩包和 PDF。',
     },
     wafConfig: {
       defaults: 'WAF 默认设置',

@@ -5,6 +5,8 @@ const TEXT_BOXES: Record<string, string> = {
   values: 'valuesText',
   whitelist: 'whitelistText',
   exclusions: 'exclusionsText',
+  inspect_static: 'inspectStatic',
+  static_exts: 'staticExts',
 };
 
 /**

@@ -1,4 +1,4 @@
-import { DEFAULT_SITE_PROTECTION, SiteProtection } from '@rampart/contracts';
+import { DEFAULT_SITE_PROTECTION, DEFAULT_STATIC_EXTS, SiteProtection } from '@rampart/contracts';
 import { Compile } from 'typebox/compile';
 import { describe, expect, it } from 'vitest';
 import type { Acl } from '../api.ts';
@@ -24,7 +24,7 @@ describe('the protection section', () => {
       attack_rule_group_id: null,
       under_attack: false,
       whitelistText: '',
-      waf: { mode: 'off', paranoia: 1, exclusionsText: '' },
+      waf: { mode: 'off', paranoia: 1, exclusionsText: '', inspectStatic: false, staticExts: [...DEFAULT_STATIC_EXTS] },
       acl: [],
     });
     expect(protectionBody(values)).toEqual(DEFAULT_SITE_PROTECTION);
@@ -38,7 +38,7 @@ describe('the protection section', () => {
       attack_rule_group_id: 0 as unknown as null,
       under_attack: true,
       whitelistText: ' 203.0.113.7 \n\n2001:db8::/48\n203.0.113.7\n',
-      waf: { mode: 'block', paranoia: 2, exclusionsText: '920350, 942100 920350' },
+      waf: { ...values.waf, mode: 'block', paranoia: 2, exclusionsText: '920350, 942100 920350' },
     });
     expect(body).toEqual({
       rule_group_id: 4,
@@ -72,10 +72,13 @@ describe('the protection section', () => {
       key: 'exclusionsMax',
       values: { max: 200 },
     });
-    expect(wafSettings({ mode: 'detect', paranoia: 4, exclusionsText: '' })).toEqual({
+    expect(
+      wafSettings({ mode: 'detect', paranoia: 4, exclusionsText: '', inspectStatic: false, staticExts: ['png'] }),
+    ).toEqual({
       mode: 'detect',
       paranoia: 4,
       exclusions: [],
+      static_exts: ['png'],
     });
   });
 });

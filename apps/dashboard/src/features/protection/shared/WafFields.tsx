@@ -1,14 +1,18 @@
 import Form from 'antd/es/form';
 import Input from 'antd/es/input/Input';
 import Select from 'antd/es/select';
+import Switch from 'antd/es/switch';
 import { useTranslation } from 'react-i18next';
 import type { FieldPath } from '../../sites/edgeRules.ts';
-import { checkExclusions, PARANOIA, WAF_MODES } from '../model/waf.ts';
+import { checkExclusions, checkStaticExts, PARANOIA, staticExtList, WAF_MODES } from '../model/waf.ts';
 import { checkRule } from './formRules.ts';
 
 const PARANOIA_LEVELS = Array.from({ length: PARANOIA.max - PARANOIA.min + 1 }, (_, index) => PARANOIA.min + index);
 
-/** ModSecurity with the OWASP CRS: off, detect only or block; paranoia level; rule ids to skip. */
+/**
+ * ModSecurity with the OWASP CRS: off, detect only or block; paranoia level; rule ids to skip; whether
+ * static files are inspected too, and which extensions count as static files.
+ */
 export const WafFields = ({ prefix = [] }: { prefix?: FieldPath }) => {
   const { t } = useTranslation();
   return (
@@ -38,6 +42,29 @@ export const WafFields = ({ prefix = [] }: { prefix?: FieldPath }) => {
         rules={[checkRule(t, (value) => checkExclusions(typeof value === 'string' ? value : undefined))]}
       >
         <Input aria-label={t('protection.waf.exclusions')} placeholder="920350 942100" />
+      </Form.Item>
+      <Form.Item
+        name={[...prefix, 'inspectStatic']}
+        label={t('protection.waf.inspectStatic')}
+        extra={t('protection.waf.inspectStaticHelp')}
+        valuePropName="checked"
+      >
+        <Switch aria-label={t('protection.waf.inspectStatic')} />
+      </Form.Item>
+      <Form.Item
+        name={[...prefix, 'staticExts']}
+        label={t('protection.waf.staticExts')}
+        extra={t('protection.waf.staticExtsHelp')}
+        normalize={(value: unknown) => staticExtList(Array.isArray(value) ? value : [])}
+        rules={[checkRule(t, checkStaticExts)]}
+      >
+        <Select
+          mode="tags"
+          open={false}
+          tokenSeparators={[',', ' ']}
+          aria-label={t('protection.waf.staticExts')}
+          placeholder="png css js"
+        />
       </Form.Item>
     </>
   );

@@ -22,7 +22,12 @@ const WafDefaultsForm = ({ defaults }: { defaults: WafDefaults }) => {
   const [saving, submitting] = useSubmitting();
   const save = async (values: WafValues) => {
     await submitting(async () => {
-      const onError = fieldErrorHandler(form, http, ['mode', 'paranoia', 'exclusionsText'], formPath);
+      const onError = fieldErrorHandler(
+        form,
+        http,
+        ['mode', 'paranoia', 'exclusionsText', 'inspectStatic', 'staticExts'],
+        formPath,
+      );
       await saveWafDefaults(http, wafSettings(values), { onError });
       await queryClient.invalidateQueries({ queryKey: ['protection', 'waf-defaults'] });
       feedback.success(t('protection.saved'));
