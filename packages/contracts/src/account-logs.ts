@@ -16,9 +16,9 @@ const Ip = Type.String({
 });
 
 /** GET /v1/log/op: admins holding admin:sys search everyone's entries; others get their own. */
-export const OpLogQuery = Type.Object({
-  ...ListQuery.properties,
+const OpLogFilters = {
   user: Type.Optional(Account),
+  impersonator: Type.Optional(Account),
   action: Type.Optional(
     Type.String({ maxLength: 64, pattern: '^[a-z0-9.-]+$', description: 'an action such as sites.update' }),
   ),
@@ -29,8 +29,15 @@ export const OpLogQuery = Type.Object({
   /** From (inclusive) and to (exclusive). */
   from: Type.Optional(LogTime),
   to: Type.Optional(LogTime),
-});
+};
+
+export const OpLogQuery = Type.Object({ ...ListQuery.properties, ...OpLogFilters });
 export type OpLogQuery = Static<typeof OpLogQuery>;
+
+/** GET /v1/log/op/export: the same filters, every matching entry as CSV (newest first, at most OP_LOG_EXPORT_MAX). */
+export const OpLogExportQuery = Type.Object(OpLogFilters);
+export type OpLogExportQuery = Static<typeof OpLogExportQuery>;
+export const OP_LOG_EXPORT_MAX = 100_000;
 
 /** One successful write through the API: who, as whom, what, on which objects, with which fields (secrets masked). */
 export const OpLogEntry = Type.Object({
@@ -39,6 +46,9 @@ export const OpLogEntry = Type.Object({
   account: Type.Union([Type.String(), Type.Null()], { description: 'null when the user was removed' }),
   impersonator_id: Type.Union([Type.Integer(), Type.Null()], {
     description: 'the admin who acted as the user, or null',
+  }),
+  impersonator_account: Type.Union([Type.String(), Type.Null()], {
+    description: 'the account of the admin who acted as the user, or null',
   }),
   auth_method: AuthMethod,
   api_key_id: Type.Union([Type.String(), Type.Null()]),

@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   account_exists: 409,
   conflict: 409,
   throttled: 429,
+  /** A rate limit: the message says how long to wait. */
+  too_many_requests: 429,
   internal_error: 500,
 } as const;
 

@@ -49,3 +49,36 @@ export const RetryTaskBody = Type.Object(
   { additionalProperties: false },
 );
 export type RetryTaskBody = Static<typeof RetryTaskBody>;
+
+/** A task the master runs on a schedule (/sys/task): certificate renewal, log retention. */
+export const ScheduledTask = Type.Object({
+  name: Type.String({ description: 'cert-renewal or log-retention' }),
+  enabled: Type.Boolean(),
+  interval_seconds: Type.Integer({ description: 'how often it runs' }),
+  running: Type.Boolean(),
+  last_started_at: Type.Union([Type.String(), Type.Null()]),
+  last_finished_at: Type.Union([Type.String(), Type.Null()]),
+  last_result: Type.Union([Type.Literal('ok'), Type.Literal('failed'), Type.Null()], {
+    description: 'ok, failed, or null before the first run',
+  }),
+  last_error: Type.String({ description: 'why the last run failed, in plain words' }),
+  last_duration_ms: Type.Union([Type.Integer(), Type.Null()]),
+  next_run_at: Type.Union([Type.String(), Type.Null()], { description: 'null while disabled' }),
+});
+export type ScheduledTask = Static<typeof ScheduledTask>;
+
+export const ScheduledTaskParams = Type.Object({
+  name: Type.String({ pattern: '^[a-z-]{1,32}$', description: 'a scheduled task name such as log-retention' }),
+});
+
+/** PUT /v1/tasks/scheduled/{name}: turn it on or off, or change how often it runs. */
+export const UpdateScheduledTaskBody = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean()),
+    interval_seconds: Type.Optional(
+      Type.Integer({ minimum: 60, maximum: 604_800, description: 'from 60 (a minute) to 604800 (a week)' }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateScheduledTaskBody = Static<typeof UpdateScheduledTaskBody>;

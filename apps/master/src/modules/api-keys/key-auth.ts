@@ -2,6 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { recordLoginAttempt } from '../auth/login-guard.ts';
 import { type CachedSession, sessionCache } from '../auth/session-cache.ts';
 import type { ApiKeyGrant } from './api-key-grant.ts';
 import { findKeyByToken, markKeyUsed } from './api-keys.repository.ts';
@@ -13,6 +14,9 @@ export const isKeyToken = (token: string) => KEY_TOKEN.test(token);
 
 // Writing the last use on every call would cost a write per read: once a minute is enough to show.
 const LAST_USED_EVERY_MS = 60_000;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const utcDay = (ms: number) => Math.floor(ms / DAY_MS);
 
 /** An IPv4 client seen through an IPv6 socket (::ffff:203.0.113.5) as its IPv4 address. */
 const plainIp = (ip: string) => (ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip);
@@ -47,6 +51,18 @@ export async function resolveKeyToken(
   };
   if (keyRefusal(apiKey, client.ip) === null && (key_last_used_at ?? 0) < client.now - LAST_USED_EVERY_MS) {
     await markKeyUsed(db, key_row_id, plainIp(client.ip), client.now);
+    // The key's first use of the (UTC) day shows in the login log, with method 'key'.
+    if (key_last_used_at === null || utcDay(key_last_used_at) < utcDay(client.now)) {
+      const account = user.username;
+      await recordLoginAttempt(db, {
+        account,
+        ip: plainIp(client.ip),
+        userId: user.id,
+        success: true,
+        reason: '',
+        method: 'key',
+      });
+    }
   }
   // A key has no session: id 0 ends none, and it lasts until it is rotated or deleted.
   const session: CachedSession = { user, sessionId: 0, expiresAt: Number.MAX_SAFE_INTEGER, apiKey };

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { loadSettings } from '../settings/settings.service.ts';
@@ -10,7 +9,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const BATCH = 5000;
 // A round deletes at most this many batches per table, so a huge backlog never holds the database long.
 const MAX_BATCHES = 20;
-const ROUND_MS = 60 * 60 * 1000;
 
 /** Deletes operation and login log rows older than the retention (bounded per round); answers how many went. */
 export async function pruneAccountLogs(db: Kysely<Database>, now = Date.now()): Promise<number> {
@@ -25,32 +23,4 @@ export async function pruneAccountLogs(db: Kysely<Database>, now = Date.now()): 
     }
   }
   return deleted;
-}
-
-/** Prunes now and then every hour, until stopped. Running on several masters at once is harmless. */
-export function startLogRetention(db: Kysely<Database>, log: FastifyBaseLogger): { stop(): Promise<void> } {
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let pruning: Promise<void> = Promise.resolve();
-  const round = () => {
-    pruning = (async () => {
-      try {
-        const deleted = await pruneAccountLogs(db);
-        if (deleted > 0) log.info({ deleted }, 'pruned operation and login logs past retention');
-      } catch (error) {
-        log.error({ err: error }, 'log retention round failed');
-      }
-      if (stopped) return;
-      timer = setTimeout(round, ROUND_MS);
-      timer.unref();
-    })();
-  };
-  round();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await pruning;
-    },
-  };
 }

@@ -172,6 +172,76 @@ describe.each(DIALECTS)('operation and login logs on $dialect', (target) => {
     expect((notForBob.body.data as { list: LoginEntry[] }).list.every((entry) => entry.account === 'bob')).toBe(true);
   });
 
+  it('finds what an admin did signed in as a user, and exports the same filter as CSV', async () => {
+    const admin = await test.login('admin', ADMIN_PASSWORD);
+    const aliceId = (await test.call('GET', '/v1/user', { token: alice })).body.data as { id: number };
+    const as = await test.call('POST', `/v1/users/${aliceId.id}/impersonate`, { token: admin });
+    const asAlice = (as.body.data as { access_token: string }).access_token;
+    await test.call('PUT', '/v1/user', { token: asAlice, body: { name: 'Changed, by "support"' } });
+    await createSite(alice, 'own.example.com');
+    await createSite(bob, '=cmd.example.com').catch(() => undefined);
+    await createSite(bob, 'bob.example.com');
+
+    const impersonated = await opLog(admin, '&impersonator=admin');
+    expect(impersonated.list.map((entry) => [entry.account, entry.action])).toEqual([['alice', 'user.update']]);
+    expect(impersonated.list[0]).toMatchObject({ impersonator_account: 'admin' });
+    expect((await opLog(admin, '&impersonator=nobody')).total).toBe(0);
+
+    const exported = await test.app.inject({
+      method: 'GET',
+      url: '/v1/log/op/export?user=alice',
+      headers: { 'access-token': admin },
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(exported.headers['content-disposition']).toMatch(/^attachment; filename="operation-log-[0-9-]{10}\.csv"$/);
+    const lines = exported.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'time,account,impersonator,auth_method,api_key_id,action,method,route,target_ids,changes,ip,user_agent,result',
+    );
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^[0-9T:.Z-]+,alice,,session,,sites\.create,POST,\/v1\/sites,\d+,"\{""domains""/);
+    expect(lines[2]).toContain(
+      ',alice,admin,session,,user.update,PUT,/v1/user,,"{""name"":""Changed, by \\""support\\""""}"',
+    );
+
+    // A user exports only their own entries, whatever they ask for.
+    const own = await test.app.inject({
+      method: 'GET',
+      url: '/v1/log/op/export?user=bob',
+      headers: { 'access-token': alice },
+    });
+    expect(own.body).not.toContain('bob.example.com');
+    expect(own.body.trimEnd().split('\r\n')).toHaveLength(3);
+    const bad = await test.call('GET', '/v1/log/op/export?from=yesterday', { token: admin });
+    expect(bad.body).toMatchObject({
+      code: 'invalid_param',
+      msg: expect.stringMatching(/^querystring\/from: must be an ISO 8601 time/),
+    });
+  });
+
+  it('shows an API key’s first use of the day in the login log with method key', async () => {
+    const issued = await test.call('POST', '/v1/api-key', { token: alice, body: { scope: 'read' } });
+    const token = (issued.body.data as { token: string }).token;
+    const useKey = () =>
+      test.app.inject({
+        method: 'GET',
+        url: '/v1/user',
+        headers: { 'access-token': token },
+        remoteAddress: '192.0.2.8',
+      });
+    expect((await useKey()).statusCode).toBe(200);
+    expect((await useKey()).statusCode).toBe(200);
+    const keyEntries = async () => {
+      const log = await test.call('GET', '/v1/log/login?limit=100', { token: alice });
+      return (log.body.data as { list: LoginEntry[] }).list.filter((entry) => entry.method === 'key');
+    };
+    expect(await keyEntries()).toEqual([expect.objectContaining({ account: 'alice', ip: '192.0.2.8', result: 'ok' })]);
+  });
+
   it('keeps entries at least 180 days, whatever the retention setting says', async () => {
     await createSite(alice, 'old.example.com');
     const now = Date.now();

@@ -3,19 +3,24 @@ import {
   ListResult,
   LoginLogEntry,
   LoginLogQuery,
+  OP_LOG_EXPORT_MAX,
   OpLogEntry,
+  OpLogExportQuery,
   OpLogQuery,
   PERMISSIONS,
 } from '@rampart/contracts';
 import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
 import { invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { accountKey, findUserByAccount } from '../users/users.repository.ts';
 import { listLoginAttempts } from './login-logs.repository.ts';
-import { listOpLogs } from './op-logs.repository.ts';
+import { opLogCsv } from './op-log-csv.ts';
+import { eachOpLog, listOpLogs, type OpLogFilter, type OpLogRow } from './op-logs.repository.ts';
 
 const tags = ['logs'];
 
@@ -35,44 +40,77 @@ function readsAll(request: FastifyRequest) {
   return user.type === 1 && (JSON.parse(user.access) as string[]).includes(PERMISSIONS.adminSys);
 }
 
+/** The filter of GET /v1/log/op and its export: a user's own entries, an admin's choice of everyone's. */
+async function opLogFilter(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  query: OpLogExportQuery,
+): Promise<OpLogFilter> {
+  const { user, impersonator, action, target, ip, from, to } = query;
+  const filter: OpLogFilter = {
+    action,
+    target,
+    ip,
+    fromMs: timeMs('querystring/from', from),
+    toMs: timeMs('querystring/to', to),
+    userId: caller(request).user.id,
+  };
+  if (readsAll(request)) {
+    // An account that does not exist matches nothing (-1), rather than being ignored.
+    filter.userId = user ? ((await findUserByAccount(db, user))?.id ?? -1) : undefined;
+    if (impersonator) filter.impersonatorId = (await findUserByAccount(db, impersonator))?.id ?? -1;
+  } else if (impersonator) {
+    filter.impersonatorId = (await findUserByAccount(db, impersonator))?.id ?? -1;
+  }
+  return filter;
+}
+
+export const presentOpLog = (row: OpLogRow): OpLogEntry => ({
+  id: row.id,
+  user_id: row.user_id,
+  account: row.account,
+  impersonator_id: row.impersonator_id,
+  impersonator_account: row.impersonator_account,
+  auth_method: row.auth_method === 'key' ? ('key' as const) : ('session' as const),
+  api_key_id: row.api_key_id,
+  method: row.method,
+  route: row.route,
+  action: row.action,
+  target_ids: row.target_ids.split(',').filter(Boolean),
+  changes: JSON.parse(row.changes) as unknown,
+  ip: row.ip,
+  user_agent: row.user_agent,
+  result: row.result,
+  created_at: iso(Number(row.created_at)),
+});
+
 export async function logRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/log/op',
     { schema: { tags, querystring: OpLogQuery, response: { 200: Envelope(ListResult(OpLogEntry)) } } },
     async (request) => {
-      const { page = 1, limit = 20, user, action, target, ip, from, to } = request.query;
-      const filter = {
-        action,
-        target,
-        ip,
-        fromMs: timeMs('querystring/from', from),
-        toMs: timeMs('querystring/to', to),
-      };
-      let userId: number | undefined = caller(request).user.id;
-      if (readsAll(request)) {
-        userId = user ? ((await findUserByAccount(db, user))?.id ?? -1) : undefined;
-      }
-      const { rows, total } = await listOpLogs(db, { ...filter, userId }, page, limit);
-      return ok({
-        total,
-        list: rows.map((row) => ({
-          id: row.id,
-          user_id: row.user_id,
-          account: row.account,
-          impersonator_id: row.impersonator_id,
-          auth_method: row.auth_method === 'key' ? ('key' as const) : ('session' as const),
-          api_key_id: row.api_key_id,
-          method: row.method,
-          route: row.route,
-          action: row.action,
-          target_ids: row.target_ids.split(',').filter(Boolean),
-          changes: JSON.parse(row.changes) as unknown,
-          ip: row.ip,
-          user_agent: row.user_agent,
-          result: row.result,
-          created_at: iso(row.created_at),
-        })),
-      });
+      const { page = 1, limit = 20 } = request.query;
+      const { rows, total } = await listOpLogs(db, await opLogFilter(db, request, request.query), page, limit);
+      return ok({ total, list: rows.map(presentOpLog) });
+    },
+  );
+
+  app.get(
+    '/v1/log/op/export',
+    {
+      schema: {
+        tags,
+        querystring: OpLogExportQuery,
+        description: `The entries GET /v1/log/op finds with the same filters, newest first, as a CSV file (text/csv; at most ${OP_LOG_EXPORT_MAX} rows)`,
+      },
+    },
+    async (request, reply) => {
+      const filter = await opLogFilter(db, request, request.query);
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="operation-log-${day}.csv"`)
+        .send(opLogCsv(eachOpLog(db, filter, OP_LOG_EXPORT_MAX), presentOpLog));
     },
   );
 

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { SecretBox } from '../../secrets.ts';
-import { loadSettings } from '../settings/settings.service.ts';
+import { loadSettings, sessionTtlMs } from '../settings/settings.service.ts';
 import { checkSecondFactor, endSecondFactorWait, secondFactorAwaited } from '../two-factor/two-factor-login.ts';
 import { findUserByAccount, presentUser, type UserRow } from '../users/users.repository.ts';
 import { solveImageCaptcha } from './image-captcha.ts';
@@ -11,9 +11,6 @@ import { captchaRequired, ipThrottled, recentFailures, recordLoginAttempt } from
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { insertSession, revokeSession } from './sessions.repository.ts';
 import { hashToken, newToken } from './tokens.ts';
-
-/** Sessions last as long as the dashboard's token cookie: one day. */
-export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface ClientInfo {
   ip: string;
@@ -26,7 +23,8 @@ const decoyHash = hashPassword('decoy password that never matches');
 export async function openSession(db: Kysely<Database>, user: UserRow, client: ClientInfo): Promise<UserWithToken> {
   const token = newToken();
   const now = Date.now();
-  const expiresAt = now + SESSION_TTL_MS;
+  // As long as /sys/setting says (one day by default).
+  const expiresAt = now + sessionTtlMs(await loadSettings(db));
   await insertSession(db, { userId: user.id, tokenHash: hashToken(token), ...client, now, expiresAt });
   return { ...presentUser(user), access_token: token, expires_at: new Date(expiresAt).toISOString() };
 }

@@ -2,7 +2,7 @@ import type { ResetPassBody } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { loadSettings } from '../settings/settings.service.ts';
+import { checkPasswordPolicy, loadSettings } from '../settings/settings.service.ts';
 import { findUserByEmail, findUserByPhone, updateUser } from '../users/users.repository.ts';
 import { hashPassword } from './passwords.ts';
 import { sessionCache } from './session-cache.ts';
@@ -12,6 +12,7 @@ import { consumeVerifyCode } from './verify-codes.ts';
 /** Sets a new password after the emailed or texted code checks out, and signs out every session. */
 export async function resetPassword(db: Kysely<Database>, body: ResetPassBody): Promise<void> {
   const settings = await loadSettings(db);
+  checkPasswordPolicy(settings, body.password);
   const byEmail = body.reset_by === 'email';
   const target = byEmail ? body.email : body.phone;
   if (!target)

@@ -2,7 +2,7 @@ import type { FieldRequirement, RegisterBody, UserWithToken } from '@rampart/con
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { loadSettings } from '../settings/settings.service.ts';
+import { checkPasswordPolicy, loadSettings } from '../settings/settings.service.ts';
 import {
   findUserByAccount,
   findUserByEmail,
@@ -29,6 +29,7 @@ export async function register(db: Kysely<Database>, body: RegisterBody, client:
   checkRequirement('email', settings.register_email, body.email);
   checkRequirement('phone', settings.register_phone, body.phone);
   checkRequirement('qq', settings.register_qq, body.qq);
+  checkPasswordPolicy(settings, body.password);
 
   if (await findUserByAccount(db, body.username)) {
     throw new AppError('account_exists', 'username: this username is already taken');

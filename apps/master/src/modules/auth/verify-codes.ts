@@ -15,6 +15,63 @@ export interface VerifyCodeTarget {
   target: string;
   /** `change:<user id>`: a new address or number on a profile, usable by that user only. */
   purpose: CaptchaPurpose | `change:${number}`;
+  /** The client address asking: codes are limited per address as well as per target. */
+  ip?: string;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+const waitText = (ms: number) => (ms < 60_000 ? `${Math.ceil(ms / 1000)} s` : `${Math.ceil(ms / 60_000)} min`);
+
+/**
+ * At most one code a target per resend interval and `verify_codes_per_hour` an hour, and at most
+ * `verify_codes_per_ip_hour` an hour to one client address (a script cannot spray addresses).
+ */
+async function checkSendingRate(
+  db: Kysely<Database>,
+  settings: Settings,
+  to: VerifyCodeTarget,
+  target: string,
+  now: number,
+) {
+  const recent = await db
+    .selectFrom('verify_codes')
+    .select(['created_at', 'purpose'])
+    .where('channel', '=', to.channel)
+    .where('target', '=', target)
+    .where('created_at', '>', now - HOUR_MS)
+    .orderBy('created_at', 'desc')
+    .execute();
+  const last = recent.find((code) => code.purpose === to.purpose);
+  const resendMs = last ? Number(last.created_at) + settings.verify_code_resend_seconds * 1000 - now : 0;
+  if (resendMs > 0) {
+    throw new AppError('too_many_requests', `a code was sent recently; you can ask again in ${waitText(resendMs)}`);
+  }
+  const oldest = recent[settings.verify_codes_per_hour - 1];
+  if (oldest) {
+    const wait = waitText(Number(oldest.created_at) + HOUR_MS - now);
+    throw new AppError(
+      'too_many_requests',
+      `at most ${settings.verify_codes_per_hour} codes an hour to the same address; you can ask again in ${wait}`,
+    );
+  }
+  if (!to.ip) return;
+  const fromIp = await db
+    .selectFrom('verify_codes')
+    .select('created_at')
+    .where('ip', '=', to.ip)
+    .where('created_at', '>', now - HOUR_MS)
+    .orderBy('created_at', 'desc')
+    .limit(settings.verify_codes_per_ip_hour)
+    .execute();
+  const oldestFromIp = fromIp[settings.verify_codes_per_ip_hour - 1];
+  if (oldestFromIp) {
+    const wait = waitText(Number(oldestFromIp.created_at) + HOUR_MS - now);
+    throw new AppError(
+      'too_many_requests',
+      `at most ${settings.verify_codes_per_ip_hour} codes an hour from your address; you can ask again in ${wait}`,
+    );
+  }
 }
 
 const FIELD: Record<MessageChannel, string> = { email: 'captcha', sms: 'phone_captcha' };
@@ -28,18 +85,7 @@ export async function issueVerifyCode(
 ) {
   const now = Date.now();
   const target = accountKey(to.target);
-  const last = await db
-    .selectFrom('verify_codes')
-    .select('created_at')
-    .where('channel', '=', to.channel)
-    .where('target', '=', target)
-    .where('purpose', '=', to.purpose)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
-  const waitMs = last ? last.created_at + settings.verify_code_resend_seconds * 1000 - now : 0;
-  if (waitMs > 0) {
-    throw new AppError('throttled', `a code was sent recently; you can ask again in ${Math.ceil(waitMs / 1000)} s`);
-  }
+  await checkSendingRate(db, settings, to, target, now);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await db
     .insertInto('verify_codes')
@@ -51,6 +97,7 @@ export async function issueVerifyCode(
       attempts: 0,
       created_at: now,
       expires_at: now + settings.verify_code_ttl_seconds * 1000,
+      ip: to.ip ?? '',
     })
     .execute();
   const minutes = Math.round(settings.verify_code_ttl_seconds / 60);

@@ -75,7 +75,7 @@ describe.each(DIALECTS)('profile contact changes on $dialect', (target) => {
     expect(unsigned.body.code).toBe('login_required');
     await test.call('POST', '/v1/user/email-captcha', { token, body: { email: 'first@example.com' } });
     const resend = await test.call('POST', '/v1/user/email-captcha', { token, body: { email: 'first@example.com' } });
-    expect(resend.body.code).toBe('throttled');
+    expect(resend.body.code).toBe('too_many_requests');
     for (let i = 0; i < 9; i++) {
       const sent = await test.call('POST', '/v1/user/email-captcha', { token, body: { email: `n${i}@example.com` } });
       expect(sent.body.code).toBe(0);

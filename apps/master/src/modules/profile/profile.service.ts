@@ -6,7 +6,7 @@ import { AppError } from '../../errors.ts';
 import { consumeVerifyCode, issueVerifyCode } from '../auth/verify-codes.ts';
 import type { MessageChannel } from '../messages/messages.repository.ts';
 import type { Messenger } from '../messages/messenger.ts';
-import { loadSettings } from '../settings/settings.service.ts';
+import { checkPasswordPolicy, loadSettings } from '../settings/settings.service.ts';
 import { accountKey, findUserByEmail, findUserByPhone, type UserRow } from '../users/users.repository.ts';
 import { updateCurrentUser } from '../users/users.service.ts';
 
@@ -63,6 +63,7 @@ const changes = (next: string | undefined, current: string) =>
  */
 export async function updateProfile(db: Kysely<Database>, user: UserRow, sessionId: number, body: UpdateProfileBody) {
   const { captcha, phone_captcha, ...fields } = body;
+  if (fields.password !== undefined) checkPasswordPolicy(await loadSettings(db), fields.password);
   const newEmail = changes(fields.email, user.email) ? fields.email : undefined;
   const newPhone = changes(fields.phone, user.phone) ? fields.phone : undefined;
   if (newEmail) await checkFree(db, user, 'email', newEmail);

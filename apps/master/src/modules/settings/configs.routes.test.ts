@@ -41,18 +41,18 @@ describe.each(DIALECTS)('configs on $dialect', (target) => {
       ],
       total: 1,
     });
-    expect((await test.call('GET', '/v1/configs?type=system', { token: admin })).body.data).toEqual({
+    expect((await test.call('GET', '/v1/configs?type=nothing', { token: admin })).body.data).toEqual({
       list: [],
       total: 0,
     });
     expect((await test.call('DELETE', PATH, { token: admin })).body.data).toEqual(DEFAULTS);
-    expect((await test.call('GET', '/v1/configs', { token: admin })).body.data).toMatchObject({
-      list: [
-        { key: 'global-0-waf-defaults', value: DEFAULTS, updated_at: null },
-        { key: 'global-0-edge-unknown_host', value: { action: 'page', waf: true }, updated_at: null },
-      ],
-      total: 2,
-    });
+    const all = (await test.call('GET', '/v1/configs', { token: admin })).body.data as { list: unknown[] };
+    expect(all.list.slice(0, 2)).toMatchObject([
+      { key: 'global-0-waf-defaults', value: DEFAULTS, updated_at: null },
+      { key: 'global-0-edge-unknown_host', value: { action: 'page', waf: true }, updated_at: null },
+    ]);
+    // The tabs of /sys/setting follow (system-settings.routes.test.ts).
+    expect(all.list).toHaveLength(10);
   });
 
   it('sends the answer to requests no site serves to the edges, with the WAF defaults, at a new config version', async () => {

@@ -6,7 +6,16 @@ import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { changeConfig } from '../config/config-version.ts';
-import { CONFIGS, type ConfigDefinition, configKey, readConfig, resetConfig, writeConfig } from './configs.ts';
+import {
+  CONFIGS,
+  type ConfigDefinition,
+  configKey,
+  keepMaskedSecrets,
+  maskConfigSecrets,
+  readConfig,
+  resetConfig,
+  writeConfig,
+} from './configs.ts';
 
 const tags = ['configs'];
 
@@ -29,7 +38,7 @@ export async function configRoutes(app: App, { db }: AppContext) {
       scope_id: definition.scope_id,
       type: definition.type,
       name: definition.name,
-      value,
+      value: maskConfigSecrets(definition, value),
       updated_at: updatedAt === null ? null : new Date(updatedAt).toISOString(),
     };
   };
@@ -63,10 +72,12 @@ export async function configRoutes(app: App, { db }: AppContext) {
     // Checked before the body is, so a caller without the permission learns nothing of the schema.
     const preValidation = async (request: FastifyRequest) => allowed(request, definition);
     const schema = { tags, description: definition.description, response: { 200: Envelope(definition.schema) } };
-    const value = async () => ok((await readConfig(db, definition)).value);
+    const value = async () => ok(maskConfigSecrets(definition, (await readConfig(db, definition)).value));
     app.get(path, { preValidation, schema }, value);
     app.put(path, { preValidation, schema: { ...schema, body: definition.schema } }, async (request) => {
-      await store(definition, (target) => writeConfig(target, definition, request.body, Date.now()));
+      const stored = definition.secrets?.length ? (await readConfig(db, definition)).value : undefined;
+      const kept = keepMaskedSecrets(definition, request.body, stored);
+      await store(definition, (target) => writeConfig(target, definition, kept, Date.now()));
       return value();
     });
     app.delete(path, { preValidation, schema }, async () => {
@@ -76,7 +87,11 @@ export async function configRoutes(app: App, { db }: AppContext) {
   }
 
   // Static paths above win; any other well-formed key names no entry.
-  app.get('/v1/configs/:key', { schema: { tags, params: ConfigKeyParams } }, async (request) => {
+  const unknown = async (request: FastifyRequest<{ Params: { key: string } }>) => {
     throw new AppError('not_found', `config ${request.params.key} does not exist`);
-  });
+  };
+  const described = { tags, params: ConfigKeyParams, description: 'A key no config entry has: not_found' };
+  app.get('/v1/configs/:key', { schema: described }, unknown);
+  app.put('/v1/configs/:key', { schema: described }, unknown);
+  app.delete('/v1/configs/:key', { schema: described }, unknown);
 }

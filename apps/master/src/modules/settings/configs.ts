@@ -3,6 +3,10 @@ import {
   DEFAULT_UNKNOWN_HOST,
   PERMISSIONS,
   type Permission,
+  SECRET_MASK,
+  SECRET_SETTINGS,
+  SYSTEM_SETTING_GROUPS,
+  type SystemSettingGroup,
   UnknownHostSettings,
   WafDefaults,
 } from '@rampart/contracts';
@@ -10,6 +14,7 @@ import type { Kysely } from 'kysely';
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { Database } from '../../db/schema.ts';
+import { groupValue, loadSettings, SETTING_DEFAULTS } from './settings.service.ts';
 
 /**
  * Typed entries of the spec's Config entity (`{scope_name}-{scope_id}-{type}-{name}`): each has a
@@ -27,6 +32,8 @@ export interface ConfigDefinition<T extends TSchema = TSchema> {
   description: string;
   /** The edges serve with it: a change bumps the config version so that every node applies it. */
   edge: boolean;
+  /** Fields answered as SECRET_MASK once saved; a PUT sending the mask keeps what is stored. */
+  secrets?: readonly string[];
 }
 
 const define = <T extends TSchema>(definition: ConfigDefinition<T>) => definition;
@@ -57,7 +64,54 @@ export const UNKNOWN_HOST = define({
   edge: true,
 });
 
-export const CONFIGS: readonly ConfigDefinition[] = [WAF_DEFAULTS, UNKNOWN_HOST];
+const SYSTEM_DESCRIPTIONS: Record<SystemSettingGroup, string> = {
+  site: 'Site name, logo and footer (the sign-in pages and GET /v1/common/sysinfo show them)',
+  register: 'Registration: open or closed, which fields are required, the user agreement',
+  captcha: 'When sign-in asks for a captcha, and how email and phone codes are limited',
+  smtp: 'Mail server of every email; the password is never answered once saved',
+  sms: 'SMS provider of phone codes and messages; the secret is never answered once saved',
+  session: 'How long a sign-in lasts',
+  password: 'What a new password must contain',
+  locale: 'The default language and the languages users may pick',
+};
+
+/** The tabs of /sys/setting, `global-0-system-{group}`, for admins holding admin:sys. */
+export const SYSTEM_SETTINGS: readonly ConfigDefinition[] = (
+  Object.entries(SYSTEM_SETTING_GROUPS) as [SystemSettingGroup, TSchema][]
+).map(([group, schema]) =>
+  define({
+    scope_name: 'global',
+    scope_id: 0,
+    type: 'system',
+    name: group,
+    schema,
+    fallback: groupValue(SETTING_DEFAULTS, group),
+    permission: PERMISSIONS.adminSys,
+    description: `${SYSTEM_DESCRIPTIONS[group]}: ${Object.keys(groupValue(SETTING_DEFAULTS, group)).join(', ')}`,
+    edge: false,
+    secrets: Object.keys(groupValue(SETTING_DEFAULTS, group)).filter((name) => SECRET_SETTINGS.includes(name)),
+  }),
+);
+
+export const CONFIGS: readonly ConfigDefinition[] = [WAF_DEFAULTS, UNKNOWN_HOST, ...SYSTEM_SETTINGS];
+
+/** The value as the browser sees it: saved secrets replaced with the mask. */
+export function maskConfigSecrets(definition: ConfigDefinition, value: unknown): unknown {
+  if (!definition.secrets?.length || value === null || typeof value !== 'object') return value;
+  const shown: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const name of definition.secrets)
+    if (typeof shown[name] === 'string' && shown[name] !== '') shown[name] = SECRET_MASK;
+  return shown;
+}
+
+/** A value to store: a secret sent back as the mask keeps the stored one. */
+export function keepMaskedSecrets(definition: ConfigDefinition, sent: unknown, stored: unknown): unknown {
+  if (!definition.secrets?.length || sent === null || typeof sent !== 'object') return sent;
+  const kept: Record<string, unknown> = { ...(sent as Record<string, unknown>) };
+  const before = (stored ?? {}) as Record<string, unknown>;
+  for (const name of definition.secrets) if (kept[name] === SECRET_MASK) kept[name] = before[name] ?? '';
+  return kept;
+}
 
 export const configKey = (definition: ConfigDefinition) =>
   `${definition.scope_name}-${definition.scope_id}-${definition.type}-${definition.name}`;
@@ -90,6 +144,11 @@ export async function readConfig<T extends TSchema>(db: Kysely<Database>, defini
     .where('type', '=', key.type)
     .where('name', '=', key.name)
     .executeTakeFirst();
+  if (definition.type === 'system') {
+    // As the readers see them: defaults overlaid with what is stored (settings.service.ts).
+    const value = groupValue(await loadSettings(db), definition.name) as Static<T>;
+    return { value, updatedAt: row?.updated_at ?? null };
+  }
   const stored: unknown = row ? JSON.parse(row.value) : undefined;
   if (row && fits(definition.schema, stored)) return { value: stored as Static<T>, updatedAt: row.updated_at };
   return { value: definition.fallback, updatedAt: null };

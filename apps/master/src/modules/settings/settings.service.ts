@@ -1,6 +1,13 @@
-import type { FieldRequirement } from '@rampart/contracts';
+import {
+  type FieldRequirement,
+  type Locale,
+  passwordPolicyBreach,
+  type SmsProvider,
+  SYSTEM_SETTING_GROUPS,
+} from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { invalidParam } from '../../errors.ts';
 import { readSystemConfigs, writeSystemConfig } from './settings.repository.ts';
 
 /** Every system setting with its default; stored values of the wrong type fall back to the default. */
@@ -22,6 +29,32 @@ export const SETTING_DEFAULTS = {
   verify_code_ttl_seconds: 600,
   verify_code_resend_seconds: 60,
   verify_code_max_attempts: 5,
+  /** Codes one email address or phone number receives an hour. */
+  verify_codes_per_hour: 10,
+  /** Codes one client address may ask for an hour, whatever the targets. */
+  verify_codes_per_ip_hour: 20,
+  /** Mail server; an empty host: the one the master was started with (RAMPART_SMTP_URL). */
+  smtp_host: '',
+  smtp_port: 587,
+  smtp_secure: false,
+  smtp_username: '',
+  smtp_password: '',
+  smtp_from: '',
+  /** SMS provider of phone codes and messages; none: codes wait in the outbox for the operator. */
+  sms_provider: 'none' as SmsProvider,
+  sms_endpoint: '',
+  sms_access_key_id: '',
+  sms_secret: '',
+  sms_sign_name: '',
+  sms_template_code: '',
+  /** How long a sign-in lasts. */
+  session_ttl_hours: 24,
+  password_min_length: 6,
+  password_require_letter: false,
+  password_require_digit: false,
+  password_require_symbol: false,
+  default_language: 'zh-CN' as Locale,
+  languages: ['zh-CN', 'en-US'] as Locale[],
   /** DNS server used to check customers' CNAME records, as ip or ip:port; empty: the system's resolver. */
   dns_resolver: '',
   /** Let users point DNS APIs at loopback or private addresses (self-hosted set-ups and tests only). */
@@ -52,18 +85,87 @@ export const SETTING_DEFAULTS = {
 export type Settings = typeof SETTING_DEFAULTS;
 export type SettingName = keyof Settings;
 
+/** Settings saved by /sys/setting, one config entry per tab: the tab of each setting. */
+const GROUP_OF = new Map<string, string>(
+  Object.entries(SYSTEM_SETTING_GROUPS).flatMap(([group, schema]) =>
+    Object.keys(schema.properties).map((name) => [name, group] as const),
+  ),
+);
+
+const sameType = (value: unknown, fallback: unknown) =>
+  Array.isArray(fallback) ? Array.isArray(value) : value !== null && typeof value === typeof fallback;
+
+/** Defaults, overlaid with single stored settings and then with the tabs of /sys/setting. */
 export async function loadSettings(db: Kysely<Database>): Promise<Settings> {
   const stored = await readSystemConfigs(db);
   const settings = { ...SETTING_DEFAULTS };
-  for (const name of Object.keys(SETTING_DEFAULTS) as SettingName[]) {
-    const value = stored.get(name);
-    if (value !== undefined && typeof value === typeof SETTING_DEFAULTS[name]) {
+  const take = (name: string, value: unknown) => {
+    if (Object.hasOwn(SETTING_DEFAULTS, name) && sameType(value, SETTING_DEFAULTS[name as SettingName])) {
       Object.assign(settings, { [name]: value });
     }
+  };
+  for (const name of Object.keys(SETTING_DEFAULTS)) take(name, stored.get(name));
+  for (const group of Object.keys(SYSTEM_SETTING_GROUPS)) {
+    const value = stored.get(group);
+    if (value === null || typeof value !== 'object') continue;
+    for (const [name, field] of Object.entries(value)) if (GROUP_OF.get(name) === group) take(name, field);
   }
   return settings;
 }
 
+/** The settings of one /sys/setting tab, as they stand. */
+export function groupValue(settings: Settings, group: string): Record<string, unknown> {
+  return Object.fromEntries(
+    [...GROUP_OF].filter(([, of]) => of === group).map(([name]) => [name, settings[name as SettingName]]),
+  );
+}
+
+/** Saves one setting; one that belongs to a /sys/setting tab is saved within that tab's entry. */
 export async function saveSetting<K extends SettingName>(db: Kysely<Database>, name: K, value: Settings[K]) {
-  await writeSystemConfig(db, name, value, Date.now());
+  const group = GROUP_OF.get(name);
+  if (!group) {
+    await writeSystemConfig(db, name, value, Date.now());
+    return;
+  }
+  const current = groupValue(await loadSettings(db), group);
+  await writeSystemConfig(db, group, { ...current, [name]: value }, Date.now());
+}
+
+/** Refuses a new password the policy of /sys/setting does not allow, naming the field and the rule. */
+export function checkPasswordPolicy(settings: Settings, password: string, field = 'password') {
+  const breach = passwordPolicyBreach(password, settings);
+  if (breach) throw invalidParam(field, breach);
+}
+
+/** How long a new sign-in lasts. */
+export const sessionTtlMs = (settings: Settings) => settings.session_ttl_hours * 60 * 60 * 1000;
+
+/**
+ * The mail server email goes through: the one saved in /sys/setting, or, while its host is empty,
+ * the one the master was started with (`fallback`, from RAMPART_SMTP_URL / RAMPART_SMTP_FROM).
+ */
+export async function smtpTransport(
+  db: Kysely<Database>,
+  fallback: { url?: string | undefined; from: string },
+): Promise<{ transport: string | SmtpServer | undefined; from: string }> {
+  const settings = await loadSettings(db);
+  const from = settings.smtp_from || fallback.from;
+  if (!settings.smtp_host) return { transport: fallback.url, from };
+  const auth = settings.smtp_username ? { user: settings.smtp_username, pass: settings.smtp_password } : undefined;
+  return {
+    transport: {
+      host: settings.smtp_host,
+      port: settings.smtp_port,
+      secure: settings.smtp_secure,
+      ...(auth && { auth }),
+    },
+    from,
+  };
+}
+
+export interface SmtpServer {
+  host: string;
+  port: number;
+  secure: boolean;
+  auth?: { user: string; pass: string };
 }

@@ -5,8 +5,11 @@ import {
   PERMISSIONS,
   RetryTaskBody,
   RetryTasksBody,
+  ScheduledTask,
+  ScheduledTaskParams,
   Task,
   TaskListQuery,
+  UpdateScheduledTaskBody,
 } from '@rampart/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -17,6 +20,14 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import {
+  ensureScheduledTasks,
+  findScheduledTask,
+  listScheduledTasks,
+  presentScheduledTask,
+  updateScheduledTask,
+} from './schedules.repository.ts';
+import { SCHEDULED_JOBS, scheduledJob, startScheduledRun } from './schedules.ts';
 import { wakeRunners } from './task-runner.ts';
 import { findTask, latestTaskFor, listTasks, presentTask, requeueTask } from './tasks.repository.ts';
 
@@ -82,4 +93,71 @@ export async function taskRoutes(app: App, { db }: AppContext) {
       );
     },
   );
+
+  const scheduled = async (name: string) => {
+    const job = scheduledJob(name);
+    if (!job) {
+      const known = SCHEDULED_JOBS.map((each) => each.name).join(', ');
+      throw new AppError('not_found', `scheduled task ${name} does not exist; there are ${known}`);
+    }
+    await ensureScheduledTasks(db, SCHEDULED_JOBS);
+    return job;
+  };
+  const present = async (name: string) => presentScheduledTask((await findScheduledTask(db, name)) ?? raise(name));
+
+  app.get(
+    '/v1/tasks/scheduled',
+    {
+      schema: {
+        tags,
+        description: 'The tasks the master runs on a schedule (/sys/task), with how their last run went',
+        response: { 200: Envelope(ListResult(ScheduledTask)) },
+      },
+    },
+    async () => {
+      await ensureScheduledTasks(db, SCHEDULED_JOBS);
+      const rows = await listScheduledTasks(db);
+      return ok({ list: rows.map(presentScheduledTask), total: rows.length });
+    },
+  );
+
+  app.put(
+    '/v1/tasks/scheduled/:name',
+    {
+      schema: {
+        tags,
+        params: ScheduledTaskParams,
+        body: UpdateScheduledTaskBody,
+        response: { 200: Envelope(ScheduledTask) },
+      },
+    },
+    async (request) => {
+      const job = await scheduled(request.params.name);
+      const { enabled, interval_seconds } = request.body;
+      await updateScheduledTask(db, job.name, { enabled, intervalSeconds: interval_seconds });
+      return ok(await present(job.name));
+    },
+  );
+
+  app.post(
+    '/v1/tasks/scheduled/:name/run',
+    {
+      schema: {
+        tags,
+        params: ScheduledTaskParams,
+        description: 'Runs it now, even while disabled; conflict while a run is going on',
+        response: { 200: Envelope(ScheduledTask) },
+      },
+    },
+    async (request) => {
+      const job = await scheduled(request.params.name);
+      const { started } = await startScheduledRun(db, job, request.log);
+      if (!started) throw new AppError('conflict', `scheduled task ${job.name} is running; wait for it to finish`);
+      return ok(await present(job.name));
+    },
+  );
 }
+
+const raise = (name: string): never => {
+  throw new AppError('not_found', `scheduled task ${name} does not exist`);
+};

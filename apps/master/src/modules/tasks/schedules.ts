@@ -1,0 +1,117 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { renewDueCerts } from '../acme/renewals.ts';
+import { pruneAccountLogs } from '../audit/log-retention.ts';
+import {
+  claimScheduledTask,
+  ensureScheduledTasks,
+  finishScheduledTask,
+  listScheduledTasks,
+} from './schedules.repository.ts';
+
+export interface ScheduledJob {
+  name: string;
+  intervalSeconds: number;
+  run(db: Kysely<Database>, log: FastifyBaseLogger): Promise<void>;
+}
+
+/** The tasks of /sys/task, each with how often it runs until an admin changes it. */
+export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
+  {
+    name: 'cert-renewal',
+    intervalSeconds: 3600,
+    async run(db, log) {
+      const queued = await renewDueCerts(db);
+      if (queued.length > 0) log.info({ certs: queued }, 'queued certificate renewals');
+    },
+  },
+  {
+    name: 'log-retention',
+    intervalSeconds: 3600,
+    async run(db, log) {
+      const deleted = await pruneAccountLogs(db);
+      if (deleted > 0) log.info({ deleted }, 'pruned operation and login logs past retention');
+    },
+  },
+];
+
+export const scheduledJob = (name: string) => SCHEDULED_JOBS.find((job) => job.name === name);
+
+// A run whose master died leaves running_since behind; after this long another master may run it.
+const STALE_MS = 60 * 60 * 1000;
+const POLL_MS = 5000;
+
+// Runs started in this process (by the scheduler or "run now"), awaited before the master stops.
+const inFlight = new Set<Promise<void>>();
+
+/**
+ * Runs the job unless a run holds it, and records the result and duration; answers whether it
+ * started. The run goes on in the background: `done` settles when it has been recorded.
+ */
+export async function startScheduledRun(
+  db: Kysely<Database>,
+  job: ScheduledJob,
+  log: FastifyBaseLogger,
+): Promise<{ started: boolean; done: Promise<void> }> {
+  const startedAt = Date.now();
+  if (!(await claimScheduledTask(db, job.name, startedAt, startedAt - STALE_MS))) {
+    return { started: false, done: Promise.resolve() };
+  }
+  const done = (async () => {
+    let error: string | null = null;
+    try {
+      await job.run(db, log);
+    } catch (failure) {
+      log.error({ err: failure, task: job.name }, 'scheduled task failed');
+      error = failure instanceof Error ? failure.message.slice(0, 2000) : 'the task failed';
+    }
+    await finishScheduledTask(db, job.name, { startedAt, error }, Date.now()).catch((failure: unknown) =>
+      log.error({ err: failure, task: job.name }, 'could not record a scheduled run'),
+    );
+  })();
+  inFlight.add(done);
+  void done.finally(() => inFlight.delete(done));
+  return { started: true, done };
+}
+
+/** Waits for the runs this process started. */
+export async function settleScheduledRuns() {
+  await Promise.all([...inFlight]);
+}
+
+/** Every few seconds, starts the enabled tasks whose interval has passed since their last start. */
+export function startSchedules(db: Kysely<Database>, log: FastifyBaseLogger): { stop(): Promise<void> } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> = Promise.resolve();
+  const tick = () => {
+    ticking = (async () => {
+      try {
+        await ensureScheduledTasks(db, SCHEDULED_JOBS);
+        const now = Date.now();
+        for (const row of await listScheduledTasks(db)) {
+          const job = scheduledJob(row.name);
+          if (stopped || !job || Number(row.enabled) !== 1 || row.running_since !== null) continue;
+          const due =
+            row.last_started_at === null || Number(row.last_started_at) + Number(row.interval_seconds) * 1000 <= now;
+          if (due) await startScheduledRun(db, job, log);
+        }
+      } catch (error) {
+        log.error({ err: error }, 'scheduled tasks round failed');
+      }
+      if (stopped) return;
+      timer = setTimeout(tick, POLL_MS);
+      timer.unref();
+    })();
+  };
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await ticking;
+      await settleScheduledRuns();
+    },
+  };
+}
