@@ -1,0 +1,27 @@
+import type { SystemSettingGroup } from '@rampart/contracts';
+import Tabs from 'antd/es/tabs';
+import { useState } from 'react';
+import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { SETTINGS_LOCALES } from './locales/bundle.ts';
+import { SettingGroupForm } from './SettingGroupForm.tsx';
+import { SETTING_GROUPS } from './settingFields.ts';
+
+/** Spec §2 /sys/setting (admin:sys): a tab per group of system settings, each saved on its own. */
+export const Component = () => {
+  const { t } = useLocales(SETTINGS_LOCALES);
+  const [group, setGroup] = useState<SystemSettingGroup>('site');
+  return (
+    <section data-testid="sys-setting-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
+      <Tabs
+        activeKey={group}
+        onChange={(key) => setGroup(key as SystemSettingGroup)}
+        destroyOnHidden
+        items={SETTING_GROUPS.map((each) => ({
+          key: each,
+          label: t(`settings.tab.${each}`),
+          children: <SettingGroupForm group={each} />,
+        }))}
+      />
+    </section>
+  );
+};
