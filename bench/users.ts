@@ -194,7 +194,7 @@ async function searchPage(term: string, where: string, sort: SortKey, desc: bool
     0,
     where
       ? `select count(*) as n from (select distinct users.id from user_search_terms as t cross join users where users.id = t.user_id and ${within('t.term')}${where} limit ${USER_SEARCH_COUNT_CAP + 1}) as counted`
-      : `select count(*) as n from (select distinct user_id as id from user_search_terms where ${within('term')} limit ${USER_SEARCH_COUNT_CAP + 1}) as counted`,
+      : `select count(*) as n from (select distinct user_id as id from user_search_terms where ${within('term')}${PG_URL ? ' order by user_id' : ''} limit ${USER_SEARCH_COUNT_CAP + 1}) as counted`,
   );
 }
 

@@ -1,5 +1,6 @@
 import type { AdminUser, UserListQuery } from '@rampart/contracts';
 import { type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { sessionCache } from '../auth/session-cache.ts';
 import { searchRange } from './user-search.ts';
@@ -72,7 +73,7 @@ const hasFilters = (query: UserListQuery) =>
  * says `total_capped`): USER_SEARCH_COUNT_CAP for a search, USER_LIST_COUNT_CAP for the plain list,
  * so that no page counts 100k rows.
  */
-export async function listUsers(db: Kysely<Database>, query: UserListQuery) {
+export async function listUsers(db: Kysely<Database>, query: UserListQuery, dialect: Dialect) {
   const page = query.page ?? 1;
   const limit = query.limit ?? 20;
   const range = query.search === undefined ? null : searchRange(query.search);
@@ -108,9 +109,16 @@ export async function listUsers(db: Kysely<Database>, query: UserListQuery) {
     if (narrow) return scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     if (!range) return capped(scoped.select('users.id') as never);
     // Every term has its user (the foreign key cascades), so without filters the terms alone count.
+    // In user order PostgreSQL stops at the cap on a dense range (instead of hashing 20k rows) and
+    // sorts a sparse one; SQLite would walk every user for that order, and stops at the cap unordered.
     if (!hasFilters(query))
       return capped(
-        db.selectFrom('user_search_terms').select('user_id as id').distinct().where(inRange(range)) as never,
+        db
+          .selectFrom('user_search_terms')
+          .select('user_id as id')
+          .distinct()
+          .where(inRange(range))
+          .$if(dialect === 'postgres', (qb) => qb.orderBy('user_id')) as never,
       );
     return capped(
       filtered(

@@ -5,7 +5,7 @@ import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/
 import { currentConfigVersion } from '../config/config-version.ts';
 import { liveSites } from '../sites/sites.repository.ts';
 import { liveStreams } from '../streams/streams.repository.ts';
-import { USER_LIST_COUNT_CAP, USER_SEARCH_COUNT_CAP } from './users-admin.repository.ts';
+import { NARROW_SEARCH_TERMS, USER_LIST_COUNT_CAP, USER_SEARCH_COUNT_CAP } from './users-admin.repository.ts';
 
 interface Listed {
   list: { id: number; account: string; status: string; group: number | null; group_name: string | null }[];
@@ -140,6 +140,49 @@ describe.each(DIALECTS)('admin users on $dialect', (target) => {
     expect(certified).toMatchObject({ total: 2 });
     expect(certified.list.map((u) => u.account)).toEqual(['bulk01050', 'bulk00007']);
     expect((await list('search=bulk01050')).list.map((u) => u.account)).toEqual(['bulk01050']);
+  });
+
+  it('counts a broad search exactly when its many terms belong to fewer users than the cap', async () => {
+    const now = Date.now();
+    // Account and email both start with "dup": 1,200 terms (a broad search) of 600 users.
+    const usernames = Array.from({ length: 600 }, (_, i) => `dup${String(i).padStart(3, '0')}`);
+    const rows = await test.database.db
+      .insertInto('users')
+      .values(
+        usernames.map((username) => ({
+          username,
+          username_key: username,
+          email: `${username}@mail.example`,
+          email_key: `${username}@mail.example`,
+          phone: '',
+          name: '',
+          qq: '',
+          password_hash: 'x',
+          type: 2,
+          access: '[]',
+          balance: 0,
+          status: 'enabled',
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .returning(['id', 'username'])
+      .execute();
+    await test.database.db
+      .insertInto('user_search_terms')
+      .values(
+        rows.flatMap((row) => [
+          { term: row.username, user_id: row.id },
+          { term: `${row.username}@mail.example`, user_id: row.id },
+        ]),
+      )
+      .execute();
+    expect(NARROW_SEARCH_TERMS).toBeLessThan(1200);
+    const broad = await test.call('GET', '/v1/users?search=DUP&limit=2', { token: admin });
+    expect(broad.body.data).toMatchObject({ total: 600 });
+    expect(broad.body.data).not.toHaveProperty('total_capped');
+    expect((broad.body.data as Listed).list.map((u) => u.account)).toEqual(['dup599', 'dup598']);
+    expect(await list('search=dup05')).toMatchObject({ total: 10 });
   });
 
   it('caps the count of a plain list past USER_LIST_COUNT_CAP, and counts a filtered one exactly', async () => {

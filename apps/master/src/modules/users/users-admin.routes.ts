@@ -22,11 +22,11 @@ import { batchUsers, changeUser, createUser, impersonate, readAdminUser, removeU
 const tags = ['users'];
 
 /** The admin's users (spec §7: GET, POST and batch PUT /v1/users; GET, PUT, DELETE /v1/users/{id}); gated by plugins/admin-access.ts. */
-export async function adminUserRoutes(app: App, { db }: AppContext) {
+export async function adminUserRoutes(app: App, { db, dialect }: AppContext) {
   app.get(
     '/v1/users',
     { schema: { tags, querystring: UserListQuery, response: { 200: Envelope(ListResult(AdminUser)) } } },
-    async (request) => ok(await listUsers(db, request.query)),
+    async (request) => ok(await listUsers(db, request.query, dialect)),
   );
 
   app.post(
