@@ -115,7 +115,7 @@ describe('messages, subscriptions and announcements', () => {
     await form.getByLabel('Title (English)').fill('Upgrade notice');
     await form.getByLabel('Text (English)').fill('The console is upgraded tonight.');
     await form.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Announcement published and sent to', { exact: false }).waitFor();
+    await page.getByText('Announcement published. Recipients:', { exact: false }).waitFor();
     await page.getByTestId('announcement-list').getByText('Upgrade notice').waitFor();
     await expect
       .poll(async () => (await inbox(token)).list.filter((m) => m.type === 'announcement').map((m) => m.title))
@@ -126,6 +126,33 @@ describe('messages, subscriptions and announcements', () => {
     const shown = visitor.getByTestId('login-announcements');
     await shown.getByText('Upgrade notice').waitFor();
     await shown.getByText('The console is upgraded tonight.').waitFor();
+  });
+
+  it('lets an admin send from /sys/message, find it by user, and subscribe to node failover', async () => {
+    const { id, token } = await customer();
+    const page = await suite.openPage({ token: await admin() });
+    await page.goto(suite.url('/sys/message'));
+    await page.getByTestId('sys-message-page').waitFor();
+    const form = await openDialog(page, page.getByRole('button', { name: 'Send message' }));
+    await form.getByLabel('User ID').fill(String(id));
+    await form.getByLabel('Title').fill('Certificate renewed');
+    await form.getByLabel('Content').fill('Your certificate for shop.example.com was renewed.');
+    await form.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Sent. Recipients: 1').waitFor();
+    await expect.poll(async () => (await inbox(token)).list.map((m) => m.title)).toContain('Certificate renewed');
+
+    const userFilter = page.getByTestId('message-filters').getByRole('spinbutton', { name: 'User ID' });
+    await userFilter.fill(String(id));
+    await userFilter.press('Tab');
+    const list = page.getByTestId('message-list');
+    const row = list.getByRole('row').filter({ hasText: 'Certificate renewed' });
+    await row.getByText('mona').waitFor();
+
+    await page.getByRole('tab', { name: 'My subscription' }).click();
+    const matrix = page.getByTestId('subscription-matrix');
+    await matrix.getByRole('checkbox', { name: 'Node failover · SMS' }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Subscription saved').waitFor();
   });
 
   it('shows the inbox and the login page’s announcement in zh-CN', async () => {

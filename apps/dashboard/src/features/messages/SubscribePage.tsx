@@ -13,8 +13,8 @@ import { useSaveSubscription, useSubscription } from './api.ts';
 import { MESSAGES_LOCALES } from './locales/bundle.ts';
 import { SubscriptionMatrix } from './SubscriptionMatrix.tsx';
 
-/** Spec §2 /account/subscribe: channels per message type, and the webhook (URL, secret shown once, test). */
-export const Component = () => {
+/** Channels per message type, and the webhook (URL, secret shown once, test): the caller's own. */
+export const SubscriptionPanel = () => {
   const { t } = useLocales(MESSAGES_LOCALES);
   const feedback = useFeedback();
   const subscription = useSubscription();
@@ -55,7 +55,7 @@ export const Component = () => {
   if (subscription.isPending) return <Spin />;
   const hasSecret = subscription.data?.has_secret ?? false;
   return (
-    <section data-testid="account-subscribe-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
+    <div data-testid="subscription-panel">
       <p>{t('messages.subscribe.intro')}</p>
       <SubscriptionMatrix entries={entries} onChange={setEntries} />
       <Typography.Title level={5} style={{ marginTop: 24 }}>
@@ -113,6 +113,13 @@ export const Component = () => {
           {secret}
         </Typography.Paragraph>
       </Modal>
-    </section>
+    </div>
   );
 };
+
+/** Spec §2 /account/subscribe */
+export const Component = () => (
+  <section data-testid="account-subscribe-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
+    <SubscriptionPanel />
+  </section>
+);

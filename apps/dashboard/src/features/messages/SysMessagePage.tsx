@@ -1,6 +1,7 @@
 import type { Message } from '@rampart/contracts';
 import Button from 'antd/es/button';
 import Table from 'antd/es/table';
+import Tabs from 'antd/es/tabs';
 import { useState } from 'react';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { type MessageFilter, type PagedMessages, useMessages } from './api.ts';
@@ -9,9 +10,10 @@ import { MessageDrawer } from './MessageDrawer.tsx';
 import { MessageFilters } from './MessageFilters.tsx';
 import { messageColumns } from './messageColumns.tsx';
 import { SendMessageModal } from './SendMessageModal.tsx';
+import { SubscriptionPanel } from './SubscribePage.tsx';
 
-/** Spec §2 /sys/message: every user's messages by user, type and time; send one to a user, a group or all. */
-export const Component = () => {
+/** Every user's messages by user, type and time; send one to a user, a group or all. */
+const AllMessages = () => {
   const { t, i18n } = useLocales(MESSAGES_LOCALES);
   const [query, setQuery] = useState<PagedMessages>({ page: 1, limit: 20, scope: 'all' });
   const [open, setOpen] = useState<Message | null>(null);
@@ -19,7 +21,7 @@ export const Component = () => {
   const messages = useMessages(query);
   const filter = (change: MessageFilter) => setQuery((current) => ({ ...current, ...change, page: 1 }));
   return (
-    <section data-testid="sys-message-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
+    <>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, justifyContent: 'space-between' }}>
         <MessageFilters everyone onChange={filter} />
         <Button type="primary" onClick={() => setSending(true)} style={{ marginBottom: 16 }}>
@@ -53,6 +55,25 @@ export const Component = () => {
       />
       <MessageDrawer message={open} onClose={() => setOpen(null)} />
       <SendMessageModal open={sending} onClose={() => setSending(false)} />
+    </>
+  );
+};
+
+/**
+ * Spec §2 /sys/message: the admin's query of all messages, and their own subscription (admins do not
+ * reach /account, and node failover notices are theirs alone).
+ */
+export const Component = () => {
+  const { t } = useLocales(MESSAGES_LOCALES);
+  return (
+    <section data-testid="sys-message-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
+      <Tabs
+        destroyOnHidden
+        items={[
+          { key: 'all', label: t('messages.sysTabs.all'), children: <AllMessages /> },
+          { key: 'subscription', label: t('messages.sysTabs.subscription'), children: <SubscriptionPanel /> },
+        ]}
+      />
     </section>
   );
 };

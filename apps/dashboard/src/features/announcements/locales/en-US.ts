@@ -5,7 +5,7 @@ export const announcementsEnUS = {
     delete: 'Delete',
     confirmDelete: 'Delete this announcement? It leaves the login page at once.',
     deleted: 'Announcement deleted',
-    created: 'Announcement published and sent to {{count}} users',
+    created: 'Announcement published. Recipients: {{count}}',
     saved: 'Announcement saved',
     confirm: 'Confirm',
     cancel: 'Cancel',

@@ -34,6 +34,7 @@ export const messagesEnUS = {
       confirm: 'Confirm',
       cancel: 'Cancel',
     },
+    sysTabs: { all: 'All messages', subscription: 'My subscription' },
     drawer: { title: 'Message', markUnread: 'Mark unread', markRead: 'Mark read', close: 'Close' },
     subscribe: {
       intro: 'Choose how you are told about each kind of message.',
@@ -69,7 +70,7 @@ export const messagesEnUS = {
       subject: 'Title',
       body: 'Content',
       required: 'Required',
-      sent: 'Sent to {{count}} users',
+      sent: 'Sent. Recipients: {{count}}',
       ok: 'Send',
       cancel: 'Cancel',
     },

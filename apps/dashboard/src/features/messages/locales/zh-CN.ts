@@ -36,6 +36,7 @@ export const messagesZhCN: typeof messagesEnUS = {
       confirm: '确定',
       cancel: '取消',
     },
+    sysTabs: { all: '全部消息', subscription: '我的订阅' },
     drawer: { title: '消息', markUnread: '标为未读', markRead: '标为已读', close: '关闭' },
     subscribe: {
       intro: '选择每类消息通过哪些方式通知您。',
