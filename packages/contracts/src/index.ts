@@ -10,6 +10,7 @@ export * from './fields.ts';
 export * from './monitor.ts';
 export * from './monitor-node.ts';
 export * from './monitor-stream.ts';
+export * from './nodes.ts';
 export * from './overview.ts';
 export * from './permissions.ts';
 export * from './profile.ts';

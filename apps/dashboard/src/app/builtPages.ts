@@ -22,6 +22,7 @@ export const BUILT_PAGES = [
   'stream-edit',
   'stream-realtime',
   'node-realtime',
+  'node-list',
   'config-waf',
   'account-user',
   'account-log',

@@ -38,6 +38,7 @@ export const CONSOLE_PAGES: Record<BuiltPage, PageLoader> = {
   'stream-edit': () => import('../features/streams/StreamEditPage.tsx'),
   'stream-realtime': () => import('../features/monitor/stream-realtime/StreamRealtimePage.tsx'),
   'node-realtime': () => import('../features/monitor/node-realtime/NodeRealtimePage.tsx'),
+  'node-list': () => import('../features/nodes/NodeListPage.tsx'),
   'config-waf': () => import('../features/protection/waf/WafConfigPage.tsx'),
   'account-user': () => import('../features/account-user/AccountUserPage.tsx'),
   'account-log': () => import('../features/account-logs/AccountLogPage.tsx'),

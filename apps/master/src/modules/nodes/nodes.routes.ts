@@ -1,5 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { Id, IdParams, IpAddress, ListQuery, ObjectName, PERMISSIONS, Port } from '@rampart/contracts';
+import {
+  AddNodeBody,
+  Envelope,
+  IdParams,
+  ListQuery,
+  ListResult,
+  NODE_DEFAULTS,
+  NodePlace,
+  NodeView,
+  ObjectName,
+  PERMISSIONS,
+  PendingNode,
+  UpdateNodeBody,
+} from '@rampart/contracts';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
@@ -13,21 +26,6 @@ import { installToken, rotateInstallToken } from './install-token.ts';
 import { findNode, listNodes, nodeErrors, presentNode } from './nodes.repository.ts';
 
 const tags = ['nodes'];
-const nodeFields = {
-  name: Type.Optional(ObjectName),
-  ips: Type.Optional(Type.Array(IpAddress, { minItems: 1, maxItems: 32 })),
-  group_id: Type.Optional(Type.Union([Id, Type.Null()])),
-  region_id: Type.Optional(Type.Union([Id, Type.Null()])),
-  enabled: Type.Optional(Type.Boolean()),
-  http_port: Type.Optional(Port),
-  https_port: Type.Optional(Port),
-  max_cache_size_mb: Type.Optional(
-    Type.Integer({ minimum: 16, maximum: 16_777_216, description: 'from 16 MB to 16 TB' }),
-  ),
-};
-const AddNodeBody = Type.Object({ pending_id: Id, ...nodeFields }, { additionalProperties: false });
-const UpdateNodeBody = Type.Object(nodeFields, { additionalProperties: false });
-
 const admin = (request: FastifyRequest) => requirePermission(request, PERMISSIONS.adminNode);
 
 /** A node's group and region must exist: a reference to nothing is a 404 naming the field. */
@@ -49,10 +47,14 @@ async function checkPlacement(
 
 /** Admin calls for edge nodes: list, accept pending agents, edit, disable, delete; the install token. */
 export async function nodeRoutes(app: App, { db }: AppContext) {
-  app.get('/v1/nodes', { schema: { tags, querystring: ListQuery } }, async (request) => {
-    admin(request);
-    return ok(await listNodes(db, request.query.page ?? 1, request.query.limit ?? 20));
-  });
+  app.get(
+    '/v1/nodes',
+    { schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(NodeView)) } } },
+    async (request) => {
+      admin(request);
+      return ok(await listNodes(db, request.query.page ?? 1, request.query.limit ?? 20));
+    },
+  );
 
   app.get('/v1/nodes/install-token', { schema: { tags } }, async (request) => {
     admin(request);
@@ -64,21 +66,25 @@ export async function nodeRoutes(app: App, { db }: AppContext) {
     return ok({ install_token: await rotateInstallToken(db) });
   });
 
-  app.get('/v1/pending-nodes', { schema: { tags } }, async (request) => {
-    admin(request);
-    const rows = await db
-      .selectFrom('pending_nodes')
-      .select(['id', 'hostname', 'ips', 'agent_version', 'client_ip', 'created_at'])
-      .where('state', '=', 'pending')
-      .orderBy('id')
-      .execute();
-    const list = rows.map((row) => ({
-      ...row,
-      ips: JSON.parse(row.ips) as string[],
-      created_at: new Date(row.created_at).toISOString(),
-    }));
-    return ok({ list, total: list.length });
-  });
+  app.get(
+    '/v1/pending-nodes',
+    { schema: { tags, response: { 200: Envelope(ListResult(PendingNode)) } } },
+    async (request) => {
+      admin(request);
+      const rows = await db
+        .selectFrom('pending_nodes')
+        .select(['id', 'hostname', 'ips', 'agent_version', 'client_ip', 'created_at'])
+        .where('state', '=', 'pending')
+        .orderBy('id')
+        .execute();
+      const list = rows.map((row) => ({
+        ...row,
+        ips: JSON.parse(row.ips) as string[],
+        created_at: new Date(row.created_at).toISOString(),
+      }));
+      return ok({ list, total: list.length });
+    },
+  );
 
   app.delete('/v1/pending-nodes/:id', { schema: { tags, params: IdParams } }, async (request) => {
     admin(request);
@@ -93,76 +99,88 @@ export async function nodeRoutes(app: App, { db }: AppContext) {
     return ok(null);
   });
 
-  app.post('/v1/nodes', { schema: { tags, body: AddNodeBody } }, async (request) => {
-    admin(request);
-    const { pending_id, ...fields } = request.body;
-    const pending = await db.selectFrom('pending_nodes').selectAll().where('id', '=', pending_id).executeTakeFirst();
-    if (pending?.state !== 'pending')
-      throw new AppError('not_found', `pending_id: pending node ${pending_id} does not exist`);
-    await checkPlacement(db, fields);
-    const credential = randomBytes(32).toString('base64url');
-    const now = Date.now();
-    const node = await changeConfig(db, async (trx) => {
-      const row = await trx
-        .insertInto('nodes')
-        .values({
-          name: fields.name ?? pending.hostname,
-          ips: JSON.stringify(fields.ips ?? (JSON.parse(pending.ips) as string[])),
-          group_id: fields.group_id ?? null,
-          region_id: fields.region_id ?? null,
-          enabled: fields.enabled === false ? 0 : 1,
-          http_port: fields.http_port ?? 80,
-          https_port: fields.https_port ?? 443,
-          max_cache_size_mb: fields.max_cache_size_mb ?? 10_240,
-          credential_hash: hashToken(credential),
-          agent_version: pending.agent_version,
-          applied_version: 0,
-          last_error: '',
-          dropped_log_lines: 0,
-          last_seen_at: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      // The agent collects the credential on its next poll; it is then wiped from this table.
-      await trx
-        .updateTable('pending_nodes')
-        .set({ state: 'accepted', node_id: row.id, credential })
-        .where('id', '=', pending.id)
-        .execute();
-      return row;
-    });
-    return ok(presentNode(node, []));
-  });
+  app.post(
+    '/v1/nodes',
+    { schema: { tags, body: AddNodeBody, response: { 200: Envelope(NodeView) } } },
+    async (request) => {
+      admin(request);
+      const { pending_id, ...fields } = request.body;
+      const pending = await db.selectFrom('pending_nodes').selectAll().where('id', '=', pending_id).executeTakeFirst();
+      if (pending?.state !== 'pending')
+        throw new AppError('not_found', `pending_id: pending node ${pending_id} does not exist`);
+      await checkPlacement(db, fields);
+      const credential = randomBytes(32).toString('base64url');
+      const now = Date.now();
+      const node = await changeConfig(db, async (trx) => {
+        const row = await trx
+          .insertInto('nodes')
+          .values({
+            name: fields.name ?? pending.hostname,
+            ips: JSON.stringify(fields.ips ?? (JSON.parse(pending.ips) as string[])),
+            group_id: fields.group_id ?? null,
+            region_id: fields.region_id ?? null,
+            enabled: fields.enabled === false ? 0 : 1,
+            http_port: fields.http_port ?? NODE_DEFAULTS.http_port,
+            https_port: fields.https_port ?? NODE_DEFAULTS.https_port,
+            max_cache_size_mb: fields.max_cache_size_mb ?? NODE_DEFAULTS.max_cache_size_mb,
+            credential_hash: hashToken(credential),
+            agent_version: pending.agent_version,
+            applied_version: 0,
+            last_error: '',
+            dropped_log_lines: 0,
+            last_seen_at: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        // The agent collects the credential on its next poll; it is then wiped from this table.
+        await trx
+          .updateTable('pending_nodes')
+          .set({ state: 'accepted', node_id: row.id, credential })
+          .where('id', '=', pending.id)
+          .execute();
+        return row;
+      });
+      return ok(presentNode(node, []));
+    },
+  );
 
-  app.get('/v1/nodes/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    admin(request);
-    const row = await findNode(db, request.params.id);
-    if (!row) throw new AppError('not_found', `node ${request.params.id} does not exist`);
-    return ok(presentNode(row, await nodeErrors(db, row.id)));
-  });
+  app.get(
+    '/v1/nodes/:id',
+    { schema: { tags, params: IdParams, response: { 200: Envelope(NodeView) } } },
+    async (request) => {
+      admin(request);
+      const row = await findNode(db, request.params.id);
+      if (!row) throw new AppError('not_found', `node ${request.params.id} does not exist`);
+      return ok(presentNode(row, await nodeErrors(db, row.id)));
+    },
+  );
 
-  app.put('/v1/nodes/:id', { schema: { tags, params: IdParams, body: UpdateNodeBody } }, async (request) => {
-    admin(request);
-    const { ips, enabled, ...rest } = request.body;
-    await checkPlacement(db, rest);
-    const row = await changeConfig(db, (trx) =>
-      trx
-        .updateTable('nodes')
-        .set({
-          ...rest,
-          ...(ips !== undefined && { ips: JSON.stringify(ips) }),
-          ...(enabled !== undefined && { enabled: enabled ? 1 : 0 }),
-          updated_at: Date.now(),
-        })
-        .where('id', '=', request.params.id)
-        .returningAll()
-        .executeTakeFirst(),
-    );
-    if (!row) throw new AppError('not_found', `node ${request.params.id} does not exist`);
-    return ok(presentNode(row, await nodeErrors(db, row.id)));
-  });
+  app.put(
+    '/v1/nodes/:id',
+    { schema: { tags, params: IdParams, body: UpdateNodeBody, response: { 200: Envelope(NodeView) } } },
+    async (request) => {
+      admin(request);
+      const { ips, enabled, ...rest } = request.body;
+      await checkPlacement(db, rest);
+      const row = await changeConfig(db, (trx) =>
+        trx
+          .updateTable('nodes')
+          .set({
+            ...rest,
+            ...(ips !== undefined && { ips: JSON.stringify(ips) }),
+            ...(enabled !== undefined && { enabled: enabled ? 1 : 0 }),
+            updated_at: Date.now(),
+          })
+          .where('id', '=', request.params.id)
+          .returningAll()
+          .executeTakeFirst(),
+      );
+      if (!row) throw new AppError('not_found', `node ${request.params.id} does not exist`);
+      return ok(presentNode(row, await nodeErrors(db, row.id)));
+    },
+  );
 
   app.delete('/v1/nodes/:id', { schema: { tags, params: IdParams } }, async (request) => {
     admin(request);
@@ -175,7 +193,7 @@ export async function nodeRoutes(app: App, { db }: AppContext) {
     ['/v1/node-groups', 'node_groups'],
     ['/v1/regions', 'regions'],
   ] as const) {
-    app.get(path, { schema: { tags } }, async (request) => {
+    app.get(path, { schema: { tags, response: { 200: Envelope(ListResult(NodePlace)) } } }, async (request) => {
       admin(request);
       const rows = await db.selectFrom(table).select(['id', 'name']).orderBy('id').execute();
       return ok({ list: rows, total: rows.length });
