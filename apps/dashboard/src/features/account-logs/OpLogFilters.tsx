@@ -16,6 +16,12 @@ export const OpLogFilters = ({
   return (
     <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, marginBottom: 16 }} data-testid="op-log-filters">
       {everyone && <SearchField label={t('accountLogs.filter.user')} onSearch={(user) => onChange({ user })} />}
+      {everyone && (
+        <SearchField
+          label={t('accountLogs.filter.impersonator')}
+          onSearch={(impersonator) => onChange({ impersonator })}
+        />
+      )}
       <SearchField label={t('accountLogs.filter.action')} width={220} onSearch={(action) => onChange({ action })} />
       <SearchField label={t('accountLogs.filter.target')} width={140} onSearch={(target) => onChange({ target })} />
       <SearchField label={t('accountLogs.filter.ip')} onSearch={(ip) => onChange({ ip })} />

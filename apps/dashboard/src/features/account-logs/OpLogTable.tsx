@@ -1,7 +1,8 @@
+import Button from 'antd/es/button';
 import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type OpLogEntry, type OpLogFilter, type Paged, useOpLog } from './api.ts';
+import { type OpLogEntry, type OpLogFilter, type Paged, useOpLog, useOpLogExport } from './api.ts';
 import { OpLogDetail } from './OpLogDetail.tsx';
 import { OpLogFilters } from './OpLogFilters.tsx';
 import { opLogColumns } from './opLogColumns.tsx';
@@ -12,12 +13,30 @@ export const OpLogTable = ({ everyone }: { everyone: boolean }) => {
   const [query, setQuery] = useState<Paged<OpLogFilter>>({ page: 1, limit: 20 });
   const [viewing, setViewing] = useState<OpLogEntry | null>(null);
   const log = useOpLog(query);
+  const exportCsv = useOpLogExport();
+  const [exporting, setExporting] = useState(false);
+  const download = async () => {
+    const { page: _page, limit: _limit, ...filter } = query;
+    setExporting(true);
+    try {
+      await exportCsv(filter);
+    } catch {
+      // Shown as a popup by the call's error handler.
+    } finally {
+      setExporting(false);
+    }
+  };
   return (
     <>
       <OpLogFilters
         everyone={everyone}
         onChange={(change) => setQuery((current) => ({ ...current, ...change, page: 1 }))}
       />
+      <div style={{ display: 'flex', justifyContent: 'flex-end', marginBottom: 12 }}>
+        <Button loading={exporting} onClick={() => download()}>
+          {t('accountLogs.exportCsv')}
+        </Button>
+      </div>
       <Table<OpLogEntry>
         rowKey="id"
         size="small"

@@ -27,7 +27,14 @@ export const opLogColumns = (
           title: t('accountLogs.user'),
           width: 140,
           render: (_value: unknown, entry: OpLogEntry) => (
-            <span title={`#${entry.user_id}`}>{entry.account ?? t('accountLogs.deletedUser')}</span>
+            <span title={`#${entry.user_id}`}>
+              {entry.account ?? t('accountLogs.deletedUser')}
+              {entry.impersonator_id !== null && (
+                <div style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>
+                  {t('accountLogs.asBy', { admin: entry.impersonator_account ?? `#${entry.impersonator_id}` })}
+                </div>
+              )}
+            </span>
           ),
         },
       ]

@@ -15,6 +15,7 @@ export const accountLogsEnUS = {
     method: 'Method',
     filter: {
       user: 'Account',
+      impersonator: 'Admin acting as the user',
       action: 'Action, such as sites.update',
       target: 'Object id',
       ip: 'IP address',
@@ -38,5 +39,7 @@ export const accountLogsEnUS = {
       changes: 'Fields sent (secrets masked)',
     },
     deletedUser: 'removed user',
+    asBy: 'by {{admin}}, signed in as the user',
+    exportCsv: 'Export CSV',
   },
 };

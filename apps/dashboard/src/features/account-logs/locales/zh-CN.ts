@@ -15,6 +15,7 @@ export const accountLogsZhCN = {
     method: '方式',
     filter: {
       user: '账号',
+      impersonator: '代登录的管理员',
       action: '操作，例如 sites.update',
       target: '对象 ID',
       ip: 'IP 地址',
@@ -38,5 +39,7 @@ export const accountLogsZhCN = {
       changes: '提交的字段（密钥已隐藏）',
     },
     deletedUser: '已删除的用户',
+    asBy: '由 {{admin}} 以该用户身份操作',
+    exportCsv: '导出 CSV',
   },
 };
