@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSecretKey, secretBox } from '../../secrets.ts';
 import { DIALECTS } from '../../test/databases.ts';
-import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { ADMIN_PASSWORD, addUser, latestCode, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { findUserByAccount } from '../users/users.repository.ts';
 import { createMessenger } from './messenger.ts';
 import { createNotifier } from './notifier.ts';
@@ -237,7 +237,7 @@ describe.each(DIALECTS)('messages and subscriptions on $dialect', (target) => {
     // Security notices go by email too by default: into the outbox without SMTP.
     await test.database.db
       .updateTable('users')
-      .set({ email: 'alice@example.com' })
+      .set({ email: 'alice@example.com', email_key: 'alice@example.com' })
       .where('username', '=', 'alice')
       .execute();
     const changed = await test.call('PUT', '/v1/user', {
@@ -259,5 +259,27 @@ describe.each(DIALECTS)('messages and subscriptions on $dialect', (target) => {
         ).map((row) => row.subject),
       )
       .toEqual(['Your password was changed']);
+
+    // A reset by email code changes the password too.
+    const code = await test.call('POST', '/v1/email-captcha', {
+      body: { email: 'alice@example.com', purpose: 'reset' },
+    });
+    expect(code.body.code, code.body.msg).toBe(0);
+    const reset = await test.call('POST', '/v1/reset-pass', {
+      body: {
+        reset_by: 'email',
+        email: 'alice@example.com',
+        captcha: await latestCode(test, 'alice@example.com'),
+        password: 'alice-pass-3',
+      },
+    });
+    expect(reset.body.code, reset.body.msg).toBe(0);
+    const again = await test.login('alice', 'alice-pass-3');
+    await expect
+      .poll(
+        async () =>
+          (await inbox(again, '&type=security')).list.filter((m) => m.title === 'Your password was changed').length,
+      )
+      .toBe(2);
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { findUserByEmail, findUserByPhone } from '../users/users.repository.ts';
 import type { Notifier } from './notifier.ts';
 
 /**
@@ -47,20 +48,36 @@ export async function noticeSignIn(
   }
 }
 
+/** The user whose password a successful call changed: the signed-in user, or the account a reset named. */
+async function passwordChangedFor(db: Kysely<Database>, request: FastifyRequest): Promise<number | undefined> {
+  const body = request.body as { password?: unknown; reset_by?: unknown; email?: unknown; phone?: unknown } | undefined;
+  if (typeof body?.password !== 'string') return undefined;
+  if (request.method === 'PUT' && request.routeOptions.url === '/v1/user') return request.auth?.user.id;
+  if (request.method !== 'POST' || request.routeOptions.url !== '/v1/reset-pass') return undefined;
+  const user =
+    body.reset_by === 'email' && typeof body.email === 'string'
+      ? await findUserByEmail(db, body.email)
+      : body.reset_by === 'phone' && typeof body.phone === 'string'
+        ? await findUserByPhone(db, body.phone)
+        : undefined;
+  return user?.id;
+}
+
 /**
- * onResponse hook: a 'security' message after the signed-in user changed their password
- * (PUT /v1/user with a password answered 200), whichever module serves that call.
+ * onResponse hook: a 'security' message after a password was changed (PUT /v1/user with a new
+ * password, or POST /v1/reset-pass, answered 200), whichever module serves those calls.
  */
-export const passwordChangeNotices = (notifier: Notifier) => async (request: FastifyRequest, reply: FastifyReply) => {
-  if (request.method !== 'PUT' || request.routeOptions.url !== '/v1/user' || reply.statusCode !== 200) return;
-  const body = request.body as { password?: unknown } | undefined;
-  if (typeof body?.password !== 'string' || !request.auth) return;
-  try {
-    await notifier.notify(request.auth.user.id, 'security', {
-      title: 'Your password was changed',
-      body: `The password of your account was changed from ${request.ip} at ${new Date().toISOString()}. Your other sessions were signed out. If this was not you, reset your password now.`,
-    });
-  } catch (error) {
-    request.log.warn({ err: error }, 'the password change notice was not sent');
-  }
-};
+export const passwordChangeNotices =
+  (db: Kysely<Database>, notifier: Notifier) => async (request: FastifyRequest, reply: FastifyReply) => {
+    if (reply.statusCode !== 200 || (request.method !== 'PUT' && request.method !== 'POST')) return;
+    try {
+      const userId = await passwordChangedFor(db, request);
+      if (userId === undefined) return;
+      await notifier.notify(userId, 'security', {
+        title: 'Your password was changed',
+        body: `The password of your account was changed from ${request.ip} at ${new Date().toISOString()}. Your other sessions were signed out. If this was not you, reset your password now.`,
+      });
+    } catch (error) {
+      request.log.warn({ err: error }, 'the password change notice was not sent');
+    }
+  };
