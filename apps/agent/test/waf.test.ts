@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { connect as connectHttp2 } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -12,6 +13,7 @@ import { findCrs } from '../src/apply/waf-runtime.ts';
 import { silentLogger } from '../src/logger.ts';
 import { LogShipper } from '../src/logs/shipper.ts';
 import { WafAudit } from '../src/logs/waf-audit.ts';
+import { makeSelfSignedCert } from '../src/testing/certs.ts';
 import { makeSite } from '../src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from './support/edge.ts';
 import { edgeRequest, eventually } from './support/http.ts';
@@ -52,9 +54,11 @@ describe('the signature WAF (ModSecurity with the OWASP CRS) at the edge', () =>
           : [],
         protection,
       });
+    const cert = await makeSelfSignedCert(['h2.test']);
     const outcome = await edge.applier.apply(
       edge.snapshot({
         version: 2,
+        certs: [{ id: 1, ...cert }],
         sites: [
           site(1, 'block.test', waf('block'), true),
           site(2, 'detect.test', waf('detect')),
@@ -64,6 +68,7 @@ describe('the signature WAF (ModSecurity with the OWASP CRS) at the edge', () =>
           site(5, 'trusted.test', waf('block')),
           site(6, 'inspect.test', waf('block', [], 1, { inspect_static: true })),
           site(7, 'custom.test', waf('block', [], 1, { static_exts: ['txt'] })),
+          { ...site(8, 'h2.test', waf('block')), https_listen: true, cert_id: 1, http2: true },
         ],
         protection: {
           rule_groups: [],
@@ -180,6 +185,30 @@ describe('the signature WAF (ModSecurity with the OWASP CRS) at the edge', () =>
       expect((await send('block.test', '/%61.png')).status).toBe(403);
       expect((await send('block.test', '/x/../a.png')).status).toBe(403);
       expect((await send('block.test', '/a.png;x=1')).status).toBe(403);
+    });
+
+    it('inspects an HTTP/2 static request with a body, which needs no length header', async () => {
+      const session = connectHttp2(`https://127.0.0.1:${edge.ports.https}`, {
+        servername: 'h2.test',
+        rejectUnauthorized: false,
+      });
+      const h2 = (body?: string) =>
+        new Promise<number>((resolve, reject) => {
+          const stream = session.request(
+            { ':method': 'GET', ':path': '/a.png', ':authority': 'h2.test', 'user-agent': ATTACK_UA },
+            { endStream: body === undefined },
+          );
+          stream.on('response', (headers) => resolve(Number(headers[':status'])));
+          stream.on('error', reject);
+          stream.resume();
+          if (body !== undefined) stream.end(body);
+        });
+      try {
+        expect(await h2()).toBe(200);
+        expect(await h2(`x=${encodeURIComponent(ATTACK_UA)}`)).toBe(403);
+      } finally {
+        session.close();
+      }
     });
 
     it('inspects static files on a site that asks for it, and follows a site’s own extension list', async () => {

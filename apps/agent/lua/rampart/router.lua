@@ -7,6 +7,7 @@ local routes = require "rampart.routes"
 
 local ngx = ngx
 local var = ngx.var
+local req = ngx.req
 local byte = string.byte
 local sub = string.sub
 local lower = string.lower
@@ -52,9 +53,10 @@ local function cache_rule(site, uri)
 end
 
 -- True for a request of a WAF site's static file that cannot carry a payload to the engine: GET or
--- HEAD, no query string, no body, no upgrade, a raw path of unreserved characters and slashes only
--- (no percent-encoding, quotes, <, =, spaces; no dot segment or hidden name), and a last segment
--- whose extension is in the site's set. Everything else goes through the WAF.
+-- HEAD, no query string, no body (no length header, no chunks, no HTTP/2 data), no upgrade, a raw
+-- path of unreserved characters and slashes only (no percent-encoding, quotes, <, =, spaces; no dot
+-- segment or hidden name), and a last segment whose extension is in the site's set. Everything else
+-- goes through the WAF. Only variables and string finds: no table is built per request.
 local function static_file(exts)
   local method = var.request_method
   if method ~= "GET" and method ~= "HEAD" then return false end
@@ -64,7 +66,14 @@ local function static_file(exts)
   local uri = var.request_uri
   if not find(uri, "^/[%w%-%._~/]*$") or find(uri, "/.", 1, true) then return false end
   local ext = match(uri, "%.([^./]+)$")
-  return ext ~= nil and exts[lower(ext)] == true
+  if ext == nil or exts[lower(ext)] ~= true then return false end
+  if req.http_version() >= 2 then
+    -- HTTP/2 frames a body without a length header: read what came (nothing when the client closed
+    -- its side with the headers, which costs no wait) and inspect the request if there is any.
+    req.read_body()
+    if req.get_body_data() or req.get_body_file() then return false end
+  end
+  return true
 end
 
 -- A request no site serves (no Host, an IP literal, an unknown name, or a site not on this scheme)

@@ -197,7 +197,7 @@ export const useBlockLog = (query: PagedQuery<BlockLogFilter>) => {
 
 export const WAF_DEFAULTS_PATH = '/v1/configs/global-0-waf-defaults';
 
-/** The config's value, {mode, paranoia, exclusions}; GET and PUT both answer it. */
+/** The config's value, {mode, paranoia, exclusions, inspect_static?, static_exts?}; GET and PUT both answer it. */
 export const useWafDefaults = () => {
   const http = useHttp();
   return useQuery({
