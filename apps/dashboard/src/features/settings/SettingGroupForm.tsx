@@ -54,7 +54,8 @@ const inputOf = (field: SettingField, t: TFunction) => {
     case 'switch':
       return <Switch />;
     case 'number':
-      return <InputNumber min={field.min} max={field.max} precision={0} style={{ width: 200 }} />;
+      // No min/max on the input: it would clamp silently; the rule says what is allowed instead.
+      return <InputNumber precision={0} style={{ width: 200 }} />;
     case 'secret':
       return <Password autoComplete="new-password" />;
     case 'select':
