@@ -106,6 +106,9 @@ export const SiteSysConfig = Type.Object({
   site_name: Type.String(),
   logo_url: Type.String(),
   register_open: Type.Boolean(),
+  /** The language of visitors who have not picked one, and the languages they may pick (/sys/setting). */
+  default_language: Type.String(),
+  languages: Type.Array(Type.String()),
 });
 export type SiteSysConfig = Static<typeof SiteSysConfig>;
 

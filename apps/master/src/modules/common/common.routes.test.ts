@@ -31,6 +31,8 @@ describe.each(DIALECTS)('common calls on $dialect', (target) => {
       site_name: 'Rampart',
       logo_url: '',
       register_open: true,
+      default_language: 'zh-CN',
+      languages: ['zh-CN', 'en-US'],
     });
   });
 

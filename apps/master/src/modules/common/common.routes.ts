@@ -60,7 +60,13 @@ export async function publicCommonRoutes(app: App, { db }: AppContext) {
 
   app.get('/v1/site-sys-config', { schema: { tags, response: { 200: Envelope(SiteSysConfig) } } }, async () => {
     const settings = await loadSettings(db);
-    return ok({ site_name: settings.site_name, logo_url: settings.logo_url, register_open: settings.register_open });
+    return ok({
+      site_name: settings.site_name,
+      logo_url: settings.logo_url,
+      register_open: settings.register_open,
+      default_language: settings.default_language,
+      languages: settings.languages,
+    });
   });
 }
 

@@ -174,5 +174,14 @@ describe.each(DIALECTS)('system settings on $dialect', (target) => {
     });
     expect(strong.body.code).toBe(0);
     expect((await loadSettings(test.database.db)).password_min_length).toBe(10);
+
+    await test.call('PUT', '/v1/configs/global-0-system-locale', {
+      token: admin,
+      body: { default_language: 'en-US', languages: ['en-US'] },
+    });
+    expect((await test.call('GET', '/v1/site-sys-config')).body.data).toMatchObject({
+      default_language: 'en-US',
+      languages: ['en-US'],
+    });
   });
 });
