@@ -36,15 +36,19 @@ export const findKeyByToken = (db: Kysely<Database>, tokenHash: string) =>
     .where('api_keys.revoked_at', 'is', null)
     .executeTakeFirst();
 
-/** Keys made (created or rotated) by the user since a time: what the creation limit counts. */
-export async function countKeysIssuedSince(db: Kysely<Database>, userId: number, since: number): Promise<number> {
+/** Keys made (created or rotated) by the user since a time, and when the first of them was: what the creation limit counts. */
+export async function countKeysIssuedSince(
+  db: Kysely<Database>,
+  userId: number,
+  since: number,
+): Promise<{ count: number; first: number | null }> {
   const row = await db
     .selectFrom('api_keys')
-    .select((eb) => eb.fn.countAll().as('n'))
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('first')])
     .where('user_id', '=', userId)
     .where('created_at', '>', since)
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return { count: Number(row.n), first: row.first === null ? null : Number(row.first) };
 }
 
 export async function insertKey(db: Kysely<Database>, key: NewApiKey, now: number) {

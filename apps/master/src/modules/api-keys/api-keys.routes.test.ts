@@ -118,7 +118,8 @@ describe.each(DIALECTS)('API keys on $dialect', (target) => {
     await issue({ scope: 'read' });
     for (let i = 1; i < KEYS_PER_HOUR; i++) await issue({ rotate: true }, 'PUT');
     const over = await test.call('PUT', '/v1/api-key', { token: alice, body: { rotate: true } });
-    expect(over).toMatchObject({ status: 429, body: { code: 'throttled' } });
+    expect(over).toMatchObject({ status: 429, body: { code: 'too_many_requests' } });
+    expect(over.body.msg).toMatch(/^at most 5 API keys can be made an hour; you can make another in (59|60) min$/);
     // A change that makes no key is not limited.
     expect((await test.call('PUT', '/v1/api-key', { token: alice, body: { scope: 'write' } })).body.code).toBe(0);
   });

@@ -45,8 +45,13 @@ async function issueKey(
   now: number,
   replace: boolean,
 ): Promise<ApiKeyIssued> {
-  if ((await countKeysIssuedSince(db, userId, now - HOUR_MS)) >= KEYS_PER_HOUR) {
-    throw new AppError('throttled', `at most ${KEYS_PER_HOUR} API keys can be made an hour; try again later`);
+  const issued = await countKeysIssuedSince(db, userId, now - HOUR_MS);
+  if (issued.count >= KEYS_PER_HOUR) {
+    const minutes = Math.max(1, Math.ceil(((issued.first ?? now) + HOUR_MS - now) / 60_000));
+    throw new AppError(
+      'too_many_requests',
+      `at most ${KEYS_PER_HOUR} API keys can be made an hour; you can make another in ${minutes} min`,
+    );
   }
   const keyId = `ak_${randomBytes(8).toString('hex')}`;
   const secret = newToken();
