@@ -74,6 +74,8 @@ export type MessageQuery = Static<typeof MessageQuery>;
 export const MessageList = Type.Object({
   list: Type.Array(Message),
   total: Type.Integer(),
+  /** True when `total` is a lower bound: the admin's query of everyone's stops counting at 10,000. */
+  total_capped: Type.Optional(Type.Boolean()),
   unread: Type.Integer({ description: "the caller's own unread messages, for the header's bell" }),
 });
 export type MessageList = Static<typeof MessageList>;

@@ -41,7 +41,8 @@ const AllMessages = () => {
           pageSize: query.limit,
           total: messages.data?.total ?? 0,
           showSizeChanger: true,
-          showTotal: (total) => t('messages.list.total', { count: total }),
+          showTotal: (total) =>
+            t(messages.data?.total_capped ? 'messages.list.totalCapped' : 'messages.list.total', { count: total }),
         }}
         onChange={(pagination, _filters, sorter) => {
           const order = !Array.isArray(sorter) && sorter.order === 'ascend' ? 'asc' : 'desc';

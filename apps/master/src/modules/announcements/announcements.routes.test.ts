@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/databases.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
-import { BROADCAST_BATCH } from '../messages/inbox.repository.ts';
+import { BROADCAST_BATCH, MESSAGE_COUNT_CAP } from '../messages/inbox.repository.ts';
 
 const hour = 60 * 60 * 1000;
 const body = (startsIn: number, endsIn: number) => ({
@@ -97,5 +97,13 @@ describe.each(DIALECTS)('announcements on $dialect', (target) => {
       .select((eb) => [eb.fn.countAll().as('n'), eb.fn.count('user_id').distinct().as('people')])
       .executeTakeFirstOrThrow();
     expect({ n: Number(counted.n), people: Number(counted.people) }).toEqual({ n: users + 1, people: users + 1 });
+
+    // A second one passes 10,000 messages: the admin's query of everyone's stops counting there.
+    await test.call('POST', '/v1/announcements', { token: admin, body: body(0, hour) });
+    const everyone = await test.call('GET', '/v1/messages?scope=all&limit=5', { token: admin });
+    expect(everyone.body.data).toMatchObject({ total: MESSAGE_COUNT_CAP, total_capped: true });
+    const one = await test.call('GET', '/v1/messages?scope=all&limit=5&user_id=1', { token: admin });
+    expect(one.body.data).toMatchObject({ total: 2 });
+    expect(one.body.data).not.toHaveProperty('total_capped');
   });
 });

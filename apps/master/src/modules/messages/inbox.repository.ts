@@ -19,13 +19,17 @@ const withAccount = (db: Kysely<Database>) =>
     .selectAll('messages')
     .select('users.username as account');
 
+/** The admin's query of everyone's messages counts up to here: past it the answer says `total_capped`. */
+export const MESSAGE_COUNT_CAP = 10_000;
+
+/** A user's own list counts them all; `capped` (everyone's) stops counting past MESSAGE_COUNT_CAP. */
 export async function listMessageRows(
   db: Kysely<Database>,
   filter: MessageFilter,
-  page: { offset: number; limit: number; order: 'asc' | 'desc' },
+  page: { offset: number; limit: number; order: 'asc' | 'desc'; capped?: boolean },
 ) {
   let query = withAccount(db);
-  let count = db.selectFrom('messages').select((eb) => eb.fn.countAll().as('n'));
+  let count = db.selectFrom('messages').select('id');
   if (filter.userId !== undefined) {
     query = query.where('messages.user_id', '=', filter.userId);
     count = count.where('user_id', '=', filter.userId);
@@ -46,11 +50,15 @@ export async function listMessageRows(
     query = query.where('messages.created_at', '<', filter.to);
     count = count.where('created_at', '<', filter.to);
   }
+  const counted = db
+    .selectFrom((page.capped ? count.limit(MESSAGE_COUNT_CAP + 1) : count).as('matching'))
+    .select((eb) => eb.fn.countAll().as('n'));
   const [list, total] = await Promise.all([
     query.orderBy('messages.id', page.order).offset(page.offset).limit(page.limit).execute(),
-    count.executeTakeFirstOrThrow(),
+    counted.executeTakeFirstOrThrow(),
   ]);
-  return { list, total: Number(total.n) };
+  const n = Number(total.n);
+  return n > MESSAGE_COUNT_CAP ? { list, total: MESSAGE_COUNT_CAP, total_capped: true } : { list, total: n };
 }
 
 export async function countUnread(db: Kysely<Database>, userId: number) {

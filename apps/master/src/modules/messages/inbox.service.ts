@@ -69,11 +69,11 @@ export async function listMessagesFor(db: Kysely<Database>, viewer: Viewer, quer
   const limit = query.limit ?? 20;
   const offset = ((query.page ?? 1) - 1) * limit;
   const filter = { userId: all ? query.user_id : viewer.userId, type: query.type, read: query.read, from, to };
-  const [{ list, total }, unread] = await Promise.all([
-    listMessageRows(db, filter, { offset, limit, order: query.order ?? 'desc' }),
+  const [{ list, ...counted }, unread] = await Promise.all([
+    listMessageRows(db, filter, { offset, limit, order: query.order ?? 'desc', capped: all }),
     countUnread(db, viewer.userId),
   ]);
-  return { list: list.map(presentMessage), total, unread };
+  return { list: list.map(presentMessage), ...counted, unread };
 }
 
 async function ownMessage(db: Kysely<Database>, userId: number, id: number) {

@@ -20,6 +20,7 @@ export const messagesEnUS = {
       read: 'Read',
       unread: 'Unread',
       total: '{{count}} messages',
+      totalCapped: 'More than {{count}} messages',
       filterType: 'Message type',
       filterRead: 'Read state',
       filterUser: 'User ID',
