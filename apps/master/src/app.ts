@@ -8,11 +8,10 @@ import { migrateToLatest } from './db/migrate.ts';
 import type { App } from './http.ts';
 import { configureAcmeHttp } from './modules/acme/acme-http.ts';
 import { CERT_ISSUE, certIssueHandler } from './modules/acme/issue-cert.ts';
-import { startRenewals } from './modules/acme/renewals.ts';
 import { agentRoutes } from './modules/agent/agent.routes.ts';
+import { announcementRoutes, publicAnnouncementRoutes } from './modules/announcements/announcements.routes.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { audit } from './modules/audit/audit-hook.ts';
-import { startLogRetention } from './modules/audit/log-retention.ts';
 import { logRoutes } from './modules/audit/logs.routes.ts';
 import { publicAuthRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
 import { certifyRoutes } from './modules/certify/certify.routes.ts';
@@ -23,7 +22,12 @@ import { dnsApiRoutes } from './modules/dnsapis/dnsapis.routes.ts';
 import { ownedGroupRoutes } from './modules/groups/owned-groups.routes.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
 import { jobRoutes } from './modules/jobs/jobs.routes.ts';
+import { inboxRoutes } from './modules/messages/inbox.routes.ts';
 import { createMessenger, type SmsProvider } from './modules/messages/messenger.ts';
+import { createNotifier } from './modules/messages/notifier.ts';
+import { passwordChangeNotices } from './modules/messages/security-notices.ts';
+import type { WebhookOptions } from './modules/messages/webhook-delivery.ts';
+import { metricsRoutes } from './modules/metrics/metrics.routes.ts';
 import { monitorRoutes } from './modules/monitor/monitor.routes.ts';
 import { nodeRoutes } from './modules/nodes/nodes.routes.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
@@ -32,6 +36,7 @@ import { protectionRoutes } from './modules/protection/protection.routes.ts';
 import { configRoutes } from './modules/settings/configs.routes.ts';
 import { siteRoutes } from './modules/sites/sites.routes.ts';
 import { streamRoutes } from './modules/streams/streams.routes.ts';
+import { settleScheduledRuns, startSchedules } from './modules/tasks/schedules.ts';
 import { TaskRunner } from './modules/tasks/task-runner.ts';
 import { taskRoutes } from './modules/tasks/tasks.routes.ts';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
@@ -56,6 +61,8 @@ export interface BuildOptions {
   /** An already opened database (tests pass one per dialect); otherwise opened from the config. */
   database?: DatabaseHandle;
   sms?: SmsProvider;
+  /** Tests only: a CA to trust for webhook targets, and loopback targets allowed. */
+  webhooks?: WebhookOptions;
   /** false: no background task runner nor renewal sweep (tests that drive them by hand). */
   background?: boolean;
 }
@@ -95,12 +102,14 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     sms: options.sms,
   });
   const secrets = secretBox(loadSecretKey(config.dataDir, config.secretKey));
+  const notifier = createNotifier({ db: database.db, log: app.log, messenger, secrets, webhooks: options.webhooks });
   const context: AppContext = {
     config,
     db: database.db,
     logs: database.logs,
     dialect: database.dialect,
     messenger,
+    notifier,
     secrets,
   };
   configureAcmeHttp(config.acmeCaFile);
@@ -109,18 +118,20 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     log: app.log,
     handlers: { [CERT_ISSUE]: certIssueHandler({ db: database.db, secrets }) },
   });
-  let renewals: { stop(): Promise<void> } | undefined;
-  let retention: { stop(): Promise<void> } | undefined;
+  let schedules: { stop(): Promise<void> } | undefined;
   if (options.background !== false) {
     app.addHook('onReady', async () => {
       tasks.start();
-      renewals = startRenewals(database.db, app.log);
-      retention = startLogRetention(database.db, app.log);
+      // Certificate renewal and log retention, as /sys/task sets them.
+      schedules = startSchedules(database.db, app.log);
+      notifier.start();
     });
   }
   app.addHook('onClose', async () => {
-    await renewals?.stop();
-    await retention?.stop();
+    await schedules?.stop();
+    // Runs an admin started with "run now" finish before the database closes.
+    await settleScheduledRuns();
+    await notifier.stop();
     await tasks.stop();
     messenger.close();
     if (!options.database) await database.close();
@@ -132,10 +143,13 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
   await app.register(securityHeaders);
   await app.register(auth, { db: database.db });
   await app.register(audit, { db: database.db });
+  await metricsRoutes(app, context);
+  app.addHook('onResponse', passwordChangeNotices(database.db, notifier));
 
   await app.register(async (open: App) => {
     await publicAuthRoutes(open, context);
     await publicCommonRoutes(open, context);
+    await publicAnnouncementRoutes(open, context);
   });
   await app.register(async (signedIn: App) => {
     signedIn.addHook('onRequest', signedIn.authenticate);
@@ -176,6 +190,8 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await profileRoutes(signedIn, context);
     await twoFactorRoutes(signedIn, context);
     await certifyRoutes(signedIn, context);
+    await inboxRoutes(signedIn, context);
+    await announcementRoutes(signedIn, context);
   });
   await app.register(async (agents: App) => {
     await agentRoutes(agents, context);

@@ -27,8 +27,14 @@ export const BUILT_PAGES = [
   'account-user',
   'account-log',
   'account-api',
+  'account-message',
+  'account-subscribe',
+  'sys-setting',
+  'sys-task',
   'sys-log',
   'sys-user',
+  'sys-message',
+  'sys-anno',
 ] as const;
 
 export type BuiltPage = (typeof BUILT_PAGES)[number];

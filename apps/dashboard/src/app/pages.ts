@@ -43,6 +43,12 @@ export const CONSOLE_PAGES: Record<BuiltPage, PageLoader> = {
   'account-user': () => import('../features/account-user/AccountUserPage.tsx'),
   'account-log': () => import('../features/account-logs/AccountLogPage.tsx'),
   'account-api': () => import('../features/api-key/ApiKeyPage.tsx'),
+  'account-message': () => import('../features/messages/MessagePage.tsx'),
+  'account-subscribe': () => import('../features/messages/SubscribePage.tsx'),
+  'sys-setting': () => import('../features/settings/SettingsPage.tsx'),
+  'sys-task': () => import('../features/tasks/TasksPage.tsx'),
   'sys-log': () => import('../features/account-logs/SysLogPage.tsx'),
   'sys-user': () => import('../features/users/UserListPage.tsx'),
+  'sys-message': () => import('../features/messages/SysMessagePage.tsx'),
+  'sys-anno': () => import('../features/announcements/AnnouncementPage.tsx'),
 };

@@ -16,6 +16,9 @@ import { usersAdmin } from './migrations/2026-11-25T1130-users-admin.ts';
 import { userSearchTerms } from './migrations/2026-11-25T1131-user-search-terms.ts';
 import { twoFactor } from './migrations/2026-11-25T1140-two-factor.ts';
 import { certify } from './migrations/2026-11-25T1141-certify.ts';
+import { messages } from './migrations/2026-11-25T1300-messages.ts';
+import { systemTasks } from './migrations/2026-11-25T1310-system-tasks.ts';
+import { userListIndexes } from './migrations/2026-11-25T1320-user-list-indexes.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
@@ -39,6 +42,9 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-25T1131-user-search-terms': userSearchTerms(dialect),
   '2026-11-25T1140-two-factor': twoFactor(dialect),
   '2026-11-25T1141-certify': certify(dialect),
+  '2026-11-25T1300-messages': messages(dialect),
+  '2026-11-25T1310-system-tasks': systemTasks(dialect),
+  '2026-11-25T1320-user-list-indexes': userListIndexes(),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({

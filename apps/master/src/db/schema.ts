@@ -86,6 +86,21 @@ export interface VerifyCodesTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  /** The client address that asked for it; '' for older codes. */
+  ip: Generated<string>;
+}
+
+export interface ScheduledTasksTable {
+  name: string;
+  enabled: number;
+  interval_seconds: number;
+  running_since: number | null;
+  run_requested_at: number | null;
+  last_started_at: number | null;
+  last_finished_at: number | null;
+  last_result: string;
+  last_error: string;
+  last_duration_ms: number | null;
 }
 
 export interface MessageSendsTable {
@@ -460,6 +475,65 @@ export interface CertificationsTable {
   reviewed_at: number | null;
 }
 
+export interface MessagesTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  title: string;
+  body: string;
+  is_read: Generated<number>;
+  read_at: number | null;
+  created_at: number;
+}
+
+/** A user's channels for one message type, where they differ from the defaults. */
+export interface MessageSubscriptionsTable {
+  user_id: number;
+  type: string;
+  in_app: number;
+  email: number;
+  sms: number;
+  webhook: number;
+  updated_at: number;
+}
+
+export interface MessageWebhooksTable {
+  user_id: number;
+  url: Generated<string>;
+  /** sealed by the secret box; empty: none */
+  secret: Generated<string>;
+  updated_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  user_id: number;
+  url: string;
+  subject: string;
+  payload: string;
+  attempts: Generated<number>;
+  /** pending, sent or failed */
+  state: string;
+  next_attempt_at: number;
+  last_error: Generated<string>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  title_zh: string;
+  text_zh: string;
+  title_en: string;
+  text_en: string;
+  starts_at: number;
+  ends_at: number;
+  recipients: Generated<number>;
+  author_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   user_groups: UserGroupsTable;
@@ -468,6 +542,7 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   captchas: CaptchasTable;
   verify_codes: VerifyCodesTable;
+  scheduled_tasks: ScheduledTasksTable;
   message_sends: MessageSendsTable;
   configs: ConfigsTable;
   config_state: ConfigStateTable;
@@ -502,4 +577,9 @@ export interface Database {
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   two_factor_challenges: TwoFactorChallengesTable;
   certifications: CertificationsTable;
+  messages: MessagesTable;
+  message_subscriptions: MessageSubscriptionsTable;
+  message_webhooks: MessageWebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  announcements: AnnouncementsTable;
 }

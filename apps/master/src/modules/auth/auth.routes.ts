@@ -18,6 +18,7 @@ import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { caller, clientInfo } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { noticeSignIn } from '../messages/security-notices.ts';
 import { loadSettings } from '../settings/settings.service.ts';
 import { secondFactorAwaited } from '../two-factor/two-factor-login.ts';
 import { findUserByAccount, findUserByEmail, findUserByPhone, presentUser } from '../users/users.repository.ts';
@@ -32,11 +33,15 @@ import { issueVerifyCode } from './verify-codes.ts';
 const tags = ['auth'];
 
 /** Sign-in, registration, reset and the codes they need: no token required. */
-export async function publicAuthRoutes(app: App, { db, messenger, secrets }: AppContext) {
+export async function publicAuthRoutes(app: App, { db, messenger, notifier, secrets }: AppContext) {
   app.post(
     '/v1/login',
     { schema: { tags, body: LoginBody, response: { 200: Envelope(UserWithToken) } } },
-    async (request) => ok(await login(db, secrets, request.body, clientInfo(request))),
+    async (request) => {
+      const user = await login(db, secrets, request.body, clientInfo(request));
+      await noticeSignIn(db, notifier, user, clientInfo(request));
+      return ok(user);
+    },
   );
 
   app.get(
@@ -82,7 +87,7 @@ export async function publicAuthRoutes(app: App, { db, messenger, secrets }: App
       if (purpose === 'reset' && !(await findUserByEmail(db, request.body.email))) {
         return ok({ expires_in: settings.verify_code_ttl_seconds, resend_after: settings.verify_code_resend_seconds });
       }
-      const to = { channel: 'email' as const, target: request.body.email, purpose };
+      const to = { channel: 'email' as const, target: request.body.email, purpose, ip: request.ip };
       return ok(await issueVerifyCode(db, messenger, settings, to, settings.site_name));
     },
   );
@@ -96,7 +101,7 @@ export async function publicAuthRoutes(app: App, { db, messenger, secrets }: App
       if (purpose === 'reset' && !(await findUserByPhone(db, request.body.phone))) {
         return ok({ expires_in: settings.verify_code_ttl_seconds, resend_after: settings.verify_code_resend_seconds });
       }
-      const to = { channel: 'sms' as const, target: request.body.phone, purpose };
+      const to = { channel: 'sms' as const, target: request.body.phone, purpose, ip: request.ip };
       return ok(await issueVerifyCode(db, messenger, settings, to, settings.site_name));
     },
   );
