@@ -3,8 +3,8 @@ import { Id } from '../fields.ts';
 import { ObjectName } from './fields.ts';
 
 export const DnsProviderName = Type.Union(
-  [Type.Literal('powerdns'), Type.Literal('cloudflare'), Type.Literal('dnspod')],
-  { description: 'powerdns, cloudflare or dnspod' },
+  [Type.Literal('powerdns'), Type.Literal('cloudflare'), Type.Literal('dnspod'), Type.Literal('alidns')],
+  { description: 'powerdns, cloudflare, dnspod or alidns' },
 );
 export type DnsProviderName = Static<typeof DnsProviderName>;
 
@@ -42,11 +42,21 @@ export const DnspodCredentials = Type.Object(
 );
 export type DnspodCredentials = Static<typeof DnspodCredentials>;
 
+export const AlidnsCredentials = Type.Object(
+  {
+    access_key_id: Secret('the Alibaba Cloud AccessKey ID (printable, no spaces)'),
+    access_key_secret: Secret('the Alibaba Cloud AccessKey secret (printable, no spaces)'),
+  },
+  { additionalProperties: false },
+);
+export type AlidnsCredentials = Static<typeof AlidnsCredentials>;
+
 /** Which credential fields each provider takes; the master checks the body against its provider's. */
 export const DNS_CREDENTIAL_FIELDS = {
   powerdns: { required: ['url', 'api_key'], optional: ['server_id'] },
   cloudflare: { required: ['api_token'], optional: [] },
   dnspod: { required: ['secret_id', 'secret_key'], optional: [] },
+  alidns: { required: ['access_key_id', 'access_key_secret'], optional: [] },
 } as const satisfies Record<DnsProviderName, { required: readonly string[]; optional: readonly string[] }>;
 
 /** Every provider's credential fields in one object; which ones apply depends on `provider`. */
@@ -58,10 +68,13 @@ export const DnsApiCredentials = Type.Object(
     api_token: Type.Optional(CloudflareCredentials.properties.api_token),
     secret_id: Type.Optional(DnspodCredentials.properties.secret_id),
     secret_key: Type.Optional(DnspodCredentials.properties.secret_key),
+    access_key_id: Type.Optional(AlidnsCredentials.properties.access_key_id),
+    access_key_secret: Type.Optional(AlidnsCredentials.properties.access_key_secret),
   },
   {
     additionalProperties: false,
-    description: 'powerdns: url, api_key, server_id; cloudflare: api_token; dnspod: secret_id, secret_key',
+    description:
+      'powerdns: url, api_key, server_id; cloudflare: api_token; dnspod: secret_id, secret_key; alidns: access_key_id, access_key_secret',
   },
 );
 export type DnsApiCredentials = Static<typeof DnsApiCredentials>;

@@ -13,8 +13,19 @@ import { useDnsActions } from './api.ts';
 import { createDnsApiBody, type DnsApiValues, SECRET_FIELD, updateDnsApiBody } from './dnsApiPayload.ts';
 import { ProviderFields } from './ProviderFields.tsx';
 
-const FIELDS = ['name', 'provider', 'url', 'api_key', 'server_id', 'api_token', 'secret_id', 'secret_key'];
-export const PROVIDERS: DnsProviderName[] = ['powerdns', 'cloudflare', 'dnspod'];
+const FIELDS = [
+  'name',
+  'provider',
+  'url',
+  'api_key',
+  'server_id',
+  'api_token',
+  'secret_id',
+  'secret_key',
+  'access_key_id',
+  'access_key_secret',
+];
+export const PROVIDERS: DnsProviderName[] = ['powerdns', 'cloudflare', 'dnspod', 'alidns'];
 
 /** Adds a DNS provider account (`dnsApi` null) or renames one; its credentials are never shown, only replaced. */
 export const DnsApiForm = ({ dnsApi, onDone }: { dnsApi: DnsApi | null; onDone: () => void }) => {

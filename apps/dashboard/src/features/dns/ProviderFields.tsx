@@ -15,6 +15,20 @@ export const ProviderFields = ({ provider, required }: { provider: DnsProviderNa
     </Form.Item>
   );
   if (provider === 'cloudflare') return secret('api_token', 'dns.api.apiToken', 'dns.api.rule.apiToken');
+  if (provider === 'alidns') {
+    return (
+      <>
+        <Form.Item
+          name="access_key_id"
+          label={t('dns.api.accessKeyId')}
+          rules={[{ required, pattern: PRINTABLE, message: t('dns.api.rule.accessKeyId') }]}
+        >
+          <Input autoComplete="off" />
+        </Form.Item>
+        {secret('access_key_secret', 'dns.api.accessKeySecret', 'dns.api.rule.accessKeySecret')}
+      </>
+    );
+  }
   if (provider === 'dnspod') {
     return (
       <>

@@ -33,6 +33,10 @@ describe('DNS API payloads for the hosted providers', () => {
       credentials: { secret_id: 'AKID', secret_key: 'k' },
     });
     expect(updateDnsApiBody({ name: 'pod', secret_id: 'AKID' }, 'dnspod')).toEqual({ name: 'pod' });
+    expect(
+      createDnsApiBody({ name: 'ali', provider: 'alidns', access_key_id: ' LTAI5t ', access_key_secret: 's' }),
+    ).toEqual({ name: 'ali', provider: 'alidns', credentials: { access_key_id: 'LTAI5t', access_key_secret: 's' } });
+    expect(updateDnsApiBody({ name: 'ali', access_key_id: 'LTAI5t' }, 'alidns')).toEqual({ name: 'ali' });
     expect(updateDnsApiBody({ name: 'cf', api_token: 'new' }, 'cloudflare')).toEqual({
       name: 'cf',
       credentials: { api_token: 'new' },

@@ -10,16 +10,26 @@ export interface DnsApiValues {
   api_token?: string;
   secret_id?: string;
   secret_key?: string;
+  access_key_id?: string;
+  access_key_secret?: string;
 }
 
 /** The field whose typing means "replace the stored credentials". */
-export const SECRET_FIELD = { powerdns: 'api_key', cloudflare: 'api_token', dnspod: 'secret_key' } as const;
+export const SECRET_FIELD = {
+  powerdns: 'api_key',
+  cloudflare: 'api_token',
+  dnspod: 'secret_key',
+  alidns: 'access_key_secret',
+} as const;
 
 const trimmed = (value: string | undefined) => (value ?? '').trim();
 
 const credentialsOf = (provider: DnsProviderName, values: DnsApiValues): DnsApiCredentials => {
   if (provider === 'cloudflare') return { api_token: trimmed(values.api_token) };
   if (provider === 'dnspod') return { secret_id: trimmed(values.secret_id), secret_key: trimmed(values.secret_key) };
+  if (provider === 'alidns') {
+    return { access_key_id: trimmed(values.access_key_id), access_key_secret: trimmed(values.access_key_secret) };
+  }
   const serverId = trimmed(values.server_id);
   return { url: trimmed(values.url), api_key: trimmed(values.api_key), ...(serverId && { server_id: serverId }) };
 };

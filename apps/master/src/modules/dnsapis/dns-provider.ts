@@ -16,6 +16,8 @@ export async function providerFetch(
   url: string,
   init: RequestInit,
   detailOf: (status: number, body: unknown) => string,
+  /** For providers that answer a wrong key with another status than 401 or 403 (AliDNS: 400 and 404). */
+  refusesKey: (status: number, body: unknown) => boolean = () => false,
 ): Promise<{ status: number; body: unknown }> {
   let response: Response;
   try {
@@ -30,7 +32,7 @@ export async function providerFetch(
   } catch {
     body = null;
   }
-  if (response.status === 401 || response.status === 403) {
+  if (response.status === 401 || response.status === 403 || (!response.ok && refusesKey(response.status, body))) {
     throw new AppError('conflict', 'the DNS API refused the API key');
   }
   if (!response.ok) {

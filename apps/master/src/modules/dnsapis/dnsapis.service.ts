@@ -29,6 +29,7 @@ async function buildProvider(db: Kysely<Database>, provider: DnsProviderName, cr
   return dnsProvider(provider, credentials, {
     cloudflare: settings.cloudflare_api_url,
     dnspod: settings.dnspod_api_url,
+    alidns: settings.alidns_api_url,
   });
 }
 

@@ -1,10 +1,12 @@
 import type {
+  AlidnsCredentials,
   CloudflareCredentials,
   DnsApiCredentials,
   DnsProviderName,
   DnspodCredentials,
   PowerDnsCredentials,
 } from '@rampart/contracts';
+import { alidns } from './alidns.ts';
 import { cloudflare } from './cloudflare.ts';
 import type { DnsProvider } from './dns-provider.ts';
 import { dnspod } from './dnspod.ts';
@@ -14,6 +16,7 @@ import { powerDns } from './powerdns.ts';
 export interface ProviderEndpoints {
   cloudflare: string;
   dnspod: string;
+  alidns: string;
 }
 
 export function dnsProvider(
@@ -28,11 +31,13 @@ export function dnsProvider(
       return cloudflare(credentials as CloudflareCredentials, endpoints.cloudflare);
     case 'dnspod':
       return dnspod(credentials as DnspodCredentials, endpoints.dnspod);
+    case 'alidns':
+      return alidns(credentials as AlidnsCredentials, endpoints.alidns);
   }
 }
 
 export const isProviderName = (name: string): name is DnsProviderName =>
-  name === 'powerdns' || name === 'cloudflare' || name === 'dnspod';
+  name === 'powerdns' || name === 'cloudflare' || name === 'dnspod' || name === 'alidns';
 
 /** The zone a domain lives in: the longest zone name it ends with. */
 export function zoneOf(domain: string, zones: readonly string[]): string | undefined {

@@ -76,6 +76,7 @@ export const SETTING_DEFAULTS = {
   /** API endpoints of the hosted DNS providers (changed only for a proxy or a test server). */
   cloudflare_api_url: 'https://api.cloudflare.com/client/v4',
   dnspod_api_url: 'https://dnspod.tencentcloudapi.com',
+  alidns_api_url: 'https://alidns.aliyuncs.com',
   /** Days the operation and login logs are kept; never less than 180 (log-retention.ts). */
   log_retention_days: 180,
   /** Agents present this to register; empty until first read, when a random one is made. */

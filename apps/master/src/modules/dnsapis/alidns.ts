@@ -1,0 +1,135 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import type { AlidnsCredentials } from '@rampart/contracts';
+import { AppError } from '../../errors.ts';
+import { bare, type DnsProvider, providerFetch } from './dns-provider.ts';
+
+const VERSION = '2015-01-09';
+/** Records are made on AliDNS's default line with its smallest TTL for every edition. */
+const DEFAULT_LINE = 'default';
+const TTL = 600;
+const PAGE_SIZE = 100;
+const MAX_PAGES = 50;
+
+/** RFC 3986 percent-encoding as Alibaba Cloud signs it: only A-Z a-z 0-9 - _ . ~ stay as they are. */
+export const percentEncode = (text: string): string =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * Alibaba Cloud's RPC signature, version 1.0 (HMAC-SHA1): the parameters sorted by name and
+ * percent-encoded into a canonical query, `METHOD&%2F&` + that query encoded once more, signed with
+ * the AccessKey secret followed by `&`, in Base64.
+ */
+export function rpcSignature(secret: string, method: 'GET' | 'POST', params: Readonly<Record<string, string>>): string {
+  const canonical = Object.keys(params)
+    .sort()
+    .map((name) => `${percentEncode(name)}=${percentEncode(params[name] ?? '')}`)
+    .join('&');
+  const stringToSign = `${method}&${percentEncode('/')}&${percentEncode(canonical)}`;
+  return createHmac('sha1', `${secret}&`).update(stringToSign).digest('base64');
+}
+
+interface AliError {
+  Code?: string;
+  Message?: string;
+}
+
+interface AliRecord {
+  RecordId: string;
+  RR: string;
+  Type: string;
+  Value: string;
+}
+
+/** Codes AliDNS answers when the AccessKey is unknown, disabled or signs wrongly. */
+const KEY_REFUSALS = /^(InvalidAccessKeyId|SignatureDoesNotMatch|IncompleteSignature|Forbidden\.AccessKey)/;
+
+/**
+ * Alibaba Cloud DNS (alidns.aliyuncs.com, API version 2015-01-09): RPC calls as signed GET query
+ * strings, answers in JSON.
+ */
+export function alidns(credentials: AlidnsCredentials, endpoint: string): DnsProvider {
+  const call = async <T>(action: string, params: Record<string, string>): Promise<T> => {
+    const all: Record<string, string> = {
+      ...params,
+      Action: action,
+      Format: 'JSON',
+      Version: VERSION,
+      AccessKeyId: credentials.access_key_id,
+      SignatureMethod: 'HMAC-SHA1',
+      SignatureVersion: '1.0',
+      SignatureNonce: randomUUID(),
+      Timestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    };
+    const signature = rpcSignature(credentials.access_key_secret, 'GET', all);
+    const query = Object.entries({ ...all, Signature: signature })
+      .map(([name, value]) => `${percentEncode(name)}=${percentEncode(value)}`)
+      .join('&');
+    const url = new URL(endpoint);
+    url.search = query;
+    const { body } = await providerFetch(
+      url.href,
+      { method: 'GET' },
+      (_status, answer) => {
+        const error = (answer ?? {}) as AliError;
+        return error.Code ? `${error.Message ?? ''} (${error.Code})` : '';
+      },
+      (_status, answer) => KEY_REFUSALS.test((answer as AliError | null)?.Code ?? ''),
+    );
+    if (body === null || typeof body !== 'object') throw new AppError('conflict', 'the DNS API answered without JSON');
+    return body as T;
+  };
+  /** AliDNS names records relative to the zone (RR), the apex as @. */
+  const rr = (zone: string, name: string) => (bare(name) === zone ? '@' : bare(name).slice(0, -zone.length - 1));
+  const records = async (zone: string, type: string, name: string) => {
+    const answer = await call<{ DomainRecords?: { Record?: AliRecord[] } }>('DescribeSubDomainRecords', {
+      SubDomain: bare(name),
+      DomainName: zone,
+      Type: type,
+      PageSize: '500',
+    });
+    return answer.DomainRecords?.Record ?? [];
+  };
+  const add = (zone: string, name: string, type: string, value: string) =>
+    call('AddDomainRecord', { DomainName: zone, RR: rr(zone, name), Type: type, Value: value, TTL: String(TTL) });
+
+  return {
+    async listZones() {
+      const zones: string[] = [];
+      for (let page = 1; page <= MAX_PAGES; page++) {
+        const answer = await call<{
+          TotalCount?: number;
+          Domains?: { Domain?: { DomainName: string; PunyCode?: string }[] };
+        }>('DescribeDomains', { PageNumber: String(page), PageSize: String(PAGE_SIZE) });
+        const domains = answer.Domains?.Domain ?? [];
+        zones.push(...domains.map((domain) => bare(domain.PunyCode || domain.DomainName)));
+        if (domains.length < PAGE_SIZE || zones.length >= (answer.TotalCount ?? 0)) break;
+      }
+      return zones.sort();
+    },
+    async setCname(zone, name, target) {
+      const [existing] = await records(zone, 'CNAME', name);
+      if (!existing) {
+        await add(zone, name, 'CNAME', target);
+        return;
+      }
+      if (existing.Value === target) return;
+      await call('UpdateDomainRecord', {
+        RecordId: existing.RecordId,
+        RR: rr(zone, name),
+        Type: 'CNAME',
+        Value: target,
+        Line: DEFAULT_LINE,
+        TTL: String(TTL),
+      });
+    },
+    async addTxt(zone, name, values) {
+      const present = (await records(zone, 'TXT', name)).map((record) => record.Value);
+      for (const value of values.filter((entry) => !present.includes(entry))) await add(zone, name, 'TXT', value);
+    },
+    async removeTxt(zone, name, values) {
+      for (const record of await records(zone, 'TXT', name)) {
+        if (values.includes(record.Value)) await call('DeleteDomainRecord', { RecordId: record.RecordId });
+      }
+    },
+  };
+}

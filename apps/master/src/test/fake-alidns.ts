@@ -1,0 +1,136 @@
+import { createHmac } from 'node:crypto';
+import { type FakeHttp, type SeenRequest, startFakeHttp } from './fake-http.ts';
+
+export interface AlidnsRecord {
+  RecordId: string;
+  DomainName: string;
+  RR: string;
+  Type: string;
+  Value: string;
+  Line: string;
+  TTL: number;
+}
+
+export interface FakeAlidns extends FakeHttp {
+  records: AlidnsRecord[];
+}
+
+/** RFC 3986 encoding as Alibaba Cloud's signature documentation spells it (written apart from the master's). */
+const encode = (text: string) =>
+  encodeURIComponent(text)
+    .replace(/\+/g, '%20')
+    .replace(/\*/g, '%2A')
+    .replace(/%7E/g, '~')
+    .replace(/!/g, '%21')
+    .replace(/'/g, '%27')
+    .replace(/\(/g, '%28')
+    .replace(/\)/g, '%29');
+
+/** Checks the RPC signature 1.0 of a GET: the error code AliDNS would answer, or null. */
+function signatureProblem(params: URLSearchParams, secrets: Record<string, string>, nonces: Set<string>) {
+  const secret = secrets[params.get('AccessKeyId') ?? ''];
+  if (!secret) return { status: 404, code: 'InvalidAccessKeyId.NotFound' };
+  if (params.get('SignatureMethod') !== 'HMAC-SHA1' || params.get('SignatureVersion') !== '1.0') {
+    return { status: 400, code: 'IncompleteSignature' };
+  }
+  const timestamp = Date.parse(params.get('Timestamp') ?? '');
+  if (
+    !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(params.get('Timestamp') ?? '') ||
+    Math.abs(Date.now() - timestamp) > 900_000
+  ) {
+    return { status: 400, code: 'InvalidTimeStamp.Expired' };
+  }
+  const nonce = params.get('SignatureNonce') ?? '';
+  if (!nonce || nonces.has(nonce)) return { status: 400, code: 'SignatureNonceUsed' };
+  nonces.add(nonce);
+  const pairs = [...params.entries()].filter(([name]) => name !== 'Signature');
+  pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const canonical = pairs.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&');
+  const expected = createHmac('sha1', `${secret}&`)
+    .update(`GET&${encode('/')}&${encode(canonical)}`)
+    .digest('base64');
+  return expected === params.get('Signature') ? null : { status: 400, code: 'SignatureDoesNotMatch' };
+}
+
+/** Alibaba Cloud DNS (API 2015-01-09) for the actions Rampart calls, signatures, nonces and times checked. */
+export async function startFakeAlidns(secrets: Record<string, string>, domains: string[]): Promise<FakeAlidns> {
+  const records: AlidnsRecord[] = [];
+  const nonces = new Set<string>();
+  let next = 1000;
+  const fail = (status: number, Code: string, Message = Code) => ({
+    status,
+    body: { RequestId: 'fake-request', HostId: 'alidns.aliyuncs.com', Code, Message },
+  });
+  const reply = (body: object) => ({ status: 200, body: { RequestId: 'fake-request', ...body } });
+  const answer = (request: SeenRequest) => {
+    const url = new URL(request.url, 'http://fake');
+    if (request.method !== 'GET' || url.pathname !== '/') return fail(404, 'InvalidAction.NotFound');
+    const params = url.searchParams;
+    if (params.get('Version') !== '2015-01-09' || params.get('Format') !== 'JSON') {
+      return fail(400, 'InvalidVersion');
+    }
+    const problem = signatureProblem(params, secrets, nonces);
+    if (problem) return fail(problem.status, problem.code, 'Specified signature is not matched with our calculation.');
+    const action = params.get('Action');
+    if (action === 'DescribeDomains') {
+      const size = Number(params.get('PageSize') ?? 20);
+      const page = Number(params.get('PageNumber') ?? 1);
+      const slice = domains.slice((page - 1) * size, page * size);
+      return reply({
+        TotalCount: domains.length,
+        PageNumber: page,
+        PageSize: size,
+        Domains: { Domain: slice.map((name) => ({ DomainName: name, PunyCode: name })) },
+      });
+    }
+    if (action === 'DeleteDomainRecord') {
+      const index = records.findIndex((record) => record.RecordId === params.get('RecordId'));
+      if (index < 0) return fail(400, 'DomainRecordNotBelongToUser');
+      records.splice(index, 1);
+      return reply({ RecordId: params.get('RecordId') });
+    }
+    if (action === 'UpdateDomainRecord') {
+      const record = records.find((entry) => entry.RecordId === params.get('RecordId'));
+      if (!record) return fail(400, 'DomainRecordNotBelongToUser');
+      if (record.Value === params.get('Value') && record.RR === params.get('RR'))
+        return fail(400, 'DomainRecordDuplicate');
+      Object.assign(record, { RR: params.get('RR'), Type: params.get('Type'), Value: params.get('Value') });
+      return reply({ RecordId: record.RecordId });
+    }
+    const domain = params.get('DomainName') ?? '';
+    if (!domains.includes(domain))
+      return fail(400, 'InvalidDomainName.NoExist', 'The specified domain name does not exist.');
+    if (action === 'DescribeSubDomainRecords') {
+      const sub = params.get('SubDomain') ?? '';
+      const rr = sub === domain ? '@' : sub.slice(0, -domain.length - 1);
+      const found = records.filter(
+        (record) => record.DomainName === domain && record.RR === rr && record.Type === params.get('Type'),
+      );
+      return reply({ TotalCount: found.length, DomainRecords: { Record: found } });
+    }
+    if (action === 'AddDomainRecord') {
+      const record: AlidnsRecord = {
+        RecordId: String(next++),
+        DomainName: domain,
+        RR: params.get('RR') ?? '',
+        Type: params.get('Type') ?? '',
+        Value: params.get('Value') ?? '',
+        Line: params.get('Line') ?? 'default',
+        TTL: Number(params.get('TTL') ?? 600),
+      };
+      const same = records.some(
+        (entry) =>
+          entry.DomainName === domain &&
+          entry.RR === record.RR &&
+          entry.Type === record.Type &&
+          entry.Value === record.Value,
+      );
+      if (same) return fail(400, 'DomainRecordDuplicate', 'The DNS record already exists.');
+      records.push(record);
+      return reply({ RecordId: record.RecordId });
+    }
+    return fail(404, 'InvalidAction.NotFound');
+  };
+  const http = await startFakeHttp(answer);
+  return Object.assign(http, { records });
+}
