@@ -47,7 +47,7 @@ export const WAF_DEFAULTS = define({
   fallback: DEFAULT_SITE_PROTECTION.waf,
   permission: PERMISSIONS.adminConfig,
   description:
-    'WAF settings new sites start with, and that inspect requests no site serves: {mode, paranoia, exclusions}',
+    'WAF settings new sites start with, and that inspect requests no site serves: {mode, paranoia, exclusions, inspect_static?, static_exts?}',
   edge: true,
 });
 
