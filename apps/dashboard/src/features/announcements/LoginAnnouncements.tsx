@@ -18,7 +18,8 @@ export const LoginAnnouncements = () => {
     const controller = new AbortController();
     http
       .get<ActiveAnnouncement[]>('/v1/common/announcements', { signal: controller.signal, silent: true })
-      .then(setActive, () => undefined);
+      // An answer that is not a list (an older master) shows nothing rather than breaking the page.
+      .then((list) => setActive(Array.isArray(list) ? list : []), () => undefined);
     return () => controller.abort();
   }, [http]);
   if (active.length === 0) return null;
