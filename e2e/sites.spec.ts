@@ -81,8 +81,12 @@ describe('sites: list, add drawer, edit page and cache clean', () => {
     const unchanged = await callApi<Site>(base, 'GET', `/v1/sites/${site.id}`, { token });
     expect(unchanged.origins).toEqual(site.origins);
     await page.getByLabel('Origin Host header').fill('origin.example.net');
+    // The refusal shows before the button leaves its loading state, and a loading button ignores a
+    // click (a loaded CI run clicked it then and waited for a save that never started).
+    const save = page.getByTestId('site-save');
+    await expect.poll(() => save.getAttribute('class')).not.toContain('ant-btn-loading');
     const saved = page.waitForResponse((response) => response.request().method() === 'PUT');
-    await page.getByTestId('site-save').click();
+    await save.click();
     expect(JSON.parse((await saved).request().postData() ?? '{}')).toEqual({
       origins: [
         { address: 'origin.example.net', port: 8080, weight: 1, backup: false },
