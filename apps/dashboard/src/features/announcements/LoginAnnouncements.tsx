@@ -19,7 +19,10 @@ export const LoginAnnouncements = () => {
     http
       .get<ActiveAnnouncement[]>('/v1/common/announcements', { signal: controller.signal, silent: true })
       // An answer that is not a list (an older master) shows nothing rather than breaking the page.
-      .then((list) => setActive(Array.isArray(list) ? list : []), () => undefined);
+      .then(
+        (list) => setActive(Array.isArray(list) ? list : []),
+        () => undefined,
+      );
     return () => controller.abort();
   }, [http]);
   if (active.length === 0) return null;
