@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminToken, login, type RegisteredUser, registerUser } from './support/api.ts';
-import { askToLogOut, consoleReady, siderEntries, userMenuEntries } from './support/console.ts';
+import { askToLogOut, consoleReady, pickFromMenu, siderEntries, userMenuEntries } from './support/console.ts';
 import { setUserRole } from './support/database.ts';
 import { useSuite } from './support/suite.ts';
 
@@ -45,7 +45,12 @@ describe('console: landing, menus and the user menu', () => {
     expect(await page.getByTestId('overview-user').textContent()).toContain('admin');
     expect(await page.getByTestId('overview-system').textContent()).toContain('Site name');
     expect(await userMenuEntries(page)).toEqual(['System settings', 'Log out']);
-    await page.getByRole('menuitem', { name: 'System settings' }).click();
+    await pickFromMenu(page, {
+      open: page.getByRole('button', { name: 'Account menu' }),
+      item: page.getByRole('menuitem', { name: 'System settings' }),
+      done: page.getByTestId('sys-setting-page'),
+      what: 'system settings',
+    });
     await page.waitForURL(suite.url('/sys/setting'));
   });
 
@@ -69,7 +74,12 @@ describe('console: landing, menus and the user menu', () => {
     ]);
     expect(await page.getByTestId('header-logo').getAttribute('href')).toBe('/dashboard/home');
     expect(await userMenuEntries(page)).toEqual(['Personal center', 'Log out']);
-    await page.getByRole('menuitem', { name: 'Personal center' }).click();
+    await pickFromMenu(page, {
+      open: page.getByRole('button', { name: 'Account menu' }),
+      item: page.getByRole('menuitem', { name: 'Personal center' }),
+      done: page.getByTestId('account-user-page'),
+      what: 'personal center',
+    });
     await page.waitForURL(suite.url('/account/user'));
     // Admin pages are not the user's: the 403 page, inside the console.
     await page.goto(suite.url('/node/list'));
@@ -133,9 +143,12 @@ describe('console: landing, menus and the user menu', () => {
     const page = await suite.openPage({ token });
     await page.goto(suite.url('/home'));
     await consoleReady(page);
-    await page.getByRole('button', { name: 'Language' }).click();
-    await page.getByRole('menuitem', { name: '简体中文' }).click();
-    await page.getByTestId('sider').getByRole('menuitem', { name: '服务概览' }).waitFor();
+    await pickFromMenu(page, {
+      open: page.getByRole('button', { name: 'Language' }),
+      item: page.getByRole('menuitem', { name: '简体中文' }),
+      done: page.getByTestId('sider').getByRole('menuitem', { name: '服务概览' }),
+      what: 'language',
+    });
     expect(await page.title()).toBe('服务概览 - Rampart');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
     await page.reload();

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** Waits until the console chrome is on screen. */
 export const consoleReady = async (page: Page): Promise<void> => {
@@ -38,24 +38,38 @@ const LOGOUT_NAMES = {
 };
 
 /**
- * Picks "Log out" in the user menu and returns the confirmation dialog. On a busy machine the pick
- * was seen lost in full-suite runs (the menu closed, no dialog opened, the page stayed; never alone):
- * then the menu is opened and the entry picked again, at most three times, and each loss is printed
- * with the page's URL so it stays visible.
+ * Opens a header menu with `open`, picks `item` and waits for `done` (what the pick shows). On a busy
+ * machine a pick was seen lost in full-suite runs (the menu closed, nothing happened, the page stayed;
+ * never alone; seen for "Log out" and for a language): then the menu is opened and the entry picked
+ * again, at most three times, and each loss is printed with the page's URL so it stays visible. A
+ * second pick of the same entry does what the first would have done.
  */
+export const pickFromMenu = async (
+  page: Page,
+  { open, item, done, what }: { open: Locator; item: Locator; done: Locator; what: string },
+): Promise<void> => {
+  for (let attempt = 1; ; attempt++) {
+    if (!(await item.isVisible())) await open.click();
+    await item.click();
+    try {
+      await done.waitFor({ timeout: 10_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3 || (await done.isVisible())) throw error;
+      console.warn(`${what} pick ${attempt} showed nothing on ${page.url()}; picking again`);
+    }
+  }
+};
+
+/** Picks "Log out" in the user menu and returns the confirmation dialog. */
 export const askToLogOut = async (page: Page, language: 'en' | 'zh' = 'en') => {
   const [menu, entry, title] = LOGOUT_NAMES[language];
   const dialog = page.getByRole('dialog', { name: title });
-  const item = page.getByRole('menuitem', { name: entry });
-  for (let attempt = 1; ; attempt++) {
-    if (!(await item.isVisible())) await page.getByRole('button', { name: menu }).click();
-    await item.click();
-    try {
-      await dialog.waitFor({ timeout: 10_000 });
-      return dialog;
-    } catch (error) {
-      if (attempt === 3 || (await dialog.isVisible())) throw error;
-      console.warn(`log-out pick ${attempt} opened no dialog on ${page.url()}; picking again`);
-    }
-  }
+  await pickFromMenu(page, {
+    open: page.getByRole('button', { name: menu }),
+    item: page.getByRole('menuitem', { name: entry }),
+    done: dialog,
+    what: 'log-out',
+  });
+  return dialog;
 };
