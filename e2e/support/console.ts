@@ -49,9 +49,10 @@ export const pickFromMenu = async (
   { open, item, done, what }: { open: Locator; item: Locator; done: Locator; what: string },
 ): Promise<void> => {
   for (let attempt = 1; ; attempt++) {
-    if (!(await item.isVisible())) await open.click();
-    await item.click();
     try {
+      if (!(await item.isVisible())) await open.click();
+      // A menu that closes between the look and the click would hold the click for the whole test.
+      await item.click({ timeout: 10_000 });
       await done.waitFor({ timeout: 10_000 });
       return;
     } catch (error) {
