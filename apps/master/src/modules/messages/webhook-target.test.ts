@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, isPrivateAddress } from './webhook-target.ts';
+import { isPrivateAddress } from '../../private-address.ts';
+import { checkWebhookUrl } from './webhook-target.ts';
 
 describe('webhook targets', () => {
   it('tells loopback, private, link-local and mapped addresses from public ones', () => {
