@@ -19,6 +19,7 @@ import { certify } from './migrations/2026-11-25T1141-certify.ts';
 import { messages } from './migrations/2026-11-25T1300-messages.ts';
 import { systemTasks } from './migrations/2026-11-25T1310-system-tasks.ts';
 import { userListIndexes } from './migrations/2026-11-25T1320-user-list-indexes.ts';
+import { nodeIpStates } from './migrations/2026-11-25T1500-node-ip-states.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
@@ -45,6 +46,7 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-25T1300-messages': messages(dialect),
   '2026-11-25T1310-system-tasks': systemTasks(dialect),
   '2026-11-25T1320-user-list-indexes': userListIndexes(),
+  '2026-11-25T1500-node-ip-states': nodeIpStates(dialect),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({

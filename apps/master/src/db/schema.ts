@@ -129,6 +129,15 @@ export interface ConfigStateTable {
   version: number;
 }
 
+/** A node IP's health as last decided (up or down) and since when. */
+export interface NodeIpStatesTable {
+  ip: string;
+  node_id: number;
+  /** up or down */
+  state: string;
+  changed_at: number;
+}
+
 export interface NamedTable {
   id: Generated<number>;
   name: string;
@@ -550,6 +559,7 @@ export interface Database {
   regions: NamedTable;
   pending_nodes: PendingNodesTable;
   nodes: NodesTable;
+  node_ip_states: NodeIpStatesTable;
   node_apply_errors: NodeApplyErrorsTable;
   site_groups: OwnedGroupTable;
   stream_groups: OwnedGroupTable;
