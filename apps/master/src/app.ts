@@ -122,8 +122,8 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
   if (options.background !== false) {
     app.addHook('onReady', async () => {
       tasks.start();
-      // Certificate renewal and log retention, as /sys/task sets them.
-      schedules = startSchedules(database.db, app.log);
+      // Certificate renewal, log retention and expiry notices, as /sys/task sets them.
+      schedules = startSchedules({ db: database.db, log: app.log, notifier });
       notifier.start();
     });
   }

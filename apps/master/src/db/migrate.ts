@@ -20,6 +20,7 @@ import { messages } from './migrations/2026-11-25T1300-messages.ts';
 import { systemTasks } from './migrations/2026-11-25T1310-system-tasks.ts';
 import { userListIndexes } from './migrations/2026-11-25T1320-user-list-indexes.ts';
 import { nodeIpStates } from './migrations/2026-11-25T1500-node-ip-states.ts';
+import { expiryNotices } from './migrations/2026-11-25T1505-expiry-notices.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
@@ -47,6 +48,7 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-25T1310-system-tasks': systemTasks(dialect),
   '2026-11-25T1320-user-list-indexes': userListIndexes(),
   '2026-11-25T1500-node-ip-states': nodeIpStates(dialect),
+  '2026-11-25T1505-expiry-notices': expiryNotices(dialect),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({

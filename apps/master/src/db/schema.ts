@@ -138,6 +138,15 @@ export interface NodeIpStatesTable {
   changed_at: number;
 }
 
+/** An expiry notice sent: per kind (cert), object, its expiry and the stage in days before it. */
+export interface ExpiryNoticesTable {
+  kind: string;
+  object_id: number;
+  expires_at: number;
+  days: number;
+  sent_at: number;
+}
+
 export interface NamedTable {
   id: Generated<number>;
   name: string;
@@ -560,6 +569,7 @@ export interface Database {
   pending_nodes: PendingNodesTable;
   nodes: NodesTable;
   node_ip_states: NodeIpStatesTable;
+  expiry_notices: ExpiryNoticesTable;
   node_apply_errors: NodeApplyErrorsTable;
   site_groups: OwnedGroupTable;
   stream_groups: OwnedGroupTable;

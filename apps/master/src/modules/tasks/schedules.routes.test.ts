@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/databases.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { loadSecretKey, secretBox } from '../../secrets.ts';
+import { createMessenger } from '../messages/messenger.ts';
+import { createNotifier } from '../messages/notifier.ts';
 import { startSchedules } from './schedules.ts';
 
 interface Scheduled {
@@ -54,9 +57,10 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
       .map((row) => Math.round((Date.now() - Number(row.created_at)) / DAY_MS))
       .filter((days) => days > 0);
 
-  it('lists certificate renewal and log retention, and changes whether and how often they run', async () => {
+  it('lists certificate renewal, log retention and expiry notices, and changes whether and how often they run', async () => {
     expect(await scheduled()).toEqual([
       expect.objectContaining({ name: 'cert-renewal', enabled: true, interval_seconds: 3600, last_result: null }),
+      expect.objectContaining({ name: 'expiry-notices', enabled: true, interval_seconds: 3600, running: false }),
       expect.objectContaining({ name: 'log-retention', enabled: true, interval_seconds: 3600, running: false }),
     ]);
     const changed = await test.call('PUT', '/v1/tasks/scheduled/log-retention', {
@@ -78,7 +82,7 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
     const unknown = await test.call('POST', '/v1/tasks/scheduled/coffee/run', { token: admin });
     expect(unknown.body).toMatchObject({
       code: 'not_found',
-      msg: 'scheduled task coffee does not exist; there are cert-renewal, log-retention',
+      msg: 'scheduled task coffee does not exist; there are cert-renewal, log-retention, expiry-notices',
     });
   });
 
@@ -96,11 +100,21 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
 
   it('runs enabled tasks once their interval has passed', async () => {
     await seedLogs();
-    const schedules = startSchedules(test.database.db, test.app.log);
+    const { db } = test.database;
+    const log = test.app.log;
+    const messenger = createMessenger({ db, log, smtpFrom: 'test@localhost' });
+    const notifier = createNotifier({
+      db,
+      log,
+      messenger,
+      secrets: secretBox(loadSecretKey(test.database.dataDir, undefined)),
+    });
+    const schedules = startSchedules({ db, log, notifier });
     try {
       await expect.poll(async () => (await one('log-retention'))?.last_result, { timeout: 15_000 }).toBe('ok');
     } finally {
       await schedules.stop();
+      messenger.close();
     }
     expect(await logAges()).toEqual([100]);
   });

@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { renewDueCerts } from '../acme/renewals.ts';
 import { pruneAccountLogs } from '../audit/log-retention.ts';
+import { sendCertExpiryNotices } from '../messages/expiry-notices.ts';
+import type { Notifier } from '../messages/notifier.ts';
 import {
   claimScheduledTask,
   ensureScheduledTasks,
@@ -10,10 +12,17 @@ import {
   listScheduledTasks,
 } from './schedules.repository.ts';
 
+/** What a scheduled run works with. */
+export interface ScheduleDeps {
+  db: Kysely<Database>;
+  log: FastifyBaseLogger;
+  notifier: Notifier;
+}
+
 export interface ScheduledJob {
   name: string;
   intervalSeconds: number;
-  run(db: Kysely<Database>, log: FastifyBaseLogger): Promise<void>;
+  run(deps: ScheduleDeps): Promise<void>;
 }
 
 /** The tasks of /sys/task, each with how often it runs until an admin changes it. */
@@ -21,7 +30,7 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   {
     name: 'cert-renewal',
     intervalSeconds: 3600,
-    async run(db, log) {
+    async run({ db, log }) {
       const queued = await renewDueCerts(db);
       if (queued.length > 0) log.info({ certs: queued }, 'queued certificate renewals');
     },
@@ -29,9 +38,17 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   {
     name: 'log-retention',
     intervalSeconds: 3600,
-    async run(db, log) {
+    async run({ db, log }) {
       const deleted = await pruneAccountLogs(db);
       if (deleted > 0) log.info({ deleted }, 'pruned operation and login logs past retention');
+    },
+  },
+  {
+    name: 'expiry-notices',
+    intervalSeconds: 3600,
+    async run({ db, log, notifier }) {
+      const sent = await sendCertExpiryNotices(db, notifier);
+      if (sent > 0) log.info({ sent }, 'sent certificate expiry notices');
     },
   },
 ];
@@ -50,10 +67,10 @@ const inFlight = new Set<Promise<void>>();
  * started. The run goes on in the background: `done` settles when it has been recorded.
  */
 export async function startScheduledRun(
-  db: Kysely<Database>,
+  deps: ScheduleDeps,
   job: ScheduledJob,
-  log: FastifyBaseLogger,
 ): Promise<{ started: boolean; done: Promise<void> }> {
+  const { db, log } = deps;
   const startedAt = Date.now();
   if (!(await claimScheduledTask(db, job.name, startedAt, startedAt - STALE_MS))) {
     return { started: false, done: Promise.resolve() };
@@ -61,7 +78,7 @@ export async function startScheduledRun(
   const done = (async () => {
     let error: string | null = null;
     try {
-      await job.run(db, log);
+      await job.run(deps);
     } catch (failure) {
       log.error({ err: failure, task: job.name }, 'scheduled task failed');
       error = failure instanceof Error ? failure.message.slice(0, 2000) : 'the task failed';
@@ -81,7 +98,8 @@ export async function settleScheduledRuns() {
 }
 
 /** Every few seconds, starts the enabled tasks whose interval has passed since their last start. */
-export function startSchedules(db: Kysely<Database>, log: FastifyBaseLogger): { stop(): Promise<void> } {
+export function startSchedules(deps: ScheduleDeps): { stop(): Promise<void> } {
+  const { db, log } = deps;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> = Promise.resolve();
@@ -95,7 +113,7 @@ export function startSchedules(db: Kysely<Database>, log: FastifyBaseLogger): { 
           if (stopped || !job || Number(row.enabled) !== 1 || row.running_since !== null) continue;
           const due =
             row.last_started_at === null || Number(row.last_started_at) + Number(row.interval_seconds) * 1000 <= now;
-          if (due) await startScheduledRun(db, job, log);
+          if (due) await startScheduledRun(deps, job);
         }
       } catch (error) {
         log.error({ err: error }, 'scheduled tasks round failed');

@@ -2,8 +2,14 @@ export const tasksEnUS = {
   tasks: {
     scheduledTitle: 'Scheduled tasks',
     queueTitle: 'Background tasks',
-    name: { 'cert-renewal': 'Certificate renewal', 'log-retention': 'Log retention' },
+    name: {
+      'cert-renewal': 'Certificate renewal',
+      'log-retention': 'Log retention',
+      'expiry-notices': 'Expiry notices',
+    },
     about: {
+      'expiry-notices':
+        'Tells owners of certificates that expire in 30, 7 or 1 day(s) or have expired, as they subscribed.',
       'cert-renewal': 'Queues the renewal of ACME certificates that expire soon.',
       'log-retention': 'Deletes operation and sign-in log entries older than the retention (at least 180 days).',
     },
