@@ -18,12 +18,33 @@ function _M.headers()
   for _, pair in ipairs(site.response_headers) do header[pair[1]] = pair[2] end
 end
 
+--- The admin's page for `status` (/config/error) in the visitor's first language, else the default
+--- language's, else the other's; nil when there is none (the built-in page then).
+local function custom_page(status)
+  local pages = routes.error_pages[status]
+  if not pages then return nil end
+  local accepted = (var.http_accept_language or ""):match("^%s*(%a%a)")
+  accepted = accepted and accepted:lower()
+  local first = accepted == "zh" and "zh-CN" or accepted == "en" and "en-US" or routes.error_language
+  return pages[first] or pages[routes.error_language] or pages["zh-CN"] or pages["en-US"]
+end
+
+--- nginx's own error `status` (an origin down, ...), sent here by error_page: the admin's page.
+function _M.error_page(status)
+  local page = custom_page(status)
+  ngx.status = tonumber(status)
+  if not page then return ngx.exit(ngx.status) end
+  header["Content-Type"] = "text/html; charset=utf-8"
+  header["Cache-Control"] = "no-store"
+  ngx.print(page)
+end
+
 --- The page of a request the WAF refused (ModSecurity answered 403), in the visitor's language.
 function _M.waf_denied()
   ngx.status = 403
   header["Content-Type"] = "text/html; charset=utf-8"
   header["Cache-Control"] = "no-store"
-  ngx.print(require("rampart.challenge").denied_page(false))
+  ngx.print(custom_page("waf") or require("rampart.challenge").denied_page(false))
 end
 
 --- The page of a request no site serves: 400 without a Host header (HTTP/1.0; nginx itself refuses
@@ -35,7 +56,10 @@ function _M.unknown_host()
   ngx.status = status
   header["Content-Type"] = "text/html; charset=utf-8"
   header["Cache-Control"] = "no-store"
-  if status == 400 then
+  local custom = custom_page(tostring(status))
+  if custom then
+    ngx.print(custom)
+  elseif status == 400 then
     ngx.print(challenge.page(t.no_host, t.no_host_body))
   else
     ngx.print(challenge.page(t.unknown_host, t.unknown_host_body))

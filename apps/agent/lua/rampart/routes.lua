@@ -7,6 +7,8 @@ local _M = {
   version = -1, sites = {}, by_id = {}, hosts = {}, certs = {}, acme = {}, refused = {}, unprotected = {},
   -- Requests no site serves: closed (444), or a page after the WAF when `waf_tx` is set.
   unknown_host = { close = false, waf_tx = nil },
+  -- The fleet's error pages ("404", ..., "waf"): status -> language -> body.
+  error_pages = {}, error_language = "zh-CN",
 }
 
 local function is_string(v, max) return type(v) == "string" and #v <= max end
@@ -71,6 +73,28 @@ function _M.load(path)
   local data = assert(cjson.decode(text), "routes.json does not parse")
   _M.version = data.version
   _M.https_port = data.https_port
+  local pages = data.error_pages
+  if type(pages) == "table" and type(pages.files) == "table" then
+    if pages.default_language == "en-US" then _M.error_language = "en-US" end
+    -- Paths the agent wrote, relative to the tree: read here once, never per request.
+    local dir = path:match("^(.*/)") or ""
+    for _, status in ipairs({ "400", "403", "404", "500", "502", "503", "504", "waf" }) do
+      local files = pages.files[status]
+      if type(files) == "table" then
+        for _, language in ipairs({ "zh-CN", "en-US" }) do
+          local name = files[language]
+          if type(name) == "string" and name:match("^errors/[a-zA-Z-]+/[a-z0-9]+%.html$") then
+            local page = io.open(dir .. name, "rb")
+            if page then
+              _M.error_pages[status] = _M.error_pages[status] or {}
+              _M.error_pages[status][language] = page:read("*a")
+              page:close()
+            end
+          end
+        end
+      end
+    end
+  end
   local unknown = data.unknown_host
   if type(unknown) == "table" then
     _M.unknown_host.close = unknown.action == "close"

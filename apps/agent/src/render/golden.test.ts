@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_SITE_PROTECTION, type EdgeSnapshot } from '@rampart/contracts';
+import { DEFAULT_EDGE_SETTINGS, DEFAULT_SITE_PROTECTION, type EdgeSnapshot } from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_CERT } from '../testing/fixture-cert.ts';
 import { makeSite, makeSnapshot, makeStream } from '../testing/snapshots.ts';
@@ -184,6 +184,51 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
         proxy_protocol: true,
       }),
     ],
+  }),
+  // The fleet's settings (/config/nginx, /config/res, /config/error) with a WAF site, whose locations
+  // repeat the error pages.
+  settings: makeSnapshot({
+    version: 7,
+    node: { http_port: 80, https_port: 443, max_cache_size_mb: 1024 },
+    certs: [{ id: 5, ...FIXTURE_CERT }],
+    sites: [
+      makeSite({ id: 1, https_listen: true, cert_id: 5, http2: true, domains: ['www.example.com'] }),
+      makeSite({
+        id: 2,
+        domains: ['waf.example.com'],
+        protection: { ...DEFAULT_SITE_PROTECTION, waf: { mode: 'block', paranoia: 1, exclusions: [] } },
+      }),
+    ],
+    edge_settings: {
+      nginx: {
+        ...DEFAULT_EDGE_SETTINGS.nginx,
+        worker_processes: 8,
+        worker_connections: 20000,
+        keepalive_timeout: 30,
+        keepalive_requests: 500,
+        client_max_body_size_mb: 0,
+        client_body_buffer_kb: 128,
+        client_header_buffer_kb: 4,
+        large_header_buffers: 8,
+        large_header_buffer_kb: 32,
+        gzip: false,
+        gzip_level: 6,
+        gzip_types: ['text/html', 'text/css', 'application/wasm'],
+        http2: false,
+        proxy_connect_timeout: 3,
+        proxy_read_timeout: 120,
+        proxy_send_timeout: 90,
+      },
+      res: { cache_max_size_mb: 4096, cache_path: '/srv/cache/rampart', log_spool_mb: 64, max_open_files: 200000 },
+      error_pages: {
+        default_language: 'en-US',
+        pages: {
+          '404': { 'zh-CN': '<h1>页面不存在</h1>\n', 'en-US': '<h1>Not here</h1>\n' },
+          '502': { 'en-US': '<h1>Origin down</h1>\n' },
+          waf: { 'zh-CN': '<h1>已拦截</h1>\n' },
+        },
+      },
+    },
   }),
 };
 

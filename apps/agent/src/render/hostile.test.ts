@@ -1,4 +1,4 @@
-import type { EdgeSite, EdgeStream } from '@rampart/contracts';
+import { DEFAULT_EDGE_SETTINGS, type EdgeSettings, type EdgeSite, type EdgeStream } from '@rampart/contracts';
 import { HOSTILE_VALUES as HOSTILE } from '@rampart/contracts/testing';
 import { describe, expect, it } from 'vitest';
 import { makeSite, makeSnapshot, makeStream } from '../testing/snapshots.ts';
@@ -6,7 +6,7 @@ import { renderMainConfig } from './nginx-conf.ts';
 import { RenderRefusal } from './quote.ts';
 import { siteRoute, siteRouteBody } from './site-route.ts';
 import { renderStream, renderStreamBody } from './stream.ts';
-import { renderTree } from './tree.ts';
+import { renderTree, SnapshotRejected } from './tree.ts';
 import type { RenderOptions } from './types.ts';
 
 /** Values made of harmless characters that are still not what the field allows (shape, not syntax). */
@@ -157,5 +157,50 @@ describe('the renderer refuses hostile values', () => {
     ]);
     expect(tree.files.map((f) => f.path)).toEqual(['nginx.conf', 'routes.json', 'meta.json']);
     expect(tree.files.find((f) => f.path === 'routes.json')?.content).not.toContain('include');
+  });
+
+  it('edge settings: every hostile value is refused by the snapshot check and again by the renderer', () => {
+    const fields: Path[] = [
+      ['nginx', 'worker_processes'],
+      ['nginx', 'worker_connections'],
+      ['nginx', 'keepalive_timeout'],
+      ['nginx', 'client_max_body_size_mb'],
+      ['nginx', 'large_header_buffer_kb'],
+      ['nginx', 'gzip_level'],
+      ['nginx', 'gzip_types', 0],
+      ['nginx', 'proxy_read_timeout'],
+      ['res', 'cache_max_size_mb'],
+      ['res', 'cache_path'],
+      ['res', 'max_open_files'],
+      ['error_pages', 'default_language'],
+    ];
+    const node = makeSnapshot().node;
+    for (const path of fields) {
+      for (const value of [...HOSTILE, 'text/css gzip_static', '/a/../../etc', -1, 1e12, 1.5]) {
+        const settings = withValue(DEFAULT_EDGE_SETTINGS, path, value) as EdgeSettings;
+        const label = `${path.join('.')} = ${JSON.stringify(value)}`;
+        expect(() => renderTree(makeSnapshot({ edge_settings: settings }), OPTIONS), label).toThrow(SnapshotRejected);
+        // Past the schema (a renderer called directly): the value is still never written.
+        if (path[0] === 'error_pages') continue;
+        const parts = { hasStreams: false, http: { defaultCert: null, http2: false, cacheProfiles: [] }, settings };
+        expect(() => renderMainConfig(1, node, { ...OPTIONS }, { ...parts, fleetWorkers: true }), label).toThrow(
+          RenderRefusal,
+        );
+      }
+    }
+  });
+
+  it('error page bodies become files of the tree and never enter the configuration', () => {
+    const body = '<h1>"; return 200 "pwned; include /etc/passwd; } server { listen 1; } #</h1>$host\n';
+    const settings: EdgeSettings = {
+      ...DEFAULT_EDGE_SETTINGS,
+      error_pages: { default_language: 'zh-CN', pages: { '502': { 'zh-CN': body }, '404': { 'en-US': body } } },
+    };
+    const tree = renderTree(makeSnapshot({ sites: [makeSite()], edge_settings: settings }), OPTIONS);
+    const files = Object.fromEntries(tree.files.map((file) => [file.path, file.content]));
+    expect(files['errors/zh-CN/502.html']).toBe(body);
+    expect(files['errors/en-US/404.html']).toBe(body);
+    expect(files['nginx.conf']).not.toContain('pwned');
+    expect(files['nginx.conf']).toContain('error_page 502 /.rampart-errors/502;');
   });
 });

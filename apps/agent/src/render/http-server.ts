@@ -1,4 +1,5 @@
 import type { EdgeNodeSettings } from '@rampart/contracts';
+import { type ErrorPageRoute, errorPageLines, errorPageLocations } from './error-pages.ts';
 import { integer, quote, safeText } from './quote.ts';
 import { type CacheProfile, cacheLocation } from './site-route.ts';
 
@@ -13,6 +14,10 @@ export interface HttpServerOptions {
   wafRulesFile?: string | null;
   /** Requests no site serves go through the WAF (a profile of their own) before their page. */
   unknownHostWaf?: boolean;
+  /** Off: no compression anywhere, whatever the sites say (/config/nginx). */
+  gzip: boolean;
+  /** The statuses the fleet's error pages (/config/error) replace nginx's own pages of. */
+  errorPages?: ErrorPageRoute[];
 }
 
 export const CACHE_ZONE = 'rampart_cache';
@@ -59,14 +64,17 @@ const HEADER_FILTER = 'header_filter_by_lua_block { rampart_respond.headers() }'
 const WAF_INSPECT = ['modsecurity on;', 'modsecurity_transaction_id $rampart_waf_tx;'];
 const WAF_LINES = [...WAF_INSPECT, 'error_page 403 = @rampart_waf_denied;'];
 
-/** A named location, and with the WAF in use its twin that inspects requests first. */
-function named(name: string, body: string[], waf: boolean): string[] {
+/**
+ * A named location, and with the WAF in use its twin that inspects requests first (`wafLines`: the
+ * WAF's own, with the error pages again since an error_page there replaces the server's).
+ */
+function named(name: string, body: string[], wafLines: string[] | null): string[] {
   const location = (suffix: string, extra: string[]) => [
     `location ${name}${suffix} {`,
     ...[...extra, ...body].map((line) => `    ${line}`),
     '}',
   ];
-  return waf ? [...location('', []), '', ...location('_waf', WAF_LINES)] : location('', []);
+  return wafLines ? [...location('', []), '', ...location('_waf', wafLines)] : location('', []);
 }
 
 /**
@@ -77,6 +85,8 @@ function named(name: string, body: string[], waf: boolean): string[] {
 export function renderHttpServer(options: HttpServerOptions): string[] {
   const { node } = options;
   const waf = Boolean(options.wafRulesFile);
+  const errorRoutes = options.errorPages ?? [];
+  const wafLines = waf ? [...WAF_LINES, ...errorPageLines(errorRoutes, ['403'])] : null;
   // Checked even without an HTTPS listener: the router builds HTTPS redirects with it.
   integer(node.https_port, 'https_port', 1, 65535);
   const listen = (port: number, field: string) => {
@@ -117,7 +127,8 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
     'proxy_set_header Connection $rampart_connection;',
     'proxy_ssl_server_name on;',
     'proxy_ssl_name $rampart_ssl_name;',
-    'gzip on;',
+    `gzip ${options.gzip ? 'on' : 'off'};`,
+    ...errorPageLines(errorRoutes),
     '',
     'location / {',
     '    rewrite_by_lua_block { rampart_router.route() }',
@@ -125,16 +136,17 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
     '}',
     '',
     '# Sites with response headers to set (HSTS, their own) go through here; the rest never pay for it.',
-    ...named('@rampart_decorated', [PROXY_PASS, HEADER_FILTER], waf),
+    ...named('@rampart_decorated', [PROXY_PASS, HEADER_FILTER], wafLines),
     '',
-    ...named('@rampart_websocket', [PROXY_PASS, HEADER_FILTER, 'proxy_read_timeout 300s;'], waf),
+    ...named('@rampart_websocket', [PROXY_PASS, HEADER_FILTER, 'proxy_read_timeout 300s;'], wafLines),
     '',
-    ...(waf ? wafLocations(options.wafRulesFile!, Boolean(options.unknownHostWaf)) : []),
+    ...(wafLines ? wafLocations(options.wafRulesFile!, Boolean(options.unknownHostWaf), wafLines) : []),
+    ...errorPageLocations(errorRoutes),
     'location @rampart_variables {',
     ...ROUTE_VARIABLES.map((name) => `    set $${name} "";`),
     '    return 404;',
     '}',
-    ...options.cacheProfiles.flatMap((profile) => ['', ...cacheProfileLocation(profile, waf)]),
+    ...options.cacheProfiles.flatMap((profile) => ['', ...cacheProfileLocation(profile, wafLines)]),
   ];
   const maps = [
     ...HEADER_MAPS.flatMap(([from, to, fallback]) => [
@@ -167,10 +179,10 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
  * the plain proxy of WAF sites, the page of a request ModSecurity refused and, when they are
  * inspected, the page of requests no site serves.
  */
-function wafLocations(rulesFile: string, unknownHost: boolean): string[] {
+function wafLocations(rulesFile: string, unknownHost: boolean, wafLines: string[]): string[] {
   const unknownHostLocation = [
     'location @rampart_unknown_host_waf {',
-    ...[...WAF_LINES, 'content_by_lua_block { rampart_respond.unknown_host() }'].map((line) => `    ${line}`),
+    ...[...wafLines, 'content_by_lua_block { rampart_respond.unknown_host() }'].map((line) => `    ${line}`),
     '}',
     '',
   ];
@@ -178,7 +190,7 @@ function wafLocations(rulesFile: string, unknownHost: boolean): string[] {
     `modsecurity_rules_file ${quote(rulesFile, 'wafRulesFile')};`,
     '',
     'location @rampart_waf {',
-    ...[...WAF_LINES, PROXY_PASS].map((line) => `    ${line}`),
+    ...[...wafLines, PROXY_PASS].map((line) => `    ${line}`),
     '}',
     '',
     // ModSecurity stays on here: it writes the audit entry of the refused request at the end.
@@ -191,7 +203,7 @@ function wafLocations(rulesFile: string, unknownHost: boolean): string[] {
 }
 
 /** A named location with the proxy_cache settings of one TTL profile (nginx cannot take a TTL from a variable). */
-function cacheProfileLocation(profile: CacheProfile, waf: boolean): string[] {
+function cacheProfileLocation(profile: CacheProfile, waf: string[] | null): string[] {
   const ttl = integer(profile.ttl, 'ttl', 0, 31_536_000);
   const lines = [PROXY_PASS, HEADER_FILTER, `proxy_cache ${CACHE_ZONE};`, 'proxy_cache_key $rampart_cache_key;'];
   if (profile.ttl === 0 && !profile.honorOrigin) {

@@ -1,6 +1,6 @@
-import type { EdgeNodeSettings } from '@rampart/contracts';
+import { DEFAULT_EDGE_SETTINGS, type EdgeNodeSettings, type EdgeSettings } from '@rampart/contracts';
 import { CACHE_ZONE, type HttpServerOptions, renderHttpServer } from './http-server.ts';
-import { integer, quote, RenderRefusal, safeText } from './quote.ts';
+import { integer, mimeType, quote, RenderRefusal, safeText } from './quote.ts';
 import type { RenderOptions } from './types.ts';
 
 /** Loaded in this order: ndk before lua (DESIGN.md, platform facts). */
@@ -63,7 +63,11 @@ export function versionToken(version: number, applyId: string): string {
 /** What the main config needs besides the node settings: the shape of the site server, and streams. */
 export interface MainConfigParts {
   hasStreams: boolean;
-  http: Omit<HttpServerOptions, 'node' | 'listenAddress'>;
+  http: Omit<HttpServerOptions, 'node' | 'listenAddress' | 'gzip'>;
+  /** The fleet's settings (/config/nginx, /config/res, /config/error), validated; the defaults when absent. */
+  settings?: EdgeSettings;
+  /** Whether the snapshot carried the settings: only then do they replace the agent's --workers. */
+  fleetWorkers?: boolean;
 }
 
 export const NO_SITES: MainConfigParts['http'] = { defaultCert: null, http2: false, cacheProfiles: [] };
@@ -76,15 +80,19 @@ export function renderMainConfig(
 ): string {
   const { paths } = options;
   const { hasStreams } = parts;
+  const { nginx, res } = parts.settings ?? DEFAULT_EDGE_SETTINGS;
   const v = integer(version, 'version');
   const applyId = safeText(options.applyId, 'applyId', 64);
   if (!/^[A-Za-z0-9-]+$/.test(applyId)) throw new RenderRefusal('applyId', 'letters, digits and - only');
   const control = `127.0.0.1:${integer(options.controlPort, 'controlPort', 1, 65535)}`;
-  const site = renderHttpServer({ ...parts.http, node, listenAddress: options.listenAddress });
+  const site = renderHttpServer({ ...parts.http, node, listenAddress: options.listenAddress, gzip: nginx.gzip });
   const routes = quote(`${safeText(options.treeDir, 'treeDir', 1024)}/routes.json`, 'treeDir');
   // `;;` appends Lua's default path (lua-resty-core); the directory itself passed the guard.
   const lua = `"${safeText(paths.luaDir, 'luaDir', 1024)}/?.lua;;"`;
-  const workers = options.workerProcesses === 'auto' ? 'auto' : integer(options.workerProcesses, 'workers', 1, 1024);
+  const workerSetting = parts.fleetWorkers ? nginx.worker_processes : options.workerProcesses;
+  const workers = workerSetting === 'auto' ? 'auto' : integer(workerSetting, 'worker_processes', 1, 1024);
+  const seconds = (value: number, field: string, min: number, max: number) => `${integer(value, field, min, max)}s`;
+  const kb = (value: number, field: string, max: number) => `${integer(value, field, 1, max)}k`;
   const user = options.nginxUser
     ? [
         `user ${options.nginxUser
@@ -94,7 +102,14 @@ export function renderMainConfig(
       ]
     : [];
   const temp = (name: string) => quote(`${paths.tempDir}/${name}`, 'tempDir');
-  const maxCache = integer(node.max_cache_size_mb, 'max_cache_size_mb', 16);
+  // The fleet's cache size and path replace the node's own when set.
+  const maxCache =
+    res.cache_max_size_mb === 0
+      ? integer(node.max_cache_size_mb, 'max_cache_size_mb', 16)
+      : integer(res.cache_max_size_mb, 'cache_max_size_mb', 16, 16_777_216);
+  const cacheDir = res.cache_path === '' ? paths.cacheDir : cachePath(res.cache_path);
+  // text/html is always compressed: nginx warns when it is listed.
+  const gzipTypes = nginx.gzip_types.map((type) => mimeType(type, 'gzip_types')).filter((type) => type !== 'text/html');
 
   return [
     `# Rendered by the Rampart agent: config version ${v}, apply ${applyId}. The next apply replaces it.`,
@@ -103,13 +118,14 @@ export function renderMainConfig(
     ),
     ...user,
     `worker_processes ${workers};`,
+    `worker_rlimit_nofile ${integer(res.max_open_files, 'max_open_files', 1024, 1_048_576)};`,
     // Old workers of a reload give long-lived connections (WebSocket, streams) this long to finish.
     'worker_shutdown_timeout 30s;',
     `pid ${quote(paths.pidFile, 'pidFile')};`,
     `error_log ${quote(paths.errorLog, 'errorLog')} warn;`,
     '',
     'events {',
-    '    worker_connections 4096;',
+    `    worker_connections ${integer(nginx.worker_connections, 'worker_connections', 256, 65535)};`,
     '}',
     '',
     'http {',
@@ -117,8 +133,12 @@ export function renderMainConfig(
     '    server_tokens off;',
     '    sendfile on;',
     '    tcp_nopush on;',
-    '    keepalive_timeout 65s;',
-    '    client_max_body_size 100m;',
+    `    keepalive_timeout ${seconds(nginx.keepalive_timeout, 'keepalive_timeout', 0, 3600)};`,
+    `    keepalive_requests ${integer(nginx.keepalive_requests, 'keepalive_requests', 1, 100_000)};`,
+    `    client_max_body_size ${integer(nginx.client_max_body_size_mb, 'client_max_body_size_mb', 0, 102_400)}m;`,
+    `    client_body_buffer_size ${kb(nginx.client_body_buffer_kb, 'client_body_buffer_kb', 65_536)};`,
+    `    client_header_buffer_size ${kb(nginx.client_header_buffer_kb, 'client_header_buffer_kb', 64)};`,
+    `    large_client_header_buffers ${integer(nginx.large_header_buffers, 'large_header_buffers', 1, 64)} ${kb(nginx.large_header_buffer_kb, 'large_header_buffer_kb', 64)};`,
     '    server_names_hash_max_size 131072;',
     '    server_names_hash_bucket_size 128;',
     '    map_hash_bucket_size 128;',
@@ -149,14 +169,17 @@ export function renderMainConfig(
     '    }',
     '    init_worker_by_lua_block { require("rampart.protect").apply_unbans() }',
     '',
-    `    proxy_cache_path ${quote(paths.cacheDir, 'cacheDir')} levels=1:2 keys_zone=${CACHE_ZONE}:32m max_size=${maxCache}m inactive=7d use_temp_path=off;`,
+    `    proxy_cache_path ${quote(cacheDir, 'cache_path')} levels=1:2 keys_zone=${CACHE_ZONE}:32m max_size=${maxCache}m inactive=7d use_temp_path=off;`,
     '    proxy_http_version 1.1;',
-    '    proxy_connect_timeout 5s;',
+    `    proxy_connect_timeout ${seconds(nginx.proxy_connect_timeout, 'proxy_connect_timeout', 1, 300)};`,
+    `    proxy_read_timeout ${seconds(nginx.proxy_read_timeout, 'proxy_read_timeout', 1, 3600)};`,
+    `    proxy_send_timeout ${seconds(nginx.proxy_send_timeout, 'proxy_send_timeout', 1, 3600)};`,
     '    proxy_next_upstream error timeout http_502 http_503 http_504;',
     '    proxy_next_upstream_tries 3;',
     '    proxy_next_upstream_timeout 15s;',
     '',
-    '    gzip_types text/plain text/css text/xml application/json application/javascript application/xml image/svg+xml;',
+    `    gzip_comp_level ${integer(nginx.gzip_level, 'gzip_level', 1, 9)};`,
+    ...(gzipTypes.length > 0 ? [`    gzip_types ${gzipTypes.join(' ')};`] : []),
     '    gzip_proxied any;',
     '    gzip_vary on;',
     '    gzip_min_length 256;',
@@ -215,4 +238,13 @@ export function renderMainConfig(
     '}',
     '',
   ].join('\n');
+}
+
+/** An absolute directory without `..` segments, of the characters AbsoluteDir allows. */
+function cachePath(value: string): string {
+  const path = safeText(value, 'cache_path', 255);
+  if (!/^\/[A-Za-z0-9._/-]*$/.test(path) || /(^|\/)\.\.?(\/|$)/.test(path)) {
+    throw new RenderRefusal('cache_path', 'an absolute path of letters, digits and . _ - /, without . or .. segments');
+  }
+  return path;
 }

@@ -48,3 +48,11 @@ export function regexLiteral(value: unknown, field: string): string {
   if (!/^[A-Za-z0-9._~!*+,=:@%/-]*$/.test(text)) throw new RenderRefusal(field, 'not a path prefix');
   return text.replace(/[.*+]/g, (ch) => `[${ch}]`);
 }
+
+/** A MIME type as one bare nginx word: lowercase letters, digits and . + - around one /. */
+export function mimeType(value: unknown, field: string): string {
+  const text = safeText(value, field, 128);
+  if (!/^[a-z0-9][a-z0-9.+-]{0,40}\/[a-z0-9][a-z0-9.+-]{0,80}$/.test(text))
+    throw new RenderRefusal(field, 'not a MIME type');
+  return text;
+}

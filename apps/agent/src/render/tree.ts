@@ -1,11 +1,28 @@
-import type { ApplyError, EdgeCert, EdgeSite, EdgeSnapshot, EdgeStream, EdgeUnknownHost } from '@rampart/contracts';
+import {
+  type ApplyError,
+  DEFAULT_EDGE_SETTINGS,
+  type EdgeCert,
+  type EdgeSite,
+  type EdgeSnapshot,
+  type EdgeStream,
+  type EdgeUnknownHost,
+} from '@rampart/contracts';
+import { errorPageTree } from './error-pages.ts';
 import { renderMainConfig, versionToken } from './nginx-conf.ts';
 import { routeProtection } from './protection.ts';
 import { RenderRefusal } from './quote.ts';
 import { type CacheProfile, profileOf, type SiteRoute, siteRoute } from './site-route.ts';
 import { renderStream } from './stream.ts';
 import type { RenderedFile, RenderOptions } from './types.ts';
-import { certProblem, idOf, nodeErrors, siteProblem, streamProblem, unknownHostErrors } from './validate.ts';
+import {
+  certProblem,
+  edgeSettingsErrors,
+  idOf,
+  nodeErrors,
+  siteProblem,
+  streamProblem,
+  unknownHostErrors,
+} from './validate.ts';
 import { renderWafRules, WafProfiles, wafStaticExts } from './waf.ts';
 
 export interface RenderedTree {
@@ -40,6 +57,11 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
   const unknownHost = snapshot.unknown_host ?? NO_SITE_DEFAULT;
   const unknownHostProblem = unknownHostErrors(unknownHost);
   if (unknownHostProblem) throw new SnapshotRejected(`unknown_host: ${unknownHostProblem}`);
+  // The fleet's settings are all or nothing: an invalid one rejects the snapshot, the live config stays.
+  const settings = snapshot.edge_settings ?? DEFAULT_EDGE_SETTINGS;
+  const settingsProblem = edgeSettingsErrors(settings);
+  if (settingsProblem) throw new SnapshotRejected(`edge_settings: ${settingsProblem}`);
+  const errorPages = errorPageTree(settings.error_pages);
   const exclude = options.exclude ?? {};
   const errors: ApplyError[] = [];
   const report = (kind: ApplyError['kind'], id: number, error: string) => errors.push({ kind, id, error });
@@ -90,7 +112,7 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
     for (const domain of domains) domainOwner.set(domain, id);
     if (site.https_listen && site.cert_id !== null) usedCerts.add(site.cert_id);
     // nginx 1.22 negotiates HTTP/2 per listening socket, not per server name.
-    if (site.https_listen && site.http2) http2 = true;
+    if (site.https_listen && site.http2 && settings.nginx.http2) http2 = true;
     sites.push(id);
   }
 
@@ -149,6 +171,9 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
       acme,
       protection: guarded.protection,
       unknown_host: { action: unknownHost.action, ...(waf?.unknownHost ? { waf: waf.unknownHost } : {}) },
+      ...(errorPages.files.length > 0
+        ? { error_pages: { default_language: settings.error_pages.default_language, files: errorPages.lua } }
+        : {}),
     })}\n`,
     mode: SECRET_MODE,
   });
@@ -160,7 +185,9 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
     ),
     wafRulesFile: waf ? `${options.treeDir}/${WAF_RULES_FILE}` : null,
     unknownHostWaf: Boolean(waf?.unknownHost),
+    errorPages: errorPages.routes,
   };
+  files.push(...errorPages.files);
 
   const streams: number[] = [];
   const seenStreams = new Set<number>();
@@ -203,7 +230,12 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
   const token = versionToken(version, options.applyId);
   files.unshift({
     path: 'nginx.conf',
-    content: renderMainConfig(version, node, options, { hasStreams: streams.length > 0, http }),
+    content: renderMainConfig(version, node, options, {
+      hasStreams: streams.length > 0,
+      http,
+      settings,
+      fleetWorkers: snapshot.edge_settings !== undefined,
+    }),
     mode: FILE_MODE,
   });
   files.push({

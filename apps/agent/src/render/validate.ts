@@ -4,6 +4,7 @@ import {
   type EdgeCert,
   EdgeCert as EdgeCertSchema,
   EdgeNodeSettings,
+  EdgeSettings,
   type EdgeSite,
   EdgeSite as EdgeSiteSchema,
   type EdgeStream,
@@ -19,6 +20,7 @@ const schemas = {
   cert: EdgeCertSchema,
   node: EdgeNodeSettings,
   unknownHost: EdgeUnknownHost,
+  settings: EdgeSettings,
 };
 const checkers = {
   site: Compile(EdgeSiteSchema),
@@ -26,6 +28,7 @@ const checkers = {
   cert: Compile(EdgeCertSchema),
   node: Compile(EdgeNodeSettings),
   unknownHost: Compile(EdgeUnknownHost),
+  settings: Compile(EdgeSettings),
 };
 
 interface SchemaError {
@@ -65,6 +68,7 @@ function resolvePointer(root: unknown, pointer: string): unknown {
 
 export const nodeErrors = (value: unknown) => schemaErrors(checkers.node, schemas.node, value);
 export const unknownHostErrors = (value: unknown) => schemaErrors(checkers.unknownHost, schemas.unknownHost, value);
+export const edgeSettingsErrors = (value: unknown) => schemaErrors(checkers.settings, schemas.settings, value);
 export const siteSchemaErrors = (value: unknown) => schemaErrors(checkers.site, schemas.site, value);
 export const streamSchemaErrors = (value: unknown) => schemaErrors(checkers.stream, schemas.stream, value);
 export const certSchemaErrors = (value: unknown) => schemaErrors(checkers.cert, schemas.cert, value);

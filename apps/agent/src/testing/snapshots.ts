@@ -4,6 +4,7 @@ import type {
   EdgeJob,
   EdgeNodeSettings,
   EdgeProtection,
+  EdgeSettings,
   EdgeSite,
   EdgeSnapshot,
   EdgeStream,
@@ -59,6 +60,7 @@ export function makeSnapshot(
     acme_challenges?: EdgeAcmeChallenge[];
     protection?: EdgeProtection;
     unknown_host?: EdgeUnknownHost;
+    edge_settings?: EdgeSettings;
   } = {},
 ): EdgeSnapshot {
   return {
@@ -71,5 +73,6 @@ export function makeSnapshot(
     acme_challenges: parts.acme_challenges ?? [],
     ...(parts.protection ? { protection: parts.protection } : {}),
     ...(parts.unknown_host ? { unknown_host: parts.unknown_host } : {}),
+    ...(parts.edge_settings ? { edge_settings: parts.edge_settings } : {}),
   };
 }

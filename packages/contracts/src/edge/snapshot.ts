@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { EdgeSettings } from './edge-settings.ts';
 import { Port } from './fields.ts';
 import { EdgeProtection, SiteProtection } from './protection.ts';
 import { SiteSettings } from './site.ts';
@@ -80,5 +81,7 @@ export const EdgeSnapshot = Type.Object({
   protection: Type.Optional(EdgeProtection),
   /** Absent from older masters: the page, without the WAF. */
   unknown_host: Type.Optional(EdgeUnknownHost),
+  /** Absent from older masters: the built-in defaults (DEFAULT_EDGE_SETTINGS). */
+  edge_settings: Type.Optional(EdgeSettings),
 });
 export type EdgeSnapshot = Static<typeof EdgeSnapshot>;

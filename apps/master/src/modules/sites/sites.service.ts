@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { certCovers } from '../certs/cert-validation.ts';
 import { changeConfig } from '../config/config-version.ts';
+import { newSiteDefaults } from '../edge-settings/edge-settings.service.ts';
 import { checkSiteProtection, newSiteProtection } from '../protection/site-protection.ts';
 import type { Owner } from '../tenancy.ts';
 import { readSiteDefaults } from '../user-configs/user-configs.ts';
@@ -59,15 +60,25 @@ async function checkOwnership(db: Kysely<Database>, record: SiteRecord, siteId: 
   await checkSiteProtection(db, record.userId, record.settings.protection);
 }
 
-/** A new site: built-in defaults, then the owner's own defaults (/v1/user-configs), then what was sent. */
+/**
+ * A new site: built-in defaults, then the admin's (/config/default), then the owner's own
+ * (/v1/user-configs), then what was sent.
+ */
 export async function createSite(db: Kysely<Database>, userId: number, body: CreateSiteBody) {
   const { name, group_id, ...fields } = body;
+  const admin = await newSiteDefaults(db, userId, typeof fields.cert_id === 'number');
   const settings: SiteSettings = {
     ...DEFAULT_SITE_SETTINGS,
-    protection: await newSiteProtection(db),
+    ...admin,
+    protection: { ...(await newSiteProtection(db)), ...admin.protection },
     ...(await readSiteDefaults(db, userId)),
     ...fields,
   };
+  // What needs HTTPS is not defaulted on for a site sent without it.
+  if (!settings.https_listen) {
+    if (fields.force_https === undefined) settings.force_https = false;
+    if (fields.http2 === undefined) settings.http2 = false;
+  }
   checkSiteSettings(settings);
   const record: SiteRecord = { userId, groupId: group_id ?? null, name: name ?? settings.domains[0] ?? '', settings };
   await checkOwnership(db, record, null);
