@@ -19,6 +19,8 @@ export const nodeFields = {
   group_id: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the line group (node group), or null' })),
   region_id: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the region, or null' })),
   enabled: Type.Optional(Type.Boolean()),
+  /** true: drained from DNS (every line group's records leave its IPs out), then marked. */
+  maintenance: Type.Optional(Type.Boolean()),
   http_port: Type.Optional(Port),
   https_port: Type.Optional(Port),
   max_cache_size_mb: Type.Optional(
@@ -26,7 +28,8 @@ export const nodeFields = {
   ),
 };
 
-export const AddNodeBody = Type.Object({ pending_id: Id, ...nodeFields }, { additionalProperties: false });
+const { maintenance: _maintenance, ...acceptFields } = nodeFields;
+export const AddNodeBody = Type.Object({ pending_id: Id, ...acceptFields }, { additionalProperties: false });
 export type AddNodeBody = Static<typeof AddNodeBody>;
 
 export const UpdateNodeBody = Type.Object(nodeFields, { additionalProperties: false });
@@ -44,6 +47,7 @@ export const NodeView = Type.Object({
   group_id: Type.Union([Id, Type.Null()]),
   region_id: Type.Union([Id, Type.Null()]),
   enabled: Type.Boolean(),
+  maintenance: Type.Boolean(),
   http_port: Type.Integer(),
   https_port: Type.Integer(),
   max_cache_size_mb: Type.Integer(),

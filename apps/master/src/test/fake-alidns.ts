@@ -9,7 +9,17 @@ export interface AlidnsRecord {
   Value: string;
   Line: string;
   TTL: number;
+  Weight?: number;
 }
+
+/** Lines AliDNS's DescribeSupportLines answers for a free domain (a few of them). */
+export const ALIDNS_LINES = [
+  { LineCode: 'default', LineName: '默认', LineDisplayName: '默认' },
+  { LineCode: 'telecom', LineName: '电信', LineDisplayName: '中国电信' },
+  { LineCode: 'unicom', LineName: '联通', LineDisplayName: '中国联通' },
+  { LineCode: 'mobile', LineName: '移动', LineDisplayName: '中国移动' },
+  { LineCode: 'oversea', LineName: '境外', LineDisplayName: '境外' },
+];
 
 export interface FakeAlidns extends FakeHttp {
   records: AlidnsRecord[];
@@ -56,6 +66,8 @@ function signatureProblem(params: URLSearchParams, secrets: Record<string, strin
 export async function startFakeAlidns(secrets: Record<string, string>, domains: string[]): Promise<FakeAlidns> {
   const records: AlidnsRecord[] = [];
   const nonces = new Set<string>();
+  /** name|RR|type|line of the record sets whose weighted round robin is on. */
+  const slb = new Set<string>();
   let next = 1000;
   const fail = (status: number, Code: string, Message = Code) => ({
     status,
@@ -83,6 +95,16 @@ export async function startFakeAlidns(secrets: Record<string, string>, domains: 
         Domains: { Domain: slice.map((name) => ({ DomainName: name, PunyCode: name })) },
       });
     }
+    if (action === 'UpdateDNSSLBWeight') {
+      const record = records.find((entry) => entry.RecordId === params.get('RecordId'));
+      if (!record) return fail(400, 'DomainRecordNotBelongToUser');
+      const weight = Number(params.get('Weight'));
+      if (!(weight >= 1 && weight <= 100)) return fail(400, 'InvalidWeight');
+      if (!slb.has(`${record.DomainName}|${record.RR}|${record.Type}|${record.Line}`))
+        return fail(400, 'DnsSLBStatusNotOpen');
+      record.Weight = weight;
+      return reply({ RecordId: record.RecordId, Weight: weight });
+    }
     if (action === 'DeleteDomainRecord') {
       const index = records.findIndex((record) => record.RecordId === params.get('RecordId'));
       if (index < 0) return fail(400, 'DomainRecordNotBelongToUser');
@@ -100,11 +122,25 @@ export async function startFakeAlidns(secrets: Record<string, string>, domains: 
     const domain = params.get('DomainName') ?? '';
     if (!domains.includes(domain))
       return fail(400, 'InvalidDomainName.NoExist', 'The specified domain name does not exist.');
+    if (action === 'DescribeSupportLines') return reply({ RecordLines: { RecordLine: ALIDNS_LINES } });
+    if (action === 'SetDNSSLBStatus') {
+      const sub = params.get('SubDomain') ?? '';
+      const rr = sub === domain ? '@' : sub.slice(0, -domain.length - 1);
+      const key = `${domain}|${rr}|${params.get('Type') ?? 'A'}|${params.get('Line') ?? 'default'}`;
+      if (params.get('Open') === 'false') slb.delete(key);
+      else slb.add(key);
+      return reply({ RecordCount: records.length, Open: params.get('Open') !== 'false' });
+    }
     if (action === 'DescribeSubDomainRecords') {
       const sub = params.get('SubDomain') ?? '';
       const rr = sub === domain ? '@' : sub.slice(0, -domain.length - 1);
+      const line = params.get('Line');
       const found = records.filter(
-        (record) => record.DomainName === domain && record.RR === rr && record.Type === params.get('Type'),
+        (record) =>
+          record.DomainName === domain &&
+          record.RR === rr &&
+          record.Type === params.get('Type') &&
+          (!line || record.Line === line),
       );
       return reply({ TotalCount: found.length, DomainRecords: { Record: found } });
     }
@@ -118,11 +154,14 @@ export async function startFakeAlidns(secrets: Record<string, string>, domains: 
         Line: params.get('Line') ?? 'default',
         TTL: Number(params.get('TTL') ?? 600),
       };
+      if (!ALIDNS_LINES.some((line) => line.LineCode === record.Line))
+        return fail(400, 'InvalidRR.Line', 'The line is invalid.');
       const same = records.some(
         (entry) =>
           entry.DomainName === domain &&
           entry.RR === record.RR &&
           entry.Type === record.Type &&
+          entry.Line === record.Line &&
           entry.Value === record.Value,
       );
       if (same) return fail(400, 'DomainRecordDuplicate', 'The DNS record already exists.');

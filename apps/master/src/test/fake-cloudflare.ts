@@ -76,7 +76,12 @@ export async function startFakeCloudflare(token: string, zones: Record<string, s
       return fail(405, 10405, 'Method not allowed');
     if (request.headers['content-type'] !== 'application/json') return fail(400, 6003, 'Invalid request headers');
     const body = JSON.parse(request.body) as Partial<CloudflareRecord>;
-    if (!body.type || !['CNAME', 'TXT'].includes(body.type)) return fail(400, 9004, 'DNS record type is invalid.');
+    if (!body.type || !['CNAME', 'TXT', 'A', 'AAAA'].includes(body.type))
+      return fail(400, 9004, 'DNS record type is invalid.');
+    if (body.type === 'A' && !/^\d{1,3}(\.\d{1,3}){3}$/.test(body.content ?? ''))
+      return fail(400, 9005, 'Content for A record is invalid.');
+    if (body.type === 'AAAA' && !(body.content ?? '').includes(':'))
+      return fail(400, 9005, 'Content for AAAA record is invalid.');
     if (!body.name || !(body.name === zoneName || body.name.endsWith(`.${zoneName}`))) {
       return fail(400, 9005, 'DNS record name is not inside the zone.');
     }

@@ -9,7 +9,11 @@ export interface DnspodRecord {
   Value: string;
   Line: string;
   TTL: number;
+  Weight: number | null;
 }
+
+/** The lines DNSPod offers a free domain (DescribeRecordLineList), the default line first. */
+export const DNSPOD_LINES = ['默认', '电信', '联通', '移动', '境外'];
 
 export interface FakeDnspod extends FakeHttp {
   records: DnspodRecord[];
@@ -77,24 +81,39 @@ export async function startFakeDnspod(secrets: Record<string, string>, domains: 
     }
     const domain = String(params.Domain ?? '');
     if (!domains.includes(domain)) return error('InvalidParameterValue.DomainNotExists', 'the domain does not exist');
+    if (action === 'DescribeDomain') return reply({ DomainInfo: { Domain: domain, Grade: 'DP_FREE' } });
+    if (action === 'DescribeRecordLineList') {
+      if (params.DomainGrade !== 'DP_FREE') return error('InvalidParameter.DomainGradeInvalid', 'wrong grade');
+      return reply({ LineList: DNSPOD_LINES.map((Name, index) => ({ Name, LineId: String(index) })) });
+    }
     if (action === 'DescribeRecordList') {
       const found = records.filter(
         (record) =>
           record.Domain === domain &&
           (!params.Subdomain || record.Name === params.Subdomain) &&
-          (!params.RecordType || record.Type === params.RecordType),
+          (!params.RecordType || record.Type === params.RecordType) &&
+          (!params.RecordLine || record.Line === params.RecordLine),
       );
       if (found.length === 0) return error('ResourceNotFound.NoDataOfRecord', 'no records');
       return reply({ RecordCountInfo: { TotalCount: found.length }, RecordList: found });
     }
     if (action === 'CreateRecord' || action === 'ModifyRecord') {
-      if (params.RecordLine !== '默认') return error('InvalidParameter.RecordLineInvalid', 'the line is invalid');
+      if (!DNSPOD_LINES.includes(String(params.RecordLine)))
+        return error('InvalidParameter.RecordLineInvalid', 'the line is invalid');
+      if (params.Weight !== undefined && !(Number(params.Weight) >= 0 && Number(params.Weight) <= 100))
+        return error('InvalidParameter.WeightInvalid', 'the weight is invalid');
       if (!params.SubDomain || !params.RecordType || !params.Value)
         return error('MissingParameter', 'a field is missing');
       if (action === 'ModifyRecord') {
         const record = records.find((entry) => entry.RecordId === params.RecordId);
         if (!record) return error('InvalidParameter.RecordIdInvalid', 'no such record');
-        Object.assign(record, { Name: params.SubDomain, Type: params.RecordType, Value: params.Value });
+        Object.assign(record, {
+          Name: params.SubDomain,
+          Type: params.RecordType,
+          Value: params.Value,
+          Line: params.RecordLine,
+          Weight: params.Weight === undefined ? null : Number(params.Weight),
+        });
         return reply({ RecordId: record.RecordId });
       }
       const record = {
@@ -103,8 +122,9 @@ export async function startFakeDnspod(secrets: Record<string, string>, domains: 
         Name: String(params.SubDomain),
         Type: String(params.RecordType),
         Value: String(params.Value),
-        Line: '默认',
+        Line: String(params.RecordLine),
         TTL: Number(params.TTL ?? 600),
+        Weight: params.Weight === undefined ? null : Number(params.Weight),
       };
       records.push(record);
       return reply({ RecordId: record.RecordId });

@@ -27,6 +27,8 @@ describe.each(DIALECTS)('CNAME domains read and changed by id on $dialect', (tar
       domain: 'cdn2.example.net',
       is_default: false,
       note: '',
+      dnsapi_id: null,
+      zone: '',
     });
     const changed = await test.call('PUT', `/v1/cname-domains/${second}`, {
       token: admin,
@@ -37,6 +39,8 @@ describe.each(DIALECTS)('CNAME domains read and changed by id on $dialect', (tar
       domain: 'cdn2.example.net',
       is_default: true,
       note: 'new edge pool',
+      dnsapi_id: null,
+      zone: '',
     });
     expect((await test.call('GET', `/v1/cname-domains/${first}`, { token: admin })).body.data).toMatchObject({
       is_default: false,

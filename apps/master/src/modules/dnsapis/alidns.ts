@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { AlidnsCredentials } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
-import { bare, type DnsProvider, providerFetch } from './dns-provider.ts';
+import { addressType, bare, type DnsProvider, providerFetch } from './dns-provider.ts';
 
 const VERSION = '2015-01-09';
 /** Records are made on AliDNS's default line with its smallest TTL for every edition. */
@@ -38,6 +38,8 @@ interface AliRecord {
   RR: string;
   Type: string;
   Value: string;
+  Line?: string;
+  Weight?: number;
 }
 
 /** Codes AliDNS answers when the AccessKey is unknown, disabled or signs wrongly. */
@@ -89,8 +91,25 @@ export function alidns(credentials: AlidnsCredentials, endpoint: string): DnsPro
     });
     return answer.DomainRecords?.Record ?? [];
   };
-  const add = (zone: string, name: string, type: string, value: string) =>
-    call('AddDomainRecord', { DomainName: zone, RR: rr(zone, name), Type: type, Value: value, TTL: String(TTL) });
+  const add = (zone: string, name: string, type: string, value: string, line?: string) =>
+    call<{ RecordId: string }>('AddDomainRecord', {
+      DomainName: zone,
+      RR: rr(zone, name),
+      Type: type,
+      Value: value,
+      TTL: String(TTL),
+      ...(line !== undefined && { Line: line }),
+    });
+  const lineRecords = async (zone: string, type: string, name: string, line: string) => {
+    const answer = await call<{ DomainRecords?: { Record?: AliRecord[] } }>('DescribeSubDomainRecords', {
+      SubDomain: bare(name),
+      DomainName: zone,
+      Type: type,
+      Line: line,
+      PageSize: '500',
+    });
+    return (answer.DomainRecords?.Record ?? []).filter((record) => (record.Line ?? DEFAULT_LINE) === line);
+  };
 
   return {
     async listZones() {
@@ -130,6 +149,48 @@ export function alidns(credentials: AlidnsCredentials, endpoint: string): DnsPro
       for (const record of await records(zone, 'TXT', name)) {
         if (values.includes(record.Value)) await call('DeleteDomainRecord', { RecordId: record.RecordId });
       }
+    },
+    // Weights need AliDNS's weighted round robin (SLB) switched on for the name, type and line: only
+    // where the weights differ.
+    async setAddresses(zone, name, line, wanted) {
+      const recordLine = line ?? DEFAULT_LINE;
+      const weighted = new Set(wanted.map((record) => record.weight)).size > 1;
+      for (const type of ['A', 'AAAA'] as const) {
+        const ips = new Map(
+          wanted.filter((record) => addressType(record.ip) === type).map((record) => [record.ip, record.weight]),
+        );
+        const present = await lineRecords(zone, type, name, recordLine);
+        const ids = new Map<string, { id: string; weight: number | undefined }>();
+        for (const record of present) {
+          if (ips.has(record.Value)) ids.set(record.Value, { id: record.RecordId, weight: record.Weight });
+          else await call('DeleteDomainRecord', { RecordId: record.RecordId });
+        }
+        for (const ip of ips.keys()) {
+          if (!ids.has(ip))
+            ids.set(ip, { id: (await add(zone, name, type, ip, recordLine)).RecordId, weight: undefined });
+        }
+        if (!weighted || ips.size < 2) continue;
+        await call('SetDNSSLBStatus', {
+          DomainName: zone,
+          SubDomain: bare(name),
+          Type: type,
+          Line: recordLine,
+          Open: 'true',
+        });
+        for (const [ip, weight] of ips) {
+          const record = ids.get(ip);
+          if (record && record.weight !== weight)
+            await call('UpdateDNSSLBWeight', { RecordId: record.id, Weight: String(weight) });
+        }
+      }
+    },
+    async listLines(zone) {
+      const answer = await call<{
+        RecordLines?: { RecordLine?: { LineCode: string; LineDisplayName?: string; LineName: string }[] };
+      }>('DescribeSupportLines', { DomainName: zone });
+      return (answer.RecordLines?.RecordLine ?? [])
+        .filter((line) => line.LineCode !== DEFAULT_LINE)
+        .map((line) => ({ code: line.LineCode, name: line.LineDisplayName || line.LineName }));
     },
   };
 }

@@ -1,6 +1,14 @@
 import type { CloudflareCredentials } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
-import { bare, type DnsProvider, providerFetch, quoted, unquoted } from './dns-provider.ts';
+import {
+  addressType,
+  bare,
+  type DnsProvider,
+  onlyDefaultLine,
+  providerFetch,
+  quoted,
+  unquoted,
+} from './dns-provider.ts';
 
 interface CloudflareAnswer<T> {
   success: boolean;
@@ -98,6 +106,24 @@ export function cloudflare(credentials: CloudflareCredentials, endpoint: string)
       for (const record of await records(zone, 'TXT', name)) {
         if (values.includes(unquoted(record.content))) await remove(zone, record.id);
       }
+    },
+    // Cloudflare answers every resolver alike and has no record weights: one set per name and type.
+    async setAddresses(zone, name, line, wanted) {
+      onlyDefaultLine('Cloudflare', line);
+      for (const type of ['A', 'AAAA'] as const) {
+        const ips = new Set(wanted.filter((record) => addressType(record.ip) === type).map((record) => record.ip));
+        const present = await records(zone, type, name);
+        for (const record of present) {
+          if (!ips.has(record.content)) await remove(zone, record.id);
+        }
+        const kept = new Set(present.map((record) => record.content));
+        for (const ip of ips) {
+          if (!kept.has(ip)) await create(zone, { type, name, content: ip, ttl: 60, proxied: false });
+        }
+      }
+    },
+    async listLines() {
+      return [];
     },
   };
 }

@@ -1,14 +1,43 @@
+import { isIPv6 } from 'node:net';
 import { AppError } from '../../errors.ts';
 
+/** One A or AAAA record of a line group: the IP and its weight (1..100) among the line's records. */
+export interface AddressRecord {
+  ip: string;
+  weight: number;
+}
+
+/** A DNS line as the provider lists it: its code in calls and its display name. */
+export interface ProviderLine {
+  code: string;
+  name: string;
+}
+
 /**
- * What Rampart needs from a DNS provider: the account's zones, one CNAME record set, and TXT
- * values for ACME DNS-01 (added beside and removed without touching values others made).
+ * What Rampart needs from a DNS provider: the account's zones, one CNAME record set, TXT values for
+ * ACME DNS-01 (added beside and removed without touching values others made), and the A/AAAA record
+ * set of one name on one DNS line (line groups).
  */
 export interface DnsProvider {
   listZones(): Promise<string[]>;
   setCname(zone: string, name: string, target: string): Promise<void>;
   addTxt(zone: string, name: string, values: readonly string[]): Promise<void>;
   removeTxt(zone: string, name: string, values: readonly string[]): Promise<void>;
+  /**
+   * Replaces the A and AAAA records of `name` on one line (its code as the provider names it; null:
+   * the provider's default line) with `records`; an empty list removes them. Other lines and types
+   * stay untouched, and records already as wanted are not rewritten.
+   */
+  setAddresses(zone: string, name: string, line: string | null, records: readonly AddressRecord[]): Promise<void>;
+  /** The lines the provider offers for the zone, its default line left out (none where it has only that). */
+  listLines(zone: string): Promise<ProviderLine[]>;
+}
+
+export const addressType = (ip: string) => (isIPv6(ip) ? 'AAAA' : 'A');
+
+/** Providers without lines (PowerDNS, Cloudflare) answer every query from their one record set. */
+export function onlyDefaultLine(provider: string, line: string | null) {
+  if (line !== null) throw new AppError('conflict', `${provider} has only the default line, not ${line}`);
 }
 
 /** One call to a provider's API: a network failure or a refused key becomes a readable conflict. */

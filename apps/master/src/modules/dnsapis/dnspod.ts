@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { DnspodCredentials } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
-import { bare, type DnsProvider, providerFetch } from './dns-provider.ts';
+import { addressType, bare, type DnsProvider, providerFetch } from './dns-provider.ts';
 
 const SERVICE = 'dnspod';
 const VERSION = '2021-03-23';
@@ -44,6 +44,8 @@ interface DnspodRecord {
   Name: string;
   Type: string;
   Value: string;
+  Line?: string;
+  Weight?: number | null;
 }
 
 const NO_RECORDS = 'ResourceNotFound.NoDataOfRecord';
@@ -90,15 +92,26 @@ export function dnspod(credentials: DnspodCredentials, endpoint: string): DnsPro
         NO_RECORDS,
       )
     )?.RecordList ?? [];
-  const create = (zone: string, name: string, type: string, value: string) =>
+  const create = (zone: string, name: string, type: string, value: string, line = DEFAULT_LINE, weight?: number) =>
     call('CreateRecord', {
       Domain: zone,
       SubDomain: subdomain(zone, name),
       RecordType: type,
-      RecordLine: DEFAULT_LINE,
+      RecordLine: line,
       Value: value,
       TTL: 600,
+      ...(weight !== undefined && { Weight: weight }),
     });
+  const lineRecords = async (zone: string, type: string, name: string, line: string) =>
+    (
+      (
+        await call<{ RecordList: DnspodRecord[] }>(
+          'DescribeRecordList',
+          { Domain: zone, Subdomain: subdomain(zone, name), RecordType: type, RecordLine: line, Limit: 3000 },
+          NO_RECORDS,
+        )
+      )?.RecordList ?? []
+    ).filter((record) => record.Line === undefined || record.Line === line);
 
   return {
     async listZones() {
@@ -131,6 +144,47 @@ export function dnspod(credentials: DnspodCredentials, endpoint: string): DnsPro
       for (const record of await records(zone, 'TXT', name)) {
         if (values.includes(record.Value)) await call('DeleteRecord', { Domain: zone, RecordId: record.RecordId });
       }
+    },
+    // Weights are sent only where they differ: DNSPod takes them on paid plans alone.
+    async setAddresses(zone, name, line, wanted) {
+      const recordLine = line ?? DEFAULT_LINE;
+      const weighted = new Set(wanted.map((record) => record.weight)).size > 1;
+      for (const type of ['A', 'AAAA'] as const) {
+        const ips = new Map(
+          wanted.filter((record) => addressType(record.ip) === type).map((record) => [record.ip, record.weight]),
+        );
+        const present = await lineRecords(zone, type, name, recordLine);
+        for (const record of present) {
+          const weight = ips.get(record.Value);
+          if (weight === undefined) {
+            await call('DeleteRecord', { Domain: zone, RecordId: record.RecordId });
+          } else if (weighted && record.Weight !== weight) {
+            await call('ModifyRecord', {
+              Domain: zone,
+              RecordId: record.RecordId,
+              SubDomain: subdomain(zone, name),
+              RecordType: type,
+              RecordLine: recordLine,
+              Value: record.Value,
+              Weight: weight,
+            });
+          }
+        }
+        const kept = new Set(present.map((record) => record.Value));
+        for (const [ip, weight] of ips) {
+          if (!kept.has(ip)) await create(zone, name, type, ip, recordLine, weighted ? weight : undefined);
+        }
+      }
+    },
+    async listLines(zone) {
+      const domain = await call<{ DomainInfo: { Grade: string } }>('DescribeDomain', { Domain: zone });
+      const answer = await call<{ LineList?: { Name: string; LineId: string }[] }>('DescribeRecordLineList', {
+        Domain: zone,
+        DomainGrade: domain?.DomainInfo.Grade ?? 'DP_FREE',
+      });
+      return (answer?.LineList ?? [])
+        .filter((line) => line.Name !== DEFAULT_LINE)
+        .map((line) => ({ code: line.Name, name: line.Name }));
     },
   };
 }

@@ -1,5 +1,17 @@
 import type { PowerDnsCredentials } from '@rampart/contracts';
-import { bare, type DnsProvider, fqdn, providerFetch, quoted, unquoted } from './dns-provider.ts';
+import {
+  addressType,
+  bare,
+  type DnsProvider,
+  fqdn,
+  onlyDefaultLine,
+  providerFetch,
+  quoted,
+  unquoted,
+} from './dns-provider.ts';
+
+/** Line groups' records change on failover: resolvers keep them a minute at most. */
+const ADDRESS_TTL = 60;
 
 interface RrSet {
   name: string;
@@ -69,6 +81,28 @@ export function powerDns(credentials: PowerDnsCredentials): DnsProvider {
         name,
         current.filter((value) => !values.includes(value)),
       );
+    },
+    // PowerDNS answers with every record of the set: weights have no meaning without LUA records.
+    async setAddresses(zone, name, line, records) {
+      onlyDefaultLine('PowerDNS', line);
+      await patch(
+        zone,
+        (['A', 'AAAA'] as const).map((type) => {
+          const ips = [...new Set(records.filter((record) => addressType(record.ip) === type).map((r) => r.ip))];
+          return ips.length === 0
+            ? { name: fqdn(name), type, changetype: 'DELETE' }
+            : {
+                name: fqdn(name),
+                type,
+                ttl: ADDRESS_TTL,
+                changetype: 'REPLACE',
+                records: ips.map((ip) => ({ content: ip, disabled: false })),
+              };
+        }),
+      );
+    },
+    async listLines() {
+      return [];
     },
   };
 }

@@ -10,6 +10,7 @@ export interface NodeView {
   group_id: number | null;
   region_id: number | null;
   enabled: boolean;
+  maintenance: boolean;
   http_port: number;
   https_port: number;
   max_cache_size_mb: number;
@@ -36,6 +37,7 @@ export const presentNode = (
   group_id: row.group_id,
   region_id: row.region_id,
   enabled: row.enabled === 1,
+  maintenance: row.maintenance === 1,
   http_port: row.http_port,
   https_port: row.https_port,
   max_cache_size_mb: row.max_cache_size_mb,

@@ -22,6 +22,7 @@ import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { changeConfig } from '../config/config-version.ts';
+import { publishGroups, publishLineGroups } from '../line-groups/publish.ts';
 import { installToken, rotateInstallToken } from './install-token.ts';
 import { findNode, listNodes, nodeErrors, presentNode } from './nodes.repository.ts';
 
@@ -46,7 +47,7 @@ async function checkPlacement(
 }
 
 /** Admin calls for edge nodes: list, accept pending agents, edit, disable, delete; the install token. */
-export async function nodeRoutes(app: App, { db }: AppContext) {
+export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
   app.get(
     '/v1/nodes',
     { schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(NodeView)) } } },
@@ -162,8 +163,19 @@ export async function nodeRoutes(app: App, { db }: AppContext) {
     { schema: { tags, params: IdParams, body: UpdateNodeBody, response: { 200: Envelope(NodeView) } } },
     async (request) => {
       admin(request);
-      const { ips, enabled, ...rest } = request.body;
+      const { ips, enabled, maintenance, ...rest } = request.body;
       await checkPlacement(db, rest);
+      const before = await findNode(db, request.params.id);
+      if (!before) throw new AppError('not_found', `node ${request.params.id} does not exist`);
+      if (maintenance === true && before.maintenance === 0) {
+        // Drained first: the node is marked only once no line group's records name its IPs.
+        const drained = await publishGroups(db, secrets, app.log, { drainNodeIds: [before.id] });
+        const failed = drained.groups.filter((group) => group.error);
+        if (failed.length > 0) {
+          const reasons = failed.map((group) => `line group ${group.id}: ${group.error}`).join('; ');
+          throw new AppError('conflict', `maintenance: the node could not be drained from DNS (${reasons})`);
+        }
+      }
       const row = await changeConfig(db, (trx) =>
         trx
           .updateTable('nodes')
@@ -171,6 +183,7 @@ export async function nodeRoutes(app: App, { db }: AppContext) {
             ...rest,
             ...(ips !== undefined && { ips: JSON.stringify(ips) }),
             ...(enabled !== undefined && { enabled: enabled ? 1 : 0 }),
+            ...(maintenance !== undefined && { maintenance: maintenance ? 1 : 0 }),
             updated_at: Date.now(),
           })
           .where('id', '=', request.params.id)
@@ -178,6 +191,9 @@ export async function nodeRoutes(app: App, { db }: AppContext) {
           .executeTakeFirst(),
       );
       if (!row) throw new AppError('not_found', `node ${request.params.id} does not exist`);
+      if (ips !== undefined || enabled !== undefined || maintenance !== undefined) {
+        await publishLineGroups(db, secrets, app.log);
+      }
       return ok(presentNode(row, await nodeErrors(db, row.id)));
     },
   );
@@ -186,13 +202,12 @@ export async function nodeRoutes(app: App, { db }: AppContext) {
     admin(request);
     const row = await db.deleteFrom('nodes').where('id', '=', request.params.id).returning('id').executeTakeFirst();
     if (!row) throw new AppError('not_found', `node ${request.params.id} does not exist`);
+    await publishLineGroups(db, secrets, app.log);
     return ok(null);
   });
 
-  for (const [path, table] of [
-    ['/v1/node-groups', 'node_groups'],
-    ['/v1/regions', 'regions'],
-  ] as const) {
+  // Line groups (/v1/node-groups) live in modules/line-groups.
+  for (const [path, table] of [['/v1/regions', 'regions']] as const) {
     app.get(path, { schema: { tags, response: { 200: Envelope(ListResult(NodePlace)) } } }, async (request) => {
       admin(request);
       const rows = await db.selectFrom(table).select(['id', 'name']).orderBy('id').execute();
@@ -238,13 +253,8 @@ export async function nodeRoutes(app: App, { db }: AppContext) {
     );
     app.delete(`${path}/:id`, { schema: { tags, params: IdParams } }, async (request) => {
       admin(request);
-      const column = table === 'node_groups' ? 'group_id' : 'region_id';
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('nodes')
-          .set({ [column]: null })
-          .where(column, '=', request.params.id)
-          .execute();
+        await trx.updateTable('nodes').set({ region_id: null }).where('region_id', '=', request.params.id).execute();
         await trx.deleteFrom(table).where('id', '=', request.params.id).execute();
       });
       return ok(null);

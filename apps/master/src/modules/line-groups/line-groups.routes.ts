@@ -1,0 +1,127 @@
+import {
+  Envelope,
+  IdParams,
+  LineBody,
+  LineGroupBody,
+  LineGroupUpdate,
+  LineGroupView,
+  LineSyncBody,
+  LineSyncResult,
+  LineUpdate,
+  LineView,
+  ListResult,
+  PERMISSIONS,
+} from '@rampart/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import type { App } from '../../http.ts';
+import { requirePermission } from '../../plugins/auth.ts';
+import { ok } from '../../plugins/envelope.ts';
+import { readLineGroups } from './line-groups.repository.ts';
+import { createLineGroup, deleteLineGroup, type LineGroupServices, updateLineGroup } from './line-groups.service.ts';
+import { findLine, listLines, presentLine } from './lines.repository.ts';
+import { deleteLine, saveLine, syncLines } from './lines.service.ts';
+
+const tags = ['nodes'];
+const admin = (request: FastifyRequest) => requirePermission(request, PERMISSIONS.adminNode);
+
+/** Admin calls for DNS lines (`/v1/lines`) and line groups (`/v1/node-groups`). */
+export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
+  const services = (): LineGroupServices => ({ db, secrets, log: app.log });
+
+  app.get('/v1/lines', { schema: { tags, response: { 200: Envelope(ListResult(LineView)) } } }, async (request) => {
+    admin(request);
+    const rows = await listLines(db);
+    return ok({ list: rows.map(presentLine), total: rows.length });
+  });
+
+  app.post(
+    '/v1/lines',
+    { schema: { tags, body: LineBody, response: { 200: Envelope(LineView) } } },
+    async (request) => {
+      admin(request);
+      return ok(await saveLine(db, null, request.body));
+    },
+  );
+
+  app.post(
+    '/v1/lines/sync',
+    { schema: { tags, body: LineSyncBody, response: { 200: Envelope(LineSyncResult) } } },
+    async (request) => {
+      admin(request);
+      return ok(await syncLines(db, secrets, request.body));
+    },
+  );
+
+  app.get(
+    '/v1/lines/:id',
+    { schema: { tags, params: IdParams, response: { 200: Envelope(LineView) } } },
+    async (request) => {
+      admin(request);
+      const row = await findLine(db, request.params.id);
+      if (!row) throw new AppError('not_found', `line ${request.params.id} does not exist`);
+      return ok(presentLine(row));
+    },
+  );
+
+  app.put(
+    '/v1/lines/:id',
+    { schema: { tags, params: IdParams, body: LineUpdate, response: { 200: Envelope(LineView) } } },
+    async (request) => {
+      admin(request);
+      return ok(await saveLine(db, request.params.id, request.body));
+    },
+  );
+
+  app.delete('/v1/lines/:id', { schema: { tags, params: IdParams } }, async (request) => {
+    admin(request);
+    await deleteLine(db, request.params.id);
+    return ok(null);
+  });
+
+  app.get(
+    '/v1/node-groups',
+    { schema: { tags, response: { 200: Envelope(ListResult(LineGroupView)) } } },
+    async (request) => {
+      admin(request);
+      const list = await readLineGroups(db);
+      return ok({ list, total: list.length });
+    },
+  );
+
+  app.post(
+    '/v1/node-groups',
+    { schema: { tags, body: LineGroupBody, response: { 200: Envelope(LineGroupView) } } },
+    async (request) => {
+      admin(request);
+      return ok(await createLineGroup(services(), request.body));
+    },
+  );
+
+  app.get(
+    '/v1/node-groups/:id',
+    { schema: { tags, params: IdParams, response: { 200: Envelope(LineGroupView) } } },
+    async (request) => {
+      admin(request);
+      const [group] = await readLineGroups(db, request.params.id);
+      if (!group) throw new AppError('not_found', `line group ${request.params.id} does not exist`);
+      return ok(group);
+    },
+  );
+
+  app.put(
+    '/v1/node-groups/:id',
+    { schema: { tags, params: IdParams, body: LineGroupUpdate, response: { 200: Envelope(LineGroupView) } } },
+    async (request) => {
+      admin(request);
+      return ok(await updateLineGroup(services(), request.params.id, request.body));
+    },
+  );
+
+  app.delete('/v1/node-groups/:id', { schema: { tags, params: IdParams } }, async (request) => {
+    admin(request);
+    await deleteLineGroup(services(), request.params.id);
+    return ok(null);
+  });
+}
