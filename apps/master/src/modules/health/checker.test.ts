@@ -30,7 +30,10 @@ const WAIT = { timeout: 20_000, interval: 50 };
 class FakeEdge {
   server: Server | undefined;
   port = 0;
-  constructor(readonly ip: string) {}
+  readonly ip: string;
+  constructor(ip: string) {
+    this.ip = ip;
+  }
   async start() {
     const server = createServer((request, response) => {
       response.writeHead(request.url === '/health' ? 200 : 404).end('ok');

@@ -44,6 +44,7 @@ export interface HealthCheckerOptions {
 
 export const HEALTH_LEASE = 'node-health';
 const PARALLEL_PROBES = 64;
+const SETTINGS_POLL_MS = 1000;
 
 /** Runs `work` on every item with at most `limit` at a time, answers in order. */
 async function eachLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -113,18 +114,16 @@ export function startHealthChecker(options: HealthCheckerOptions) {
     }
   }
 
-  /** One round; answers the settings it ran with. */
-  async function round(): Promise<NodeMonitorSettings> {
-    const { value: settings } = await readConfig(db, NODE_MONITOR);
-    if (!settings.enabled) return settings;
+  /** One round with the settings read for it. */
+  async function round(settings: NodeMonitorSettings): Promise<void> {
     const now = Date.now();
     const leaseMs = Math.max(3 * (settings.interval_seconds + settings.timeout_seconds) * 1000, 3000);
-    if (!(await claimLease(db, HEALTH_LEASE, holder, now, leaseMs))) return settings;
+    if (!(await claimLease(db, HEALTH_LEASE, holder, now, leaseMs))) return;
     const targets = await listProbeTargets(db);
     await syncIpStates(db, targets, now);
     const streaks = await probeStreaks(db);
     if (settings.voters !== 'nodes') await probeAsMaster(targets, settings, streaks);
-    if (stopped) return settings;
+    if (stopped) return;
 
     const states = new Map(
       (await db.selectFrom('node_ip_states').select(['ip', 'state']).execute()).map((row) => [row.ip, row.state]),
@@ -152,7 +151,7 @@ export function startHealthChecker(options: HealthCheckerOptions) {
       log.info({ ip: target.ip, from, to: decision.to, reason: decision.reason }, 'node IP switched');
       switches.push({ ...change, groupIds: places.groupIds });
     }
-    if (switches.length === 0) return settings;
+    if (switches.length === 0) return;
     if (options.onSwitch) {
       try {
         await options.onSwitch(switches);
@@ -161,20 +160,27 @@ export function startHealthChecker(options: HealthCheckerOptions) {
       }
     }
     for (const event of switches) await tell(event);
-    return settings;
   }
 
+  // The settings are read at least every second, so a shorter interval or a re-enabled checker
+  // takes effect at once rather than after the old interval.
+  let lastRoundAt = 0;
   const loop = () => {
-    const startedAt = Date.now();
     current = (async () => {
-      let intervalMs = 5000;
+      let waitMs = SETTINGS_POLL_MS;
       try {
-        intervalMs = (await round()).interval_seconds * 1000;
+        const { value: settings } = await readConfig(db, NODE_MONITOR);
+        const intervalMs = settings.interval_seconds * 1000;
+        if (settings.enabled && Date.now() >= lastRoundAt + intervalMs) {
+          lastRoundAt = Date.now();
+          await round(settings);
+        }
+        waitMs = Math.min(SETTINGS_POLL_MS, Math.max(0, lastRoundAt + intervalMs - Date.now()));
       } catch (error) {
         if (!stopped) log.error({ err: error }, 'node health round failed');
       }
       if (stopped) return;
-      timer = setTimeout(loop, Math.max(0, startedAt + intervalMs - Date.now()));
+      timer = setTimeout(loop, waitMs);
       timer.unref();
     })();
   };
