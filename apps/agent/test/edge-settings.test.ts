@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { DEFAULT_EDGE_SETTINGS, DEFAULT_SITE_PROTECTION, type EdgeSettings } from '@rampart/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proveLive } from '../src/apply/probe.ts';
@@ -39,6 +41,7 @@ describe('edge settings on a real nginx', () => {
       domains: ['up.test'],
       gzip: true,
       origins: [{ address: '127.0.0.1', port: origin.port, weight: 1, backup: false }],
+      cache_rules: [{ match: 'prefix', value: '/static/', ttl: 600, ignore_query: false, honor_origin: false }],
     }),
     makeSite({
       id: 2,
@@ -144,5 +147,22 @@ describe('edge settings on a real nginx', () => {
     const outcome = await apply(9, bad);
     expect(outcome).toMatchObject({ applied: false, liveVersion: 7 });
     expect(outcome.error).toMatch(/^snapshot rejected: edge_settings: \/nginx\/gzip_types\/0 must be a MIME type/);
+  });
+
+  it('the cache moves to the configured path, and purges by directory follow it across restarts', async () => {
+    const moved = join(edge.dataDir, 'moved-cache');
+    const outcome = await apply(10, settings({}, { cache_path: moved }));
+    expect(outcome, outcome.error).toMatchObject({ applied: true });
+    expect(edge.applier.cacheDir).toBe(moved);
+    const cached = async () =>
+      (await edgeRequest(edge.ports.http, { host: 'up.test', path: '/static/a.css' })).headers['x-cache-status'];
+    expect(await cached()).toBe('MISS');
+    expect(await cached()).toBe('HIT');
+    const files = await readdir(moved, { recursive: true });
+    expect(files.some((name) => /^[0-9a-f]\/[0-9a-f]{2}\/[0-9a-f]{32}$/.test(name))).toBe(true);
+    // A restarted agent knows where the live config keeps its cache.
+    const restarted = edge.newApplier();
+    await restarted.restoreLastProven();
+    expect(restarted.cacheDir).toBe(moved);
   });
 });

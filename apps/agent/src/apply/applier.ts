@@ -52,6 +52,7 @@ export class Applier {
   readonly store: ConfigStore;
   private readonly options: ApplierOptions;
   private queue: Promise<unknown> = Promise.resolve();
+  private liveCacheDir: string | null = null;
 
   constructor(options: ApplierOptions) {
     this.options = options;
@@ -64,6 +65,11 @@ export class Applier {
    */
   private proveWindow(testMs: number): number {
     return this.options.proveTimeoutMs + 3 * testMs;
+  }
+
+  /** The cache directory of the live config: the data directory's unless /config/res moved it. */
+  get cacheDir(): string {
+    return this.liveCacheDir ?? this.options.paths.cacheDir;
   }
 
   apply(snapshot: EdgeSnapshot): Promise<ApplyOutcome> {
@@ -157,10 +163,18 @@ export class Applier {
             'protection: a condition does not compile on the edge (a regular expression?); served without it';
           skipped.push({ kind: 'site', id, error });
         }
-        const proven: ProvenConfig = { gen, version: tree.version, token: tree.token, digest, testMs };
+        const proven: ProvenConfig = {
+          gen,
+          version: tree.version,
+          token: tree.token,
+          digest,
+          testMs,
+          cacheDir: tree.cacheDir,
+        };
         proven.errors = [...skipped, ...tree.errors];
         if (before) proven.previous = before.gen;
         await this.store.markProven(proven);
+        this.liveCacheDir = tree.cacheDir;
         await this.store.prune([gen, before?.gen]);
         log.info('config live', { version: tree.version, sites: tree.sites.length, streams: tree.streams.length });
         return outcome(true, tree, '', tree.version);
@@ -190,6 +204,7 @@ export class Applier {
   private async restoreNow(): Promise<ProvenConfig | null> {
     const proven = await this.store.proven();
     if (!proven) return null;
+    this.liveCacheDir = proven.cacheDir ?? null;
     const { nginx, render } = this.options;
     if ((await this.store.currentGen()) !== proven.gen) await this.store.activate(proven.gen);
     const pid = await nginx.pid();

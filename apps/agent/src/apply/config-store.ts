@@ -18,6 +18,8 @@ export interface ProvenConfig {
   errors?: ApplyError[];
   /** How long `nginx -t` took on this tree: starting or reloading with it takes about as long. */
   testMs?: number;
+  /** The cache directory this tree's nginx uses (/config/res may move it out of the data directory). */
+  cacheDir?: string;
 }
 
 /**
@@ -98,6 +100,8 @@ export class ConfigStore {
     if (typeof value.previous === 'string') proven.previous = value.previous;
     if (typeof value.digest === 'string') proven.digest = value.digest;
     if (Array.isArray(value.errors)) proven.errors = value.errors;
+    if (typeof value.testMs === 'number') proven.testMs = value.testMs;
+    if (typeof value.cacheDir === 'string') proven.cacheDir = value.cacheDir;
     return proven;
   }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EdgeNodeSettings } from '@rampart/contracts';
 import { type ErrorPageRoute, errorPageLines, errorPageLocations } from './error-pages.ts';
 import { integer, quote, safeText } from './quote.ts';
@@ -18,9 +19,20 @@ export interface HttpServerOptions {
   gzip: boolean;
   /** The statuses the fleet's error pages (/config/error) replace nginx's own pages of. */
   errorPages?: ErrorPageRoute[];
+  /** The proxy cache zone (cacheZone); CACHE_ZONE when absent. */
+  cacheZone?: string;
 }
 
 export const CACHE_ZONE = 'rampart_cache';
+
+/**
+ * The cache zone of a cache directory: nginx refuses a reload that gives a zone another path, so a
+ * cache moved by /config/res gets a zone of its own (the default directory keeps `rampart_cache`).
+ */
+export function cacheZone(customPath: string | null): string {
+  if (customPath === null) return CACHE_ZONE;
+  return `${CACHE_ZONE}_${createHash('sha256').update(customPath).digest('hex').slice(0, 12)}`;
+}
 
 /** Variables the Lua router sets for the proxy directives below; `set` declares them. */
 const ROUTE_VARIABLES = [
@@ -146,7 +158,10 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
     ...ROUTE_VARIABLES.map((name) => `    set $${name} "";`),
     '    return 404;',
     '}',
-    ...options.cacheProfiles.flatMap((profile) => ['', ...cacheProfileLocation(profile, wafLines)]),
+    ...options.cacheProfiles.flatMap((profile) => [
+      '',
+      ...cacheProfileLocation(profile, wafLines, options.cacheZone ?? CACHE_ZONE),
+    ]),
   ];
   const maps = [
     ...HEADER_MAPS.flatMap(([from, to, fallback]) => [
@@ -203,9 +218,9 @@ function wafLocations(rulesFile: string, unknownHost: boolean, wafLines: string[
 }
 
 /** A named location with the proxy_cache settings of one TTL profile (nginx cannot take a TTL from a variable). */
-function cacheProfileLocation(profile: CacheProfile, waf: string[] | null): string[] {
+function cacheProfileLocation(profile: CacheProfile, waf: string[] | null, zone: string): string[] {
   const ttl = integer(profile.ttl, 'ttl', 0, 31_536_000);
-  const lines = [PROXY_PASS, HEADER_FILTER, `proxy_cache ${CACHE_ZONE};`, 'proxy_cache_key $rampart_cache_key;'];
+  const lines = [PROXY_PASS, HEADER_FILTER, `proxy_cache ${zone};`, 'proxy_cache_key $rampart_cache_key;'];
   if (profile.ttl === 0 && !profile.honorOrigin) {
     lines.push('proxy_no_cache 1;', 'proxy_cache_bypass 1;');
   } else {

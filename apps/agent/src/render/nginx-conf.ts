@@ -1,5 +1,5 @@
 import { DEFAULT_EDGE_SETTINGS, type EdgeNodeSettings, type EdgeSettings } from '@rampart/contracts';
-import { CACHE_ZONE, type HttpServerOptions, renderHttpServer } from './http-server.ts';
+import { cacheZone, type HttpServerOptions, renderHttpServer } from './http-server.ts';
 import { integer, mimeType, quote, RenderRefusal, safeText } from './quote.ts';
 import type { RenderOptions } from './types.ts';
 
@@ -85,7 +85,16 @@ export function renderMainConfig(
   const applyId = safeText(options.applyId, 'applyId', 64);
   if (!/^[A-Za-z0-9-]+$/.test(applyId)) throw new RenderRefusal('applyId', 'letters, digits and - only');
   const control = `127.0.0.1:${integer(options.controlPort, 'controlPort', 1, 65535)}`;
-  const site = renderHttpServer({ ...parts.http, node, listenAddress: options.listenAddress, gzip: nginx.gzip });
+  // The fleet's cache path replaces the data directory's when set.
+  const customCache = res.cache_path === '' ? null : cachePath(res.cache_path);
+  const zone = cacheZone(customCache);
+  const site = renderHttpServer({
+    ...parts.http,
+    node,
+    listenAddress: options.listenAddress,
+    gzip: nginx.gzip,
+    cacheZone: zone,
+  });
   const routes = quote(`${safeText(options.treeDir, 'treeDir', 1024)}/routes.json`, 'treeDir');
   // `;;` appends Lua's default path (lua-resty-core); the directory itself passed the guard.
   const lua = `"${safeText(paths.luaDir, 'luaDir', 1024)}/?.lua;;"`;
@@ -102,12 +111,12 @@ export function renderMainConfig(
       ]
     : [];
   const temp = (name: string) => quote(`${paths.tempDir}/${name}`, 'tempDir');
-  // The fleet's cache size and path replace the node's own when set.
+  // The fleet's cache size replaces the node's own when set.
   const maxCache =
     res.cache_max_size_mb === 0
       ? integer(node.max_cache_size_mb, 'max_cache_size_mb', 16)
       : integer(res.cache_max_size_mb, 'cache_max_size_mb', 16, 16_777_216);
-  const cacheDir = res.cache_path === '' ? paths.cacheDir : cachePath(res.cache_path);
+  const cacheDir = customCache ?? paths.cacheDir;
   // text/html is always compressed: nginx warns when it is listed.
   const gzipTypes = nginx.gzip_types.map((type) => mimeType(type, 'gzip_types')).filter((type) => type !== 'text/html');
 
@@ -169,7 +178,7 @@ export function renderMainConfig(
     '    }',
     '    init_worker_by_lua_block { require("rampart.protect").apply_unbans() }',
     '',
-    `    proxy_cache_path ${quote(cacheDir, 'cache_path')} levels=1:2 keys_zone=${CACHE_ZONE}:32m max_size=${maxCache}m inactive=7d use_temp_path=off;`,
+    `    proxy_cache_path ${quote(cacheDir, 'cache_path')} levels=1:2 keys_zone=${zone}:32m max_size=${maxCache}m inactive=7d use_temp_path=off;`,
     '    proxy_http_version 1.1;',
     `    proxy_connect_timeout ${seconds(nginx.proxy_connect_timeout, 'proxy_connect_timeout', 1, 300)};`,
     `    proxy_read_timeout ${seconds(nginx.proxy_read_timeout, 'proxy_read_timeout', 1, 3600)};`,
@@ -216,7 +225,7 @@ export function renderMainConfig(
     '            stub_status;',
     '        }',
     '        location = /purge {',
-    `            proxy_cache_purge ${CACHE_ZONE} $http_${PURGE_KEY_HEADER.replaceAll('-', '_')};`,
+    `            proxy_cache_purge ${zone} $http_${PURGE_KEY_HEADER.replaceAll('-', '_')};`,
     '        }',
     '        location / {',
     '            return 404;',

@@ -33,6 +33,8 @@ export interface RenderedTree {
   errors: ApplyError[];
   sites: number[];
   streams: number[];
+  /** Where this tree's nginx keeps the cache (purges by directory walk it). */
+  cacheDir: string;
 }
 
 export class SnapshotRejected extends Error {
@@ -243,7 +245,8 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
     content: `${JSON.stringify({ version, token, sites, streams, errors })}\n`,
     mode: FILE_MODE,
   });
-  return { version, token, files, errors, sites, streams };
+  const cacheDir = settings.res.cache_path === '' ? options.paths.cacheDir : settings.res.cache_path;
+  return { version, token, files, errors, sites, streams, cacheDir };
 }
 
 const WAF_RULES_FILE = 'waf/rules.conf';
