@@ -98,8 +98,8 @@ export const NodeIpStateEntry = Type.Object({
   node_id: Type.Integer(),
   node_name: Type.String(),
   state: IpState,
-  /** ISO 8601 of the last switch (or of when it was first seen). */
-  changed_at: Type.String(),
+  /** ISO 8601 of the last switch (or of when it was first probed); null: not probed yet. */
+  changed_at: Type.Union([Type.String(), Type.Null()]),
   votes: Type.Array(ProbeVote),
 });
 export type NodeIpStateEntry = Static<typeof NodeIpStateEntry>;

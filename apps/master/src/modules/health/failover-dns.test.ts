@@ -74,7 +74,8 @@ describe.each(DIALECTS)('failover through a real PowerDNS on $dialect', (target)
     await pdns.createZone(ZONE);
     // The master as it runs: the checker starts with it and republishes DNS on each switch.
     test = await startTestApp(target, { background: true });
-    await writeConfig(test.database.db, NODE_MONITOR, FAST, Date.now());
+    // Off until the nodes are in place and their agents report.
+    await writeConfig(test.database.db, NODE_MONITOR, { ...FAST, enabled: false }, Date.now());
     admin = await test.login('admin', ADMIN_PASSWORD);
     await saveSetting(test.database.db, 'dnsapi_allow_private', true);
     const api = data<{ id: number }>(
@@ -131,6 +132,10 @@ describe.each(DIALECTS)('failover through a real PowerDNS on $dialect', (target)
       void report(nodeA.credential).catch(() => undefined);
       void report(nodeB.credential).catch(() => undefined);
     }, FAST.interval_seconds * 1000);
+    for (const credential of [nodeA.credential, nodeB.credential]) {
+      expect((await report(credential)).json()).toMatchObject({ code: 0, data: { accepted: 1 } });
+    }
+    await writeConfig(test.database.db, NODE_MONITOR, FAST, Date.now());
 
     const portA = (a.address() as AddressInfo).port;
     await close(a);

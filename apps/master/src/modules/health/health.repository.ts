@@ -55,20 +55,11 @@ export async function syncIpStates(db: Kysely<Database>, targets: readonly Probe
   }
 }
 
-export const listIpStateRows = (db: Kysely<Database>) =>
-  db
-    .selectFrom('node_ip_states')
-    .innerJoin('nodes', 'nodes.id', 'node_ip_states.node_id')
-    .select([
-      'node_ip_states.ip',
-      'node_ip_states.node_id',
-      'node_ip_states.state',
-      'node_ip_states.changed_at',
-      'nodes.name as node_name',
-    ])
-    .orderBy('node_ip_states.node_id')
-    .orderBy('node_ip_states.ip')
-    .execute();
+/** The decided state of each IP the checker has seen, by IP. */
+export async function ipStates(db: Kysely<Database>) {
+  const rows = await db.selectFrom('node_ip_states').select(['ip', 'state', 'changed_at']).execute();
+  return new Map(rows.map((row) => [row.ip, { state: row.state, changed_at: Number(row.changed_at) }]));
+}
 
 /** Every probe's streak, by IP. */
 export async function probeStreaks(db: Kysely<Database>): Promise<Map<string, ProbeStreak[]>> {

@@ -17,13 +17,7 @@ import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { callingNode } from '../agent/agent-auth.ts';
 import { readConfig } from '../settings/configs.ts';
-import {
-  listIpStateRows,
-  listIpSwitches,
-  listProbeTargets,
-  probeStreaks,
-  saveProbeStreaks,
-} from './health.repository.ts';
+import { ipStates, listIpSwitches, listProbeTargets, probeStreaks, saveProbeStreaks } from './health.repository.ts';
 import { NODE_MONITOR } from './monitor-settings.ts';
 import { nextStreak, nodeProbe, votersFor } from './vote.ts';
 
@@ -99,18 +93,22 @@ export async function healthRoutes(app: App, { db }: AppContext) {
     async (request) => {
       requirePermission(request, PERMISSIONS.adminNode);
       const { value: settings } = await readConfig(db, NODE_MONITOR);
-      const [rows, streaks] = await Promise.all([listIpStateRows(db), probeStreaks(db)]);
+      const [targets, states, streaks] = await Promise.all([listProbeTargets(db), ipStates(db), probeStreaks(db)]);
       const now = Date.now();
-      const list = rows.map((row) => ({
-        ip: row.ip,
-        node_id: Number(row.node_id),
-        node_name: row.node_name,
-        state: row.state === 'down' ? ('down' as const) : ('up' as const),
-        changed_at: iso(row.changed_at),
-        votes: votersFor(settings, streaks.get(row.ip) ?? [], Number(row.node_id), now).map(
-          ({ probe, ok: good, streak, detail }) => ({ probe, ok: good, streak, detail }),
-        ),
-      }));
+      // An IP the checker has not yet seen counts as up, like everywhere else.
+      const list = targets.map((target) => {
+        const known = states.get(target.ip);
+        return {
+          ip: target.ip,
+          node_id: target.nodeId,
+          node_name: target.nodeName,
+          state: known?.state === 'down' ? ('down' as const) : ('up' as const),
+          changed_at: known ? iso(known.changed_at) : null,
+          votes: votersFor(settings, streaks.get(target.ip) ?? [], target.nodeId, now).map(
+            ({ probe, ok: good, streak, detail }) => ({ probe, ok: good, streak, detail }),
+          ),
+        };
+      });
       return ok({ list, total: list.length });
     },
   );
