@@ -41,6 +41,10 @@ export const Component = () => {
           await actions.update(node.id, { enabled });
           feedback.success(t('nodes.done.saved'));
         },
+        setMaintenance: async (node, maintenance) => {
+          await actions.update(node.id, { maintenance });
+          feedback.success(t(maintenance ? 'nodes.done.maintaining' : 'nodes.done.saved'));
+        },
         remove: async (node) => {
           await actions.remove(node.id);
           feedback.success(t('nodes.done.deleted'));

@@ -32,6 +32,8 @@ const placeName = (places: readonly NodePlace[], id: number | null) =>
 export interface NodeRowActions {
   edit: (node: NodeView) => void;
   setEnabled: (node: NodeView, enabled: boolean) => Promise<unknown>;
+  /** Into maintenance (drained from DNS first) or back. */
+  setMaintenance: (node: NodeView, maintenance: boolean) => Promise<unknown>;
   remove: (node: NodeView) => Promise<unknown>;
 }
 
@@ -69,8 +71,9 @@ export const nodeColumns = (
       key: 'status',
       title: t('nodes.column.status'),
       render: (_, node) => {
-        const state = node.enabled ? node.status : 'disabled';
-        const color = state === 'online' ? 'green' : state === 'offline' ? 'red' : undefined;
+        const state = !node.enabled ? 'disabled' : node.maintenance ? 'maintenance' : node.status;
+        const color =
+          state === 'online' ? 'green' : state === 'offline' ? 'red' : state === 'maintenance' ? 'gold' : undefined;
         return (
           <Space size={4} wrap={false}>
             <Tag color={color} data-testid={`node-status:${node.name}`}>
@@ -121,6 +124,24 @@ export const nodeColumns = (
             >
               {t('nodes.action.enable')}
             </Button>
+          )}
+          {node.maintenance ? (
+            <Button
+              type="link"
+              size="small"
+              onClick={() => actions.setMaintenance(node, false).catch(() => undefined)}
+              data-testid={`node-end-maintenance:${node.name}`}
+            >
+              {t('nodes.action.endMaintenance')}
+            </Button>
+          ) : (
+            ask(
+              t,
+              `node-maintain:${node.name}`,
+              t('nodes.confirm.maintain', { name: node.name }),
+              t('nodes.action.maintain'),
+              () => actions.setMaintenance(node, true),
+            )
           )}
           {ask(
             t,

@@ -18,6 +18,7 @@ const node: NodeView = {
   group_id: 2,
   region_id: null,
   enabled: true,
+  maintenance: false,
   http_port: 80,
   https_port: 443,
   max_cache_size_mb: 10_240,

@@ -16,7 +16,7 @@ export const nodesEnUS = {
       from: 'Registered from',
       registered: 'Registered',
     },
-    status: { online: 'Online', offline: 'Offline', disabled: 'Disabled', never: 'Never' },
+    status: { online: 'Online', offline: 'Offline', disabled: 'Disabled', maintenance: 'Maintenance', never: 'Never' },
     errors: '{{count}} not applied',
     action: {
       edit: 'Edit',
@@ -25,15 +25,25 @@ export const nodesEnUS = {
       delete: 'Delete',
       accept: 'Accept',
       reject: 'Reject',
+      maintain: 'Maintenance',
+      endMaintenance: 'End maintenance',
     },
     confirm: {
       disable: 'Disable node {{name}}? Its IPs leave DNS and it stops receiving configs.',
       delete: 'Delete node {{name}}? Its agent can no longer connect; add it again to bring it back.',
       reject: 'Reject {{name}}? Its agent stops waiting; it can register again with the install token.',
+      maintain:
+        'Put node {{name}} into maintenance? Its IPs leave every line group’s DNS records first; backups answer where a line is left empty.',
       ok: 'Confirm',
       cancel: 'Cancel',
     },
-    done: { saved: 'Node saved', accepted: 'Node {{name}} accepted', rejected: 'Rejected', deleted: 'Node deleted' },
+    done: {
+      maintaining: 'Node drained from DNS and in maintenance',
+      saved: 'Node saved',
+      accepted: 'Node {{name}} accepted',
+      rejected: 'Rejected',
+      deleted: 'Node deleted',
+    },
     pending: {
       empty: 'No agent is waiting. Run the install command on a server to add one.',
     },
