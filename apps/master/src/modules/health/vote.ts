@@ -47,6 +47,8 @@ export interface Decision {
   votes: ProbeVote[];
 }
 
+const times = (count: number) => (count === 1 ? 'once' : `${count} times`);
+
 const votesOf = (voters: readonly ProbeStreak[]): ProbeVote[] =>
   voters.map(({ probe, ok, streak, detail }) => ({ probe, ok, streak, detail }));
 
@@ -64,7 +66,7 @@ export function decide(state: IpState, voters: readonly ProbeStreak[], settings:
     const detail = failing[0]?.detail ? `: ${failing[0].detail}` : '';
     return {
       to: 'down',
-      reason: `${failing.length} of ${voters.length} probes failed ${settings.failures} times in a row${detail}`,
+      reason: `${failing.length} of ${voters.length} probes failed ${times(settings.failures)} in a row${detail}`,
       votes: votesOf(voters),
     };
   }
@@ -72,7 +74,7 @@ export function decide(state: IpState, voters: readonly ProbeStreak[], settings:
   if (passing.length < needed) return null;
   return {
     to: 'up',
-    reason: `${passing.length} of ${voters.length} probes succeeded ${settings.successes} times in a row`,
+    reason: `${passing.length} of ${voters.length} probes succeeded ${times(settings.successes)} in a row`,
     votes: votesOf(voters),
   };
 }
