@@ -28,7 +28,7 @@ describe('/node/monitor-setting: health checks, IP states and the IP-switch log'
   const addNode = async (hostname: string, ip: string) => {
     const { baseUrl } = suite.master();
     const token = await admin();
-    await listen(ip, 0);
+    const port = await listen(ip, 0);
     const { install_token } = await callApi<{ install_token: string }>(baseUrl, 'GET', '/v1/nodes/install-token', {
       token,
     });
@@ -37,7 +37,7 @@ describe('/node/monitor-setting: health checks, IP states and the IP-switch log'
     });
     await callApi(baseUrl, 'POST', '/v1/nodes', {
       token,
-      body: { pending_id, name: hostname, http_port: (edge.address() as AddressInfo).port },
+      body: { pending_id, name: hostname, http_port: port },
     });
   };
   const openMonitor = async (locale?: string): Promise<Page> => {
@@ -85,7 +85,7 @@ describe('/node/monitor-setting: health checks, IP states and the IP-switch log'
     await row.getByText('master: OK ×', { exact: false }).first().waitFor({ timeout: 30_000 });
 
     const server = edge;
-    const port = (server?.address() as AddressInfo).port;
+    const port = (server?.address() as AddressInfo | undefined)?.port ?? 0;
     edge = undefined;
     server?.closeAllConnections();
     await new Promise<void>((resolve) => server?.close(() => resolve()));
