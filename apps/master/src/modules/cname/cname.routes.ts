@@ -6,6 +6,7 @@ import type { App } from '../../http.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { publishLineGroups } from '../line-groups/publish.ts';
+import { publishSiteCnames } from '../line-groups/site-cnames.ts';
 import { loadSettings } from '../settings/settings.service.ts';
 import { findSite } from '../sites/sites.repository.ts';
 import { ownerOf } from '../tenancy.ts';
@@ -134,6 +135,9 @@ export async function cnameRoutes(app: App, { db, secrets }: AppContext) {
         .executeTakeFirstOrThrow();
     });
     if (dnsapi_id !== undefined || zone !== undefined) await republish(row.id);
+    // Sites' CNAME targets hang under the default domain: they move with it or with its account.
+    if (is_default || (row.is_default === 1 && (dnsapi_id !== undefined || zone !== undefined)))
+      await publishSiteCnames(db, secrets, app.log);
     return ok(present(row));
   });
 

@@ -265,4 +265,43 @@ describe.each(DIALECTS)('line groups published to a real PowerDNS on $dialect', 
       publish_error: 'CNAME domain edge.other.test has no DNS API account',
     });
   });
+
+  it('points each site’s s<id> name at its line group’s host, the default group’s when it has none', async () => {
+    const cname = async (name: string) => {
+      const resolver = new Resolver({ timeout: 2000, tries: 2 });
+      resolver.setServers([pdns.dnsAddress]);
+      return resolver.resolveCname(name).catch(() => []);
+    };
+    const make = async (name: string, host: string, is_default: boolean) =>
+      data(
+        await call('POST', '/v1/node-groups', {
+          name,
+          cname_domain_id: cnameDomainId,
+          host,
+          is_default,
+          records: [{ line_id: defaultLine, ip: '192.0.2.20' }],
+        }),
+      ).id;
+    const edge = await make('edge', 'edge', true);
+    const site = data(
+      await test.call('POST', '/v1/sites', {
+        token: alice,
+        body: {
+          domains: ['www.lg-site.test'],
+          origins: [{ address: '127.0.0.1', port: 8081, weight: 1, backup: false }],
+        },
+      }),
+    ).id;
+    expect(await cname(`s${site}.${CNAME_DOMAIN}`)).toEqual([`edge.${CNAME_DOMAIN}`]);
+    // The group's host changes: the site's CNAME follows.
+    await call('PUT', `/v1/node-groups/${edge}`, { host: 'edge2' });
+    expect(await cname(`s${site}.${CNAME_DOMAIN}`)).toEqual([`edge2.${CNAME_DOMAIN}`]);
+    // A site that chose another group follows that one; when it is deleted, the default again.
+    const vip = await make('vip', 'vip', false);
+    await test.database.db.updateTable('sites').set({ line_group_id: vip }).where('id', '=', site).execute();
+    await call('PUT', `/v1/node-groups/${vip}`, { name: 'vip pool' });
+    expect(await cname(`s${site}.${CNAME_DOMAIN}`)).toEqual([`vip.${CNAME_DOMAIN}`]);
+    await call('DELETE', `/v1/node-groups/${vip}`);
+    expect(await cname(`s${site}.${CNAME_DOMAIN}`)).toEqual([`edge2.${CNAME_DOMAIN}`]);
+  });
 });

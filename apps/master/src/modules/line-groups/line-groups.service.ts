@@ -7,6 +7,7 @@ import type { SecretBox } from '../../secrets.ts';
 import { groupsBackedBy, readLineGroups } from './line-groups.repository.ts';
 import { providerLineCode } from './lines.repository.ts';
 import { publishLineGroups, retireRecords } from './publish.ts';
+import { publishSiteCnames } from './site-cnames.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -97,6 +98,7 @@ export interface LineGroupServices {
 /** Publishes a group and the groups that fall back to it; the group as it now reads. */
 async function publishAround({ db, secrets, log }: LineGroupServices, id: number): Promise<LineGroupView> {
   await publishLineGroups(db, secrets, log, [id, ...(await groupsBackedBy(db, [id]))]);
+  await publishSiteCnames(db, secrets, log, { groupIds: [id] });
   const [view] = await readLineGroups(db, id);
   if (!view) throw notFound(id);
   return view;
@@ -175,19 +177,22 @@ export async function updateLineGroup(
 
 export async function deleteLineGroup(services: LineGroupServices, id: number): Promise<void> {
   const { db, secrets } = services;
-  const { before, backedBy } = await db.transaction().execute(async (trx) => {
+  const { before, backedBy, sites } = await db.transaction().execute(async (trx) => {
     const [current] = await readLineGroups(trx, id);
     if (!current) throw notFound(id);
     const dependants = await groupsBackedBy(trx, [id]);
+    const moved = await trx.selectFrom('sites').select('id').where('line_group_id', '=', id).execute();
     await trx.updateTable('nodes').set({ group_id: null }).where('group_id', '=', id).execute();
     await trx.updateTable('sites').set({ line_group_id: null }).where('line_group_id', '=', id).execute();
     await trx.updateTable('node_groups').set({ backup_group_id: null }).where('backup_group_id', '=', id).execute();
     await trx.deleteFrom('line_group_records').where('group_id', '=', id).execute();
     await trx.deleteFrom('node_groups').where('id', '=', id).execute();
-    return { before: current, backedBy: dependants };
+    return { before: current, backedBy: dependants, sites: moved.map((site) => site.id) };
   });
   const lines = [...new Set(before.records.map((record) => record.line_id))];
   const error = await retireRecords(db, secrets, before, lines);
   if (error) services.log.warn({ group: id, error }, 'deleted line group records were not removed');
   if (backedBy.length > 0) await publishLineGroups(db, services.secrets, services.log, backedBy);
+  // Its sites fall back to the default line group.
+  if (sites.length > 0) await publishSiteCnames(db, secrets, services.log, { siteIds: sites });
 }

@@ -17,6 +17,7 @@ import { AppError, invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { defaultCnameDomain } from '../cname/cname.repository.ts';
+import { publishSiteCnames } from '../line-groups/site-cnames.ts';
 import { applyStatus } from '../nodes/apply-status.ts';
 import { creatorOf, ownerOf } from '../tenancy.ts';
 import { isIpLiteral } from './site-claims.ts';
@@ -85,7 +86,7 @@ async function normalizeDomains(request: FastifyRequest) {
   }
 }
 
-export async function siteRoutes(app: App, { db }: AppContext) {
+export async function siteRoutes(app: App, { db, secrets }: AppContext) {
   app.get(
     '/v1/sites',
     { schema: { tags, querystring: SiteListQuery, response: { 200: Envelope(ListResult(Site)) } } },
@@ -110,7 +111,10 @@ export async function siteRoutes(app: App, { db }: AppContext) {
     async (request) => {
       const { user_id, ...body } = request.body;
       const userId = await creatorOf(db, ownerOf(request), user_id);
-      return ok(presentSite(await createSite(db, userId, body), await defaultCnameDomain(db)));
+      const site = await createSite(db, userId, body);
+      // Its CNAME target points at the default line group (where a DNS API publishes the CNAME domain).
+      await publishSiteCnames(db, secrets, app.log, { siteIds: [site.id] });
+      return ok(presentSite(site, await defaultCnameDomain(db)));
     },
   );
 
