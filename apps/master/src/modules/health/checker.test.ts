@@ -4,7 +4,7 @@ import type { IpSwitchEntry, NodeIpStateEntry, NodeMonitorSettings } from '@ramp
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadSecretKey, secretBox } from '../../secrets.ts';
 import { DIALECTS } from '../../test/databases.ts';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { createMessenger } from '../messages/messenger.ts';
 import { createNotifier } from '../messages/notifier.ts';
@@ -235,6 +235,37 @@ describe.each(DIALECTS)('node health checks on $dialect', (target) => {
     expect(masterOnly.json()).toMatchObject({ code: 0, data: { enabled: false, targets: [] } });
     const anonymous = await test.app.inject({ method: 'GET', url: '/agent/v1/health/targets' });
     expect(anonymous.json()).toMatchObject({ code: 'login_required' });
+  });
+
+  it('stops at once with a probe still waiting for a node that does not answer', async () => {
+    // Accepts connections and never answers: the probe would wait for its whole timeout.
+    let connected = false;
+    const silent = createServer(() => {
+      connected = true;
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.9', resolve));
+    stops.push(async () => {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    });
+    await addNode('edge-mute', '127.0.0.9', (silent.address() as AddressInfo).port);
+    await writeConfig(test.database.db, NODE_MONITOR, { ...FAST, timeout_seconds: 60 }, Date.now());
+    const started = checker();
+    await vi.waitFor(() => expect(connected).toBe(true), WAIT);
+    // Well within the test's own timeout, far less than the probe's 60 s.
+    await started.stop();
+    const lease = await test.database.db.selectFrom('health_leases').selectAll().executeTakeFirstOrThrow();
+    expect(Number(lease.expires_at)).toBe(0);
+    expect((await switches()).total).toBe(0);
+  });
+
+  it('answers the switch log and the states to admins holding admin:node only, and names a bad time', async () => {
+    const plain = await addUser(test, 'plain');
+    for (const url of ['/v1/log/ip-switch', '/v1/monitor/node/ip-state']) {
+      expect((await test.call('GET', url, { token: plain })).body).toMatchObject({ code: 'forbidden' });
+    }
+    const bad = await test.call('GET', '/v1/log/ip-switch?start=yesterday', { token: admin });
+    expect(bad.body).toEqual({ code: 'invalid_param', msg: 'querystring/start: yesterday is not a time', data: null });
   });
 
   it('lets one master at a time decide', async () => {

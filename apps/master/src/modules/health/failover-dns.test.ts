@@ -161,6 +161,12 @@ describe.each(DIALECTS)('failover through a real PowerDNS on $dialect', (target)
       ['127.0.0.21', 'down', 'main', 'Default'],
     ]);
 
+    const filtered = async (query: string) =>
+      data<{ total: number }>(await call('GET', `/v1/log/ip-switch?page=1&limit=20${query}`)).total;
+    expect(await filtered('&line_group=mai&line=Defa&from=down')).toBe(1);
+    expect(await filtered('&line_group=ma_n')).toBe(0);
+    expect(await filtered('&line=Telecom')).toBe(0);
+
     // Without the nodes vouching for it, the master's vote is the only one and the IP leaves.
     clearInterval(reporting);
     await vi.waitFor(async () => expect(await ask()).toEqual(['127.0.0.21', '127.0.0.22']), WAIT);

@@ -214,6 +214,8 @@ export interface IpSwitchFilter {
   ip?: string | undefined;
   nodeId?: number | undefined;
   lineGroup?: string | undefined;
+  line?: string | undefined;
+  from?: IpState | undefined;
   to?: IpState | undefined;
   startMs?: number | undefined;
   endMs?: number | undefined;
@@ -223,10 +225,11 @@ export async function listIpSwitches(db: Kysely<Database>, filter: IpSwitchFilte
   let query = db.selectFrom('ip_switch_log');
   if (filter.ip) query = query.where('ip', '=', filter.ip);
   if (filter.nodeId !== undefined) query = query.where('node_id', '=', filter.nodeId);
-  if (filter.lineGroup)
-    query = query.where(
-      sql<SqlBool>`${sql.ref('line_group')} like ${`%${filter.lineGroup.replace(/[\\%_]/g, '\\$&')}%`} escape '\\'`,
-    );
+  const contains = (column: 'line_group' | 'line', text: string) =>
+    sql<SqlBool>`${sql.ref(column)} like ${`%${text.replace(/[\\%_]/g, '\\$&')}%`} escape '\\'`;
+  if (filter.lineGroup) query = query.where(contains('line_group', filter.lineGroup));
+  if (filter.line) query = query.where(contains('line', filter.line));
+  if (filter.from) query = query.where('from_state', '=', filter.from);
   if (filter.to) query = query.where('to_state', '=', filter.to);
   if (filter.startMs !== undefined) query = query.where('created_at', '>=', filter.startMs);
   if (filter.endMs !== undefined) query = query.where('created_at', '<=', filter.endMs);

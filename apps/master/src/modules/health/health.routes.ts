@@ -41,20 +41,22 @@ export async function healthRoutes(app: App, { db }: AppContext) {
       schema: {
         tags,
         description:
-          'Switches of node IPs between up and down, newest first: when, IP, node, line groups and lines, from, to, reason and each probe’s vote. Filters: ip, node_id, line_group (contains), to, start and end (ISO 8601 or Unix seconds).',
+          'Switches of node IPs between up and down, newest first: when, IP, node, line groups and lines, from, to, reason and each probe’s vote. Filters: ip, node_id, line_group and line (contain), from and to (up or down), start and end (ISO 8601 or Unix seconds).',
         querystring: IpSwitchQuery,
         response: { 200: Envelope(ListResult(IpSwitchEntry)) },
       },
     },
     async (request) => {
       requirePermission(request, PERMISSIONS.adminNode);
-      const { page = 1, limit = 20, ip, node_id, line_group, to, start, end } = request.query;
+      const { page = 1, limit = 20, ip, node_id, line_group, line, from, to, start, end } = request.query;
       const { rows, total } = await listIpSwitches(
         db,
         {
           ip,
           nodeId: node_id,
           lineGroup: line_group,
+          line,
+          from,
           to,
           startMs: timeMs('querystring/start', start),
           endMs: timeMs('querystring/end', end),
