@@ -268,6 +268,24 @@ describe.each(DIALECTS)('node health checks on $dialect', (target) => {
     expect(bad.body).toEqual({ code: 'invalid_param', msg: 'querystring/start: yesterday is not a time', data: null });
   });
 
+  it('hands a switch over again next round when republishing failed', async () => {
+    await writeConfig(test.database.db, NODE_MONITOR, FAST, Date.now());
+    await addNode('edge-gone', '127.0.0.10', 9);
+    const calls: string[][] = [];
+    checker(async (events) => {
+      calls.push(events.map((event) => `${event.ip} ${event.to}`));
+      if (calls.length === 1) throw new Error('the DNS API is away');
+    });
+    await vi.waitFor(() => expect(calls.length).toBeGreaterThanOrEqual(2), WAIT);
+    expect(calls.slice(0, 2)).toEqual([['127.0.0.10 down'], ['127.0.0.10 down']]);
+    // Once handed over, it is not handed over again, however many rounds follow.
+    const streak = async () => (await stateOf('127.0.0.10'))?.votes[0]?.streak ?? 0;
+    const seen = await streak();
+    await vi.waitFor(async () => expect(await streak()).toBeGreaterThan(seen + 2), WAIT);
+    expect(calls).toHaveLength(2);
+    expect((await switches()).total).toBe(1);
+  });
+
   it('lets one master at a time decide', async () => {
     const db = test.database.db;
     expect(await claimLease(db, 'node-health', 'master-a', 1000, 5000)).toBe(true);

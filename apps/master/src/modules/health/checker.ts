@@ -36,7 +36,7 @@ export interface HealthCheckerOptions {
   db: Kysely<Database>;
   log: FastifyBaseLogger;
   notifier: Pick<Notifier, 'notify'>;
-  /** Called once per round with that round's switches (DNS republishing). */
+  /** Called each round with its switches (DNS republishing); when it throws, they come again next round. */
   onSwitch?: ((switches: IpSwitchEvent[]) => Promise<void>) | undefined;
   /** This master's name in the lease; a new one per start by default. */
   holder?: string | undefined;
@@ -151,15 +151,22 @@ export function startHealthChecker(options: HealthCheckerOptions) {
       log.info({ ip: target.ip, from, to: decision.to, reason: decision.reason }, 'node IP switched');
       switches.push({ ...change, groupIds: places.groupIds });
     }
-    if (switches.length === 0) return;
-    if (options.onSwitch) {
-      try {
-        await options.onSwitch(switches);
-      } catch (error) {
-        log.error({ err: error }, 'republishing DNS after a node IP switch failed');
-      }
-    }
+    await handOver(switches);
     for (const event of switches) await tell(event);
+  }
+
+  // Switches whose onSwitch failed (a DNS API away): handed over again with the next round's.
+  let unpublished: IpSwitchEvent[] = [];
+  async function handOver(switches: IpSwitchEvent[]) {
+    const due = [...unpublished, ...switches];
+    if (due.length === 0 || !options.onSwitch) return;
+    try {
+      await options.onSwitch(due);
+      unpublished = [];
+    } catch (error) {
+      unpublished = due;
+      log.error({ err: error }, 'republishing DNS after a node IP switch failed; trying again next round');
+    }
   }
 
   // The settings are read at least every second, so a shorter interval or a re-enabled checker
