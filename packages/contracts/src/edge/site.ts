@@ -75,6 +75,10 @@ export const SiteSettings = Type.Object(
 export type SiteSettings = Static<typeof SiteSettings>;
 
 export const SiteGroupRef = Type.Union([Id, Type.Null()]);
+/** The line group the site's CNAME target points at; null: the default line group. Administrators only. */
+export const LineGroupRef = Type.Union([Id, Type.Null()], {
+  description: 'a line group (administrators only), or null for the default one',
+});
 
 export const Site = Type.Intersect([
   SiteSettings,
@@ -104,6 +108,7 @@ export const CreateSiteBody = Type.Object(
     origins: SiteSettings.properties.origins,
     name: Type.Optional(ObjectName),
     group_id: Type.Optional(SiteGroupRef),
+    line_group_id: Type.Optional(LineGroupRef),
   },
   { additionalProperties: false },
 );
@@ -111,7 +116,12 @@ export type CreateSiteBody = Static<typeof CreateSiteBody>;
 
 /** PUT /v1/sites/{id}: any subset of the settings. */
 export const UpdateSiteBody = Type.Object(
-  { ...optional(SiteSettings.properties), name: Type.Optional(ObjectName), group_id: Type.Optional(SiteGroupRef) },
+  {
+    ...optional(SiteSettings.properties),
+    name: Type.Optional(ObjectName),
+    group_id: Type.Optional(SiteGroupRef),
+    line_group_id: Type.Optional(LineGroupRef),
+  },
   { additionalProperties: false },
 );
 export type UpdateSiteBody = Static<typeof UpdateSiteBody>;

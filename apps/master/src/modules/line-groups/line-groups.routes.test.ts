@@ -298,9 +298,26 @@ describe.each(DIALECTS)('line groups published to a real PowerDNS on $dialect', 
     expect(await cname(`s${site}.${CNAME_DOMAIN}`)).toEqual([`edge2.${CNAME_DOMAIN}`]);
     // A site that chose another group follows that one; when it is deleted, the default again.
     const vip = await make('vip', 'vip', false);
-    await test.database.db.updateTable('sites').set({ line_group_id: vip }).where('id', '=', site).execute();
-    await call('PUT', `/v1/node-groups/${vip}`, { name: 'vip pool' });
+    const choose = (token: string, line_group_id: number) =>
+      test.call('PUT', `/v1/sites/${site}`, { token, body: { line_group_id } });
+    expect((await choose(alice, vip)).body).toEqual({
+      code: 'forbidden',
+      msg: "line_group_id: only an administrator chooses a site's line group",
+      data: null,
+    });
+    expect((await choose(admin, 999999)).body).toEqual({
+      code: 'not_found',
+      msg: 'line_group_id: line group 999999 does not exist',
+      data: null,
+    });
+    expect(await cname(`s${site}.${CNAME_DOMAIN}`)).toEqual([`edge2.${CNAME_DOMAIN}`]);
+    expect((await choose(admin, vip)).body.code).toBe(0);
     expect(await cname(`s${site}.${CNAME_DOMAIN}`)).toEqual([`vip.${CNAME_DOMAIN}`]);
+    const stored = await test.database.db.selectFrom('sites').select(['line_group_id', 'settings']).executeTakeFirst();
+    expect(stored?.line_group_id).toBe(vip);
+    expect(stored?.settings).not.toContain('line_group_id');
+    await call('PUT', `/v1/node-groups/${vip}`, { host: 'vip2' });
+    expect(await cname(`s${site}.${CNAME_DOMAIN}`)).toEqual([`vip2.${CNAME_DOMAIN}`]);
     await call('DELETE', `/v1/node-groups/${vip}`);
     expect(await cname(`s${site}.${CNAME_DOMAIN}`)).toEqual([`edge2.${CNAME_DOMAIN}`]);
   });

@@ -125,6 +125,8 @@ export async function takenDomains(db: Kysely<Database>, domains: readonly strin
 export interface SiteRecord {
   userId: number;
   groupId: number | null;
+  /** The chosen line group (null: the default); undefined leaves it as it is. */
+  lineGroupId?: number | null;
   name: string;
   settings: SiteSettings;
 }
@@ -132,6 +134,7 @@ export interface SiteRecord {
 const columns = (record: SiteRecord, version: number, now: number) => ({
   user_id: record.userId,
   group_id: record.groupId,
+  ...(record.lineGroupId !== undefined && { line_group_id: record.lineGroupId }),
   name: record.name,
   primary_domain: record.settings.domains[0] ?? '',
   settings: JSON.stringify(record.settings),

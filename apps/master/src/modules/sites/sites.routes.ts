@@ -86,6 +86,13 @@ async function normalizeDomains(request: FastifyRequest) {
   }
 }
 
+/** Which line group a site answers from is the operator's choice, not the customer's. */
+function checkLineGroupChoice(request: FastifyRequest<{ Body: { line_group_id?: number | null } }>) {
+  if (request.body.line_group_id !== undefined && ownerOf(request).kind !== 'admin') {
+    throw new AppError('forbidden', "line_group_id: only an administrator chooses a site's line group");
+  }
+}
+
 export async function siteRoutes(app: App, { db, secrets }: AppContext) {
   app.get(
     '/v1/sites',
@@ -109,6 +116,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
     '/v1/sites',
     { preValidation: normalizeDomains, schema: { tags, body: CreateBody, response: { 200: Envelope(Site) } } },
     async (request) => {
+      checkLineGroupChoice(request);
       const { user_id, ...body } = request.body;
       const userId = await creatorOf(db, ownerOf(request), user_id);
       const site = await createSite(db, userId, body);
@@ -143,13 +151,13 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
       preValidation: normalizeDomains,
       schema: { tags, params: IdParams, body: UpdateSiteBody, response: { 200: Envelope(Site) } },
     },
-    async (request) =>
-      ok(
-        presentSite(
-          await editSite(db, ownerOf(request), request.params.id, request.body),
-          await defaultCnameDomain(db),
-        ),
-      ),
+    async (request) => {
+      checkLineGroupChoice(request);
+      const site = await editSite(db, ownerOf(request), request.params.id, request.body);
+      if (request.body.line_group_id !== undefined)
+        await publishSiteCnames(db, secrets, app.log, { siteIds: [site.id] });
+      return ok(presentSite(site, await defaultCnameDomain(db)));
+    },
   );
 
   app.delete(

@@ -48,6 +48,14 @@ async function checkOwnership(db: Kysely<Database>, record: SiteRecord, siteId: 
       throw new AppError('invalid_param', `cert_id: the certificate does not cover ${uncovered.join(', ')}`);
     }
   }
+  if (record.lineGroupId !== undefined && record.lineGroupId !== null) {
+    const line = await db
+      .selectFrom('node_groups')
+      .select('id')
+      .where('id', '=', record.lineGroupId)
+      .executeTakeFirst();
+    if (!line) throw new AppError('not_found', `line_group_id: line group ${record.lineGroupId} does not exist`);
+  }
   if (record.groupId !== null) {
     const group = await db
       .selectFrom('site_groups')
@@ -65,7 +73,7 @@ async function checkOwnership(db: Kysely<Database>, record: SiteRecord, siteId: 
  * (/v1/user-configs), then what was sent.
  */
 export async function createSite(db: Kysely<Database>, userId: number, body: CreateSiteBody) {
-  const { name, group_id, ...fields } = body;
+  const { name, group_id, line_group_id, ...fields } = body;
   const admin = await newSiteDefaults(db, userId, typeof fields.cert_id === 'number');
   const settings: SiteSettings = {
     ...DEFAULT_SITE_SETTINGS,
@@ -80,7 +88,13 @@ export async function createSite(db: Kysely<Database>, userId: number, body: Cre
     if (fields.http2 === undefined) settings.http2 = false;
   }
   checkSiteSettings(settings);
-  const record: SiteRecord = { userId, groupId: group_id ?? null, name: name ?? settings.domains[0] ?? '', settings };
+  const record: SiteRecord = {
+    userId,
+    groupId: group_id ?? null,
+    lineGroupId: line_group_id ?? null,
+    name: name ?? settings.domains[0] ?? '',
+    settings,
+  };
   await checkOwnership(db, record, null);
   return changeConfig(db, (trx, version) => insertSite(trx, record, version, Date.now()));
 }
@@ -88,12 +102,13 @@ export async function createSite(db: Kysely<Database>, userId: number, body: Cre
 export async function editSite(db: Kysely<Database>, owner: Owner, id: number, body: UpdateSiteBody) {
   const row = await findSite(db, owner, id);
   if (!row) throw new AppError('not_found', `site ${id} does not exist`);
-  const { name, group_id, ...fields } = body;
+  const { name, group_id, line_group_id, ...fields } = body;
   const settings: SiteSettings = { ...(JSON.parse(row.settings) as SiteSettings), ...fields };
   checkSiteSettings(settings);
   const record: SiteRecord = {
     userId: row.user_id,
     groupId: group_id === undefined ? row.group_id : group_id,
+    lineGroupId: line_group_id,
     name: name ?? row.name,
     settings,
   };
