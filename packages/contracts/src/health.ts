@@ -1,5 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { LogTime } from './edge/protection-api.ts';
 import { Limit, Page } from './envelope.ts';
+import { Id } from './fields.ts';
 
 /** Who decides that a node IP is down: the master's probe, the other nodes' probes, or both. */
 export const MonitorVoters = Type.Union(
@@ -84,13 +86,13 @@ export const IpSwitchQuery = Type.Object({
   page: Type.Optional(Page),
   limit: Type.Optional(Limit),
   ip: Type.Optional(Type.String({ maxLength: 64 })),
-  node_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  node_id: Type.Optional(Id),
   line_group: Type.Optional(Type.String({ maxLength: 128, description: 'line group name contains' })),
   line: Type.Optional(Type.String({ maxLength: 128, description: 'line name contains' })),
   from: Type.Optional(IpState),
   to: Type.Optional(IpState),
-  start: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 or Unix seconds' })),
-  end: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 or Unix seconds' })),
+  start: Type.Optional(LogTime),
+  end: Type.Optional(LogTime),
 });
 export type IpSwitchQuery = Static<typeof IpSwitchQuery>;
 

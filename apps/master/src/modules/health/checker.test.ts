@@ -264,8 +264,11 @@ describe.each(DIALECTS)('node health checks on $dialect', (target) => {
     for (const url of ['/v1/log/ip-switch', '/v1/monitor/node/ip-state']) {
       expect((await test.call('GET', url, { token: plain })).body).toMatchObject({ code: 'forbidden' });
     }
-    const bad = await test.call('GET', '/v1/log/ip-switch?start=yesterday', { token: admin });
-    expect(bad.body).toEqual({ code: 'invalid_param', msg: 'querystring/start: yesterday is not a time', data: null });
+    const bad = await test.call('GET', '/v1/log/ip-switch?start=2026-13-45', { token: admin });
+    expect(bad.body).toEqual({ code: 'invalid_param', msg: 'querystring/start: 2026-13-45 is not a time', data: null });
+    const word = await test.call('GET', '/v1/log/ip-switch?end=yesterday', { token: admin });
+    expect(word.body.code).toBe('invalid_param');
+    expect(word.body.msg).toContain('end');
   });
 
   it('hands a switch over again next round when republishing failed', async () => {
