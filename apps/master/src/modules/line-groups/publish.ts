@@ -132,7 +132,26 @@ export async function publishLineGroups(
 }
 
 /** publishLineGroups with the IPs of `drainNodeIds` left out as if those nodes were already in maintenance. */
-export async function publishGroups(
+export function publishGroups(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  log: FastifyBaseLogger,
+  options: { groupIds?: readonly number[]; drainNodeIds?: readonly number[] },
+): Promise<PublishResult> {
+  // One publishing at a time in this master: a plan made before a change must not be written after
+  // the plan made after it (a health switch and an admin's edit at once).
+  const run = () => publishNow(db, secrets, log, options);
+  const result = publishing.then(run, run);
+  publishing = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  return result;
+}
+
+let publishing: Promise<void> = Promise.resolve();
+
+async function publishNow(
   db: Kysely<Database>,
   secrets: SecretBox,
   log: FastifyBaseLogger,
