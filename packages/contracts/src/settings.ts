@@ -123,6 +123,23 @@ export const LocaleSettings = Type.Object(
 );
 export type LocaleSettings = Static<typeof LocaleSettings>;
 
+/**
+ * How long the master keeps what it records. Raw access and stream logs feed the access log and
+ * top-N (at most 31 days); a chart reads per-minute traffic only within `minute_rollup_days`, per-hour
+ * within `hour_rollup_days`, and per-day traffic beyond (kept for good: one row a site a day).
+ */
+export const RetentionSettings = Type.Object(
+  {
+    log_retention_days: whole(180, 3650, 'days the operation and sign-in logs are kept'),
+    access_log_days: whole(1, 31, 'days raw access and stream log lines are kept'),
+    minute_rollup_days: whole(1, 31, 'days per-minute traffic and node reports are kept'),
+    hour_rollup_days: whole(7, 400, 'days per-hour traffic is kept'),
+    usage_sample_days: whole(62, 400, 'days the 5-minute usage samples (95th percentile) are kept'),
+  },
+  { additionalProperties: false },
+);
+export type RetentionSettings = Static<typeof RetentionSettings>;
+
 /** The tabs of /sys/setting: the config name under `global-0-system-` and its schema. */
 export const SYSTEM_SETTING_GROUPS = {
   site: SiteIdentitySettings,
@@ -133,6 +150,7 @@ export const SYSTEM_SETTING_GROUPS = {
   session: SessionSettings,
   password: PasswordPolicy,
   locale: LocaleSettings,
+  retention: RetentionSettings,
 } as const satisfies Record<string, TSchema>;
 export type SystemSettingGroup = keyof typeof SYSTEM_SETTING_GROUPS;
 

@@ -24,7 +24,10 @@ export async function ensureDayPartitions(
   const days = new Set(values.map((value) => Math.floor((value * scale) / DAY_MS)));
   for (const day of days) {
     const name = `${table}_${new Date(day * DAY_MS).toISOString().slice(0, 10).replaceAll('-', '_')}`;
-    if (known.has(name)) continue;
+    // Only recent days are remembered: retention drops old partitions (in any master), and a late
+    // line for such a day must find its partition made again, not a stale memory of it.
+    const recent = day >= Math.floor(Date.now() / DAY_MS) - 1;
+    if (recent && known.has(name)) continue;
     const from = (day * DAY_MS) / scale;
     const to = ((day + 1) * DAY_MS) / scale;
     try {
@@ -35,6 +38,6 @@ export async function ensureDayPartitions(
       // Another ingest created it at the same moment.
       if (!/already exists/.test(String(error))) throw error;
     }
-    known.add(name);
+    if (recent) known.add(name);
   }
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { SETTINGS_LOCALES } from './locales/bundle.ts';
 import { SettingGroupForm } from './SettingGroupForm.tsx';
+import { StorageSize } from './StorageSize.tsx';
 import { SETTING_GROUPS } from './settingFields.ts';
 
 /** Spec §2 /sys/setting (admin:sys): a tab per group of system settings, each saved on its own. */
@@ -19,7 +20,12 @@ export const Component = () => {
         items={SETTING_GROUPS.map((each) => ({
           key: each,
           label: t(`settings.tab.${each}`),
-          children: <SettingGroupForm group={each} />,
+          children: (
+            <>
+              {each === 'retention' && <StorageSize />}
+              <SettingGroupForm group={each} />
+            </>
+          ),
         }))}
       />
     </section>

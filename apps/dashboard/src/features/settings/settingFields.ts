@@ -22,6 +22,7 @@ export const SETTING_GROUPS: readonly SystemSettingGroup[] = [
   'session',
   'password',
   'locale',
+  'retention',
 ];
 
 export const SETTING_FIELDS: Record<SystemSettingGroup, readonly SettingField[]> = {
@@ -74,6 +75,13 @@ export const SETTING_FIELDS: Record<SystemSettingGroup, readonly SettingField[]>
   locale: [
     { name: 'default_language', kind: 'select', options: LANGUAGES },
     { name: 'languages', kind: 'multi', options: LANGUAGES },
+  ],
+  retention: [
+    { name: 'access_log_days', kind: 'number', min: 1, max: 31 },
+    { name: 'minute_rollup_days', kind: 'number', min: 1, max: 31 },
+    { name: 'hour_rollup_days', kind: 'number', min: 7, max: 400 },
+    { name: 'usage_sample_days', kind: 'number', min: 62, max: 400 },
+    { name: 'log_retention_days', kind: 'number', min: 180, max: 3650 },
   ],
 };
 

@@ -13,6 +13,7 @@ import { cidrKeyRange } from '../../db/ip-key.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
 import { invalidParam } from '../../errors.ts';
+import { loadSettings } from '../settings/settings.service.ts';
 import type { Owner } from '../tenancy.ts';
 import {
   type AccessLogFilter,
@@ -25,6 +26,7 @@ import { bucketSeries } from './bucket-series.ts';
 import { type SiteScope, siteScope } from './site-scope.repository.ts';
 import { DAY_MS, timeRange } from './time-range.ts';
 import { readTraffic } from './traffic.repository.ts';
+import { retainedRollup } from './traffic-retention.ts';
 import { TRAFFIC_ROLLUPS } from './traffic-rollup.repository.ts';
 
 export interface MonitorStores {
@@ -44,11 +46,9 @@ const ZERO: TrafficCounts = {
   blocked: 0,
 };
 
-/** The finest rollup whose intervals over the range number at most MONITOR_LIMITS.maxPoints. */
-export function rollupFor(spanMs: number) {
-  const fits = TRAFFIC_ROLLUPS.find(({ seconds }) => spanMs / (seconds * 1000) <= MONITOR_LIMITS.maxPoints);
-  return fits ?? TRAFFIC_ROLLUPS[2];
-}
+/** The rollup a chart of the range reads: the finest that fits and still holds the range's start. */
+export const rollupFor = async (db: Kysely<Database>, range: { fromMs: number; toMs: number; now: number }) =>
+  retainedRollup(TRAFFIC_ROLLUPS, range, await loadSettings(db), MONITOR_LIMITS.maxPoints);
 
 const scopeOf = (stores: MonitorStores, owner: Owner, query: { site_id?: number; group_id?: number }) =>
   siteScope(stores.db, owner, { siteId: query.site_id, groupId: query.group_id });
@@ -61,7 +61,7 @@ export async function siteRealtime(
 ): Promise<SiteRealtime> {
   const { fromMs, toMs } = timeRange(query.from, query.to, { maxSpanMs: MONITOR_LIMITS.realtimeMaxDays * DAY_MS, now });
   const scope = await scopeOf(stores, owner, query);
-  const { table, seconds } = rollupFor(toMs - fromMs);
+  const { table, seconds } = await rollupFor(stores.db, { fromMs, toMs, now });
   const first = Math.floor(fromMs / 1000 / seconds) * seconds;
   const end = Math.ceil(toMs / 1000 / seconds) * seconds;
   const rows = await readTraffic(stores.logs, scope, table, first, end);

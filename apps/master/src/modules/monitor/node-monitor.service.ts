@@ -13,16 +13,16 @@ import { cidrKeyRange } from '../../db/ip-key.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { currentConfigVersion } from '../config/config-version.ts';
 import { OFFLINE_AFTER_MS } from '../nodes/nodes.repository.ts';
+import { loadSettings } from '../settings/settings.service.ts';
 import type { MonitorStores } from './monitor.service.ts';
 import { latestReport, type NodeBucket, nodeIpLog, nodeTopSites, readNodeMetrics } from './node-metrics.repository.ts';
 import { NODE_ROLLUPS } from './node-rollup.repository.ts';
 import { DAY_MS, timeRange } from './time-range.ts';
+import { retainedRollup } from './traffic-retention.ts';
 
 /** The finest rollup whose intervals over the range number at most MONITOR_LIMITS.maxPoints. */
-export function nodeRollupFor(spanMs: number) {
-  const fits = NODE_ROLLUPS.find(({ seconds }) => spanMs / (seconds * 1000) <= MONITOR_LIMITS.maxPoints);
-  return fits ?? NODE_ROLLUPS[2];
-}
+export const nodeRollupFor = async (db: MonitorStores['db'], range: { fromMs: number; toMs: number; now: number }) =>
+  retainedRollup(NODE_ROLLUPS, range, await loadSettings(db), MONITOR_LIMITS.maxPoints);
 
 /** A node the admin names must exist: otherwise a 404 naming the field (never an empty chart of nothing). */
 async function checkNode(stores: MonitorStores, nodeId: number | undefined) {
@@ -55,7 +55,7 @@ export async function nodeRealtime(
 ): Promise<NodeRealtime> {
   const { fromMs, toMs } = timeRange(query.from, query.to, { maxSpanMs: MONITOR_LIMITS.realtimeMaxDays * DAY_MS, now });
   await checkNode(stores, query.node_id);
-  const { table, seconds } = nodeRollupFor(toMs - fromMs);
+  const { table, seconds } = await nodeRollupFor(stores.db, { fromMs, toMs, now });
   const first = Math.floor(fromMs / 1000 / seconds) * seconds;
   const end = Math.ceil(toMs / 1000 / seconds) * seconds;
   const rows = await readNodeMetrics(stores.logs, query.node_id, table, first, end);

@@ -11,6 +11,7 @@ import {
 } from '@rampart/contracts';
 import { cidrKeyRange } from '../../db/ip-key.ts';
 import { invalidParam } from '../../errors.ts';
+import { loadSettings } from '../settings/settings.service.ts';
 import type { Owner } from '../tenancy.ts';
 import type { Cursor } from './access-log.repository.ts';
 import { bucketSeries } from './bucket-series.ts';
@@ -20,14 +21,13 @@ import { STREAM_ROLLUPS } from './stream-rollup.repository.ts';
 import { type StreamScope, streamPorts, streamScope } from './stream-scope.repository.ts';
 import { readStreamTraffic } from './stream-traffic.repository.ts';
 import { DAY_MS, timeRange } from './time-range.ts';
+import { retainedRollup } from './traffic-retention.ts';
 
 const ZERO: StreamTrafficCounts = { connections: 0, failed: 0, bytes_in: 0, bytes_out: 0, session_ms: 0 };
 
 /** The finest rollup whose intervals over the range number at most MONITOR_LIMITS.maxPoints. */
-export function streamRollupFor(spanMs: number) {
-  const fits = STREAM_ROLLUPS.find(({ seconds }) => spanMs / (seconds * 1000) <= MONITOR_LIMITS.maxPoints);
-  return fits ?? STREAM_ROLLUPS[2];
-}
+export const streamRollupFor = async (db: MonitorStores['db'], range: { fromMs: number; toMs: number; now: number }) =>
+  retainedRollup(STREAM_ROLLUPS, range, await loadSettings(db), MONITOR_LIMITS.maxPoints);
 
 const scopeOf = (stores: MonitorStores, owner: Owner, query: { stream_id?: number; group_id?: number }) =>
   streamScope(stores.db, owner, { streamId: query.stream_id, groupId: query.group_id });
@@ -40,7 +40,7 @@ export async function streamRealtime(
 ): Promise<StreamRealtime> {
   const { fromMs, toMs } = timeRange(query.from, query.to, { maxSpanMs: MONITOR_LIMITS.realtimeMaxDays * DAY_MS, now });
   const scope = await scopeOf(stores, owner, query);
-  const { table, seconds } = streamRollupFor(toMs - fromMs);
+  const { table, seconds } = await streamRollupFor(stores.db, { fromMs, toMs, now });
   const first = Math.floor(fromMs / 1000 / seconds) * seconds;
   const end = Math.ceil(toMs / 1000 / seconds) * seconds;
   const rows = await readStreamTraffic(stores.logs, scope, table, first, end);

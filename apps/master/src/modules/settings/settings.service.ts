@@ -79,6 +79,11 @@ export const SETTING_DEFAULTS = {
   alidns_api_url: 'https://alidns.aliyuncs.com',
   /** Days the operation and login logs are kept; never less than 180 (log-retention.ts). */
   log_retention_days: 180,
+  /** Days the traffic data is kept, tier by tier (traffic-retention.ts). */
+  access_log_days: 31,
+  minute_rollup_days: 7,
+  hour_rollup_days: 90,
+  usage_sample_days: 100,
   /** Agents present this to register; empty until first read, when a random one is made. */
   cluster_install_token: '',
 };

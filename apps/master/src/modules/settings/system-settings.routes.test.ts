@@ -56,7 +56,7 @@ describe.each(DIALECTS)('system settings on $dialect', (target) => {
     expect((await test.call('GET', SMTP, { token: admin })).body.data).toMatchObject({ smtp_password: SECRET_MASK });
     const list = await test.call('GET', '/v1/configs?type=system', { token: admin });
     expect(JSON.stringify(list.body)).not.toContain(smtp.smtp_password);
-    expect((list.body.data as { total: number }).total).toBe(8);
+    expect((list.body.data as { total: number }).total).toBe(9);
 
     await test.call('PUT', SMTP, { token: admin, body: { ...smtp, smtp_port: 2465, smtp_password: SECRET_MASK } });
     const fallback = { from: 'Rampart <no-reply@localhost>' };

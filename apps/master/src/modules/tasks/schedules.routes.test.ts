@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSecretKey, secretBox } from '../../secrets.ts';
 import { DIALECTS } from '../../test/databases.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
-import { loadSecretKey, secretBox } from '../../secrets.ts';
 import { createMessenger } from '../messages/messenger.ts';
 import { createNotifier } from '../messages/notifier.ts';
 import { startSchedules } from './schedules.ts';
@@ -62,6 +62,7 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
       expect.objectContaining({ name: 'cert-renewal', enabled: true, interval_seconds: 3600, last_result: null }),
       expect.objectContaining({ name: 'expiry-notices', enabled: true, interval_seconds: 3600, running: false }),
       expect.objectContaining({ name: 'log-retention', enabled: true, interval_seconds: 3600, running: false }),
+      expect.objectContaining({ name: 'traffic-retention', enabled: true, interval_seconds: 3600, running: false }),
     ]);
     const changed = await test.call('PUT', '/v1/tasks/scheduled/log-retention', {
       token: admin,
@@ -82,7 +83,7 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
     const unknown = await test.call('POST', '/v1/tasks/scheduled/coffee/run', { token: admin });
     expect(unknown.body).toMatchObject({
       code: 'not_found',
-      msg: 'scheduled task coffee does not exist; there are cert-renewal, log-retention, expiry-notices',
+      msg: 'scheduled task coffee does not exist; there are cert-renewal, log-retention, traffic-retention, expiry-notices',
     });
   });
 
@@ -109,7 +110,8 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
       messenger,
       secrets: secretBox(loadSecretKey(test.database.dataDir, undefined)),
     });
-    const schedules = startSchedules({ db, log, notifier });
+    const { logs, dialect } = test.database;
+    const schedules = startSchedules({ db, logs, dialect, log, notifier });
     try {
       await expect.poll(async () => (await one('log-retention'))?.last_result, { timeout: 15_000 }).toBe('ok');
     } finally {

@@ -1,10 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import type { LogDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
 import { renewDueCerts } from '../acme/renewals.ts';
 import { pruneAccountLogs } from '../audit/log-retention.ts';
 import { sendCertExpiryNotices } from '../messages/expiry-notices.ts';
 import type { Notifier } from '../messages/notifier.ts';
+import { pruneTrafficData } from '../monitor/traffic-retention.ts';
+import { loadSettings } from '../settings/settings.service.ts';
 import {
   claimScheduledTask,
   ensureScheduledTasks,
@@ -15,6 +19,8 @@ import {
 /** What a scheduled run works with. */
 export interface ScheduleDeps {
   db: Kysely<Database>;
+  logs: Kysely<LogDatabase>;
+  dialect: Dialect;
   log: FastifyBaseLogger;
   notifier: Notifier;
 }
@@ -41,6 +47,14 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     async run({ db, log }) {
       const deleted = await pruneAccountLogs(db);
       if (deleted > 0) log.info({ deleted }, 'pruned operation and login logs past retention');
+    },
+  },
+  {
+    name: 'traffic-retention',
+    intervalSeconds: 3600,
+    async run({ db, logs, dialect, log }) {
+      const pruned = await pruneTrafficData(logs, dialect, await loadSettings(db));
+      if (Object.keys(pruned).length > 0) log.info({ pruned }, 'pruned traffic data past retention');
     },
   },
   {

@@ -1,5 +1,13 @@
 export const settingsEnUS = {
   settings: {
+    storage: {
+      title: 'Disk used now',
+      dialect: 'Database',
+      sqlite: 'SQLite (embedded)',
+      postgres: 'PostgreSQL',
+      config: 'Configuration (users, sites, settings)',
+      logs: 'Logs and traffic data',
+    },
     tab: {
       site: 'Site',
       register: 'Registration',
@@ -9,6 +17,7 @@ export const settingsEnUS = {
       session: 'Sign-in',
       password: 'Password policy',
       locale: 'Languages',
+      retention: 'Data retention',
     },
     intro: {
       site: 'The name, logo and footer shown on the sign-in pages and in the console.',
@@ -19,6 +28,8 @@ export const settingsEnUS = {
       session: 'How long a sign-in lasts before the user signs in again.',
       password: 'What a new password must contain (registration, reset and password change).',
       locale: 'The language the console starts in, and the languages users may pick.',
+      retention:
+        'How long the master keeps what it records. Older data is removed every hour in small batches; per-day traffic is kept for good.',
     },
     field: {
       site_name: 'Site name',
@@ -57,6 +68,11 @@ export const settingsEnUS = {
       password_require_symbol: 'Needs a symbol',
       default_language: 'Default language',
       languages: 'Languages users may pick',
+      access_log_days: 'Access and stream logs (days)',
+      minute_rollup_days: 'Per-minute traffic and node reports (days)',
+      hour_rollup_days: 'Per-hour traffic (days)',
+      usage_sample_days: '5-minute usage samples (days)',
+      log_retention_days: 'Operation and sign-in logs (days)',
     },
     help: {
       site_name: 'Shown in the browser title, the header and on the sign-in page; 1 to 64 characters.',
@@ -95,6 +111,11 @@ export const settingsEnUS = {
       password_require_symbol: 'At least one character that is neither a letter nor a digit.',
       default_language: 'For visitors who have not picked one.',
       languages: 'At least one.',
+      access_log_days: 'The access log, top lists and CSV exports reach this far back; 1 to 31 days.',
+      minute_rollup_days: 'Short charts older than this are drawn per hour; 1 to 31 days.',
+      hour_rollup_days: 'Charts older than this are drawn per day; 7 to 400 days.',
+      usage_sample_days: 'The monthly 95th percentile needs the whole last month; 62 to 400 days.',
+      log_retention_days: 'Kept at least 180 days; up to 10 years.',
     },
     option: {
       required: 'Required',

@@ -1,5 +1,13 @@
 export const settingsZhCN = {
   settings: {
+    storage: {
+      title: '当前磁盘占用',
+      dialect: '数据库',
+      sqlite: 'SQLite（内置）',
+      postgres: 'PostgreSQL',
+      config: '配置（用户、站点、设置）',
+      logs: '日志和流量数据',
+    },
     tab: {
       site: '站点',
       register: '注册',
@@ -9,6 +17,7 @@ export const settingsZhCN = {
       session: '登录',
       password: '密码策略',
       locale: '语言',
+      retention: '数据保留',
     },
     intro: {
       site: '登录页和控制台显示的站点名称、Logo 和页脚。',
@@ -19,6 +28,7 @@ export const settingsZhCN = {
       session: '登录后多久需要重新登录。',
       password: '新密码必须满足的要求（注册、重置密码和修改密码）。',
       locale: '控制台的默认语言，以及用户可选择的语言。',
+      retention: '主控保存所记录数据的时长。过期数据每小时分小批删除；按天统计的流量永久保留。',
     },
     field: {
       site_name: '站点名称',
@@ -57,6 +67,11 @@ export const settingsZhCN = {
       password_require_symbol: '必须包含符号',
       default_language: '默认语言',
       languages: '可选语言',
+      access_log_days: '访问日志和转发日志（天）',
+      minute_rollup_days: '按分钟的流量和节点上报（天）',
+      hour_rollup_days: '按小时的流量（天）',
+      usage_sample_days: '5 分钟用量采样（天）',
+      log_retention_days: '操作日志和登录日志（天）',
     },
     help: {
       site_name: '显示在浏览器标题、页头和登录页；1 到 64 个字符。',
@@ -95,6 +110,11 @@ export const settingsZhCN = {
       password_require_symbol: '至少一个既非字母也非数字的字符。',
       default_language: '用于尚未选择语言的访客。',
       languages: '至少选择一种。',
+      access_log_days: '访问日志、排行和 CSV 导出可查询的范围；1 到 31 天。',
+      minute_rollup_days: '早于此时长的短时图表按小时绘制；1 到 31 天。',
+      hour_rollup_days: '早于此时长的图表按天绘制；7 到 400 天。',
+      usage_sample_days: '月度 95 计费需要完整的上个月；62 到 400 天。',
+      log_retention_days: '至少保留 180 天，最多 10 年。',
     },
     option: {
       required: '必填',

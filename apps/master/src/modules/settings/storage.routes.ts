@@ -1,0 +1,25 @@
+import { Envelope, PERMISSIONS } from '@rampart/contracts';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import type { App } from '../../http.ts';
+import { requirePermission } from '../../plugins/auth.ts';
+import { ok } from '../../plugins/envelope.ts';
+import { storageBytes } from './storage.ts';
+
+const StorageSize = Type.Object({
+  dialect: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
+  config_bytes: Type.Integer({ description: 'users, sites, settings and the other configuration' }),
+  logs_bytes: Type.Integer({ description: 'access and stream logs, traffic rollups, node reports' }),
+});
+
+/** GET /v1/system/storage (admin:sys): how much disk the two stores take, shown beside the retention settings. */
+export async function storageRoutes(app: App, { db, logs, dialect }: AppContext) {
+  app.get(
+    '/v1/system/storage',
+    { schema: { tags: ['system'], response: { 200: Envelope(StorageSize) } } },
+    async (request) => {
+      requirePermission(request, PERMISSIONS.adminSys);
+      return ok({ dialect, ...(await storageBytes({ db, logs, dialect })) });
+    },
+  );
+}
