@@ -54,6 +54,9 @@ describe('/node/monitor-setting: health checks, IP states and the IP-switch log'
     const form = page.getByTestId('monitor-settings-form');
     expect(await form.getByLabel('Interval (seconds)').inputValue()).toBe('30.0');
     expect(await form.getByLabel('Failures before down').inputValue()).toBe('3');
+    // TCP by default; an HTTP probe asks for a path and a status.
+    expect(await form.getByLabel('HTTP path').count()).toBe(0);
+    await form.getByText('HTTP', { exact: true }).click();
 
     await form.getByLabel('Interval (seconds)').fill('1');
     await form.getByLabel('Timeout (seconds)').fill('2');
@@ -72,6 +75,7 @@ describe('/node/monitor-setting: health checks, IP states and the IP-switch log'
     await page.getByText('Monitor settings saved').waitFor();
     const { baseUrl } = suite.master();
     expect(await callApi(baseUrl, 'GET', '/v1/configs/global-0-node-monitor', { token: await admin() })).toMatchObject({
+      probe: 'http',
       path: '/',
       interval_seconds: 0.5,
       timeout_seconds: 0.5,

@@ -41,9 +41,11 @@ export const NodeMonitorSettings = Type.Object(
 );
 export type NodeMonitorSettings = Static<typeof NodeMonitorSettings>;
 
+// A TCP connect by default: an edge answers a request for its bare IP as for any unknown host (a
+// 4xx page or a closed connection, /config settings), so an HTTP probe needs a path the operator chose.
 export const DEFAULT_NODE_MONITOR: NodeMonitorSettings = {
   enabled: true,
-  probe: 'http',
+  probe: 'tcp',
   path: '/',
   expected_status: 200,
   interval_seconds: 30,

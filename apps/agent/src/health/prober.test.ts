@@ -53,7 +53,13 @@ describe('an agent probing the other nodes for the master', () => {
   beforeEach(async () => {
     test = await startTestApp({ dialect: 'sqlite' }, { background: false });
     admin = await test.login('admin', ADMIN_PASSWORD);
-    const settings = { interval_seconds: 0.2, timeout_seconds: 0.5, voters: 'nodes' as const };
+    const settings = {
+      probe: 'http',
+      path: '/',
+      interval_seconds: 0.2,
+      timeout_seconds: 0.5,
+      voters: 'nodes' as const,
+    };
     const { value } = {
       value: (await test.call('GET', '/v1/configs/global-0-node-monitor', { token: admin })).body.data,
     };

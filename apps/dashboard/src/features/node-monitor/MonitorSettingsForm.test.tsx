@@ -45,7 +45,7 @@ describe('monitor settings form', () => {
     root.render(
       <AppProviders i18n={createI18n(COMMON_LOCALES, 'en-US')} onLoginRequired={vi.fn()}>
         <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-          <MonitorSettingsForm settings={{ ...DEFAULT_NODE_MONITOR, path: '/healthz' }} />
+          <MonitorSettingsForm settings={{ ...DEFAULT_NODE_MONITOR, probe: 'http', path: '/healthz' }} />
         </QueryClientProvider>
       </AppProviders>,
     );

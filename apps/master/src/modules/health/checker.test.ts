@@ -271,8 +271,8 @@ describe.each(DIALECTS)('node health checks on $dialect', (target) => {
     expect(word.body.msg).toContain('end');
   });
 
-  it('hands a switch over again next round when republishing failed', async () => {
-    await writeConfig(test.database.db, NODE_MONITOR, FAST, Date.now());
+  it('hands a switch over again next round when republishing failed (TCP probes)', async () => {
+    await writeConfig(test.database.db, NODE_MONITOR, { ...FAST, probe: 'tcp' }, Date.now());
     await addNode('edge-gone', '127.0.0.10', 9);
     const calls: string[][] = [];
     checker(async (events) => {
@@ -286,7 +286,9 @@ describe.each(DIALECTS)('node health checks on $dialect', (target) => {
     const seen = await streak();
     await vi.waitFor(async () => expect(await streak()).toBeGreaterThan(seen + 2), WAIT);
     expect(calls).toHaveLength(2);
-    expect((await switches()).total).toBe(1);
+    const log = await switches();
+    expect(log.total).toBe(1);
+    expect(log.list[0]?.reason).toBe('1 of 1 probes failed 3 times in a row: ECONNREFUSED');
   });
 
   it('lets one master at a time decide', async () => {
