@@ -6,8 +6,11 @@ export const tasksEnUS = {
       'cert-renewal': 'Certificate renewal',
       'log-retention': 'Log retention',
       'expiry-notices': 'Expiry notices',
+      'traffic-retention': 'Traffic data retention',
     },
     about: {
+      'traffic-retention':
+        'Removes access logs, traffic rollups, node reports and usage samples older than /sys/setting keeps them.',
       'expiry-notices':
         'Tells owners of certificates that expire in 30, 7 or 1 day(s) or have expired, as they subscribed.',
       'cert-renewal': 'Queues the renewal of ACME certificates that expire soon.',

@@ -2,8 +2,14 @@ export const tasksZhCN = {
   tasks: {
     scheduledTitle: '定时任务',
     queueTitle: '后台任务',
-    name: { 'cert-renewal': '证书续期', 'log-retention': '日志保留', 'expiry-notices': '到期提醒' },
+    name: {
+      'cert-renewal': '证书续期',
+      'log-retention': '日志保留',
+      'expiry-notices': '到期提醒',
+      'traffic-retention': '流量数据保留',
+    },
     about: {
+      'traffic-retention': '删除超过系统设置中保留期的访问日志、流量汇总、节点上报和用量采样。',
       'expiry-notices': '在证书到期前 30 天、7 天、1 天及到期后，按订阅方式通知证书所有者。',
       'cert-renewal': '为即将到期的 ACME 证书排队续期。',
       'log-retention': '删除超过保留期（至少 180 天）的操作日志和登录日志。',
