@@ -12,6 +12,10 @@ export const MonitorVoters = Type.Union(
 );
 export type MonitorVoters = Static<typeof MonitorVoters>;
 
+/** Empty, or a host name (the same rule as an origin's Host header). */
+const HOST_OR_EMPTY =
+  '^(?:|(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)$';
+
 /**
  * The value of `global-0-node-monitor` (/node/monitor-setting): how every enabled node IP is probed,
  * and after how many results in a row it leaves DNS (down) or comes back (up).
@@ -31,6 +35,14 @@ export const NodeMonitorSettings = Type.Object(
       maximum: 599,
       description: 'HTTP probes: the status that counts as up',
     }),
+    host: Type.Optional(
+      Type.String({
+        maxLength: 253,
+        pattern: HOST_OR_EMPTY,
+        description:
+          'HTTP probes: the Host header, a site the edges serve; empty: the IP (answered as an unknown host)',
+      }),
+    ),
     interval_seconds: Type.Number({ minimum: 0.1, maximum: 3600, description: 'seconds between two probes of an IP' }),
     timeout_seconds: Type.Number({ minimum: 0.1, maximum: 60, description: 'seconds a probe may take' }),
     failures: Type.Integer({ minimum: 1, maximum: 20, description: 'failed probes in a row before an IP is down' }),
@@ -48,6 +60,7 @@ export const DEFAULT_NODE_MONITOR: NodeMonitorSettings = {
   probe: 'tcp',
   path: '/',
   expected_status: 200,
+  host: '',
   interval_seconds: 30,
   timeout_seconds: 5,
   failures: 3,
@@ -116,6 +129,7 @@ export const AgentProbePlan = Type.Object({
   probe: Type.Union([Type.Literal('http'), Type.Literal('tcp')]),
   path: Type.String(),
   expected_status: Type.Integer(),
+  host: Type.String(),
   interval_seconds: Type.Number(),
   timeout_seconds: Type.Number(),
   targets: Type.Array(Type.Object({ ip: Type.String(), port: Type.Integer({ minimum: 1, maximum: 65535 }) })),

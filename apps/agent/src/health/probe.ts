@@ -7,7 +7,7 @@ export interface ProbeResult {
   detail: string;
 }
 
-export type ProbeSettings = Pick<AgentProbePlan, 'probe' | 'path' | 'expected_status' | 'timeout_seconds'>;
+export type ProbeSettings = Pick<AgentProbePlan, 'probe' | 'path' | 'expected_status' | 'host' | 'timeout_seconds'>;
 
 /** Probes one node IP on a port: an HTTP GET answering the expected status, or a TCP connect. */
 export function probeIp(ip: string, port: number, settings: ProbeSettings, signal?: AbortSignal): Promise<ProbeResult> {
@@ -53,7 +53,7 @@ function probeHttp(
       path: settings.path,
       method: 'GET',
       agent: false,
-      headers: { host: `${host}:${port}`, 'user-agent': 'rampart-health', connection: 'close' },
+      headers: { host: settings.host || `${host}:${port}`, 'user-agent': 'rampart-health', connection: 'close' },
       ...(signal && { signal }),
     });
     // The whole exchange, not only the connect, must fit in the timeout.

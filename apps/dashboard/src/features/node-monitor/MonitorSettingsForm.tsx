@@ -20,6 +20,7 @@ const FIELDS = [
   'probe',
   'path',
   'expected_status',
+  'host',
   'interval_seconds',
   'timeout_seconds',
   'failures',
@@ -28,6 +29,7 @@ const FIELDS = [
 ] as const;
 // The same characters the server's schema allows (packages/contracts/src/health.ts).
 const PATH = /^\/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*$/;
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
 /** The form of global-0-node-monitor; the ranges are the server's. */
 export const MonitorSettingsForm = ({ settings }: { settings: NodeMonitorSettings }) => {
@@ -89,6 +91,14 @@ export const MonitorSettingsForm = ({ settings }: { settings: NodeMonitorSetting
             <Input style={{ width: 280 }} />
           </Form.Item>
           {number('expected_status', t('nodeMonitor.settings.expectedStatus'), 100, 599)}
+          <Form.Item
+            name="host"
+            label={t('nodeMonitor.settings.host')}
+            extra={t('nodeMonitor.settings.hostHelp')}
+            rules={[{ pattern: HOST, max: 253, message: t('nodeMonitor.settings.hostInvalid') }]}
+          >
+            <Input style={{ width: 280 }} placeholder="www.example.com" />
+          </Form.Item>
         </Space>
       )}
       <Space wrap size="large" align="start">

@@ -291,6 +291,29 @@ describe.each(DIALECTS)('node health checks on $dialect', (target) => {
     expect(log.list[0]?.reason).toBe('1 of 1 probes failed 3 times in a row: ECONNREFUSED');
   });
 
+  it('sends the Host header the settings name, as an edge routes by site', async () => {
+    const site = createServer((request, response) => {
+      response.writeHead(request.headers.host === 'site.example.com' ? 200 : 421).end();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.11', resolve));
+    stops.push(async () => {
+      site.closeAllConnections();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    });
+    await addNode('edge-site', '127.0.0.11', (site.address() as AddressInfo).port);
+    await writeConfig(test.database.db, NODE_MONITOR, { ...FAST, path: '/', host: 'site.example.com' }, Date.now());
+    checker();
+    await vi.waitFor(async () => {
+      expect((await stateOf('127.0.0.11'))?.votes[0]).toMatchObject({ ok: true, detail: 'HTTP 200' });
+      expect((await stateOf('127.0.0.11'))?.votes[0]?.streak).toBeGreaterThanOrEqual(FAST.failures + 1);
+    }, WAIT);
+    expect((await stateOf('127.0.0.11'))?.state).toBe('up');
+
+    await writeConfig(test.database.db, NODE_MONITOR, { ...FAST, path: '/', host: '' }, Date.now());
+    await vi.waitFor(async () => expect((await stateOf('127.0.0.11'))?.state).toBe('down'), WAIT);
+    expect((await switches()).list[0]?.reason).toBe('1 of 1 probes failed 3 times in a row: HTTP 421, expected 200');
+  });
+
   it('lets one master at a time decide', async () => {
     const db = test.database.db;
     expect(await claimLease(db, 'node-health', 'master-a', 1000, 5000)).toBe(true);

@@ -124,14 +124,14 @@ export async function healthAgentRoutes(app: App, { db }: AppContext) {
     async (request) => {
       const node = await callingNode(db, request);
       const { value: settings } = await readConfig(db, NODE_MONITOR);
-      const { enabled, probe, path, expected_status, interval_seconds, timeout_seconds } = settings;
+      const { enabled, probe, path, expected_status, host = '', interval_seconds, timeout_seconds } = settings;
       const voting = enabled && settings.voters !== 'master';
       const targets = voting
         ? (await listProbeTargets(db))
             .filter((target) => target.nodeId !== node.id)
             .map((target) => ({ ip: target.ip, port: target.port }))
         : [];
-      return ok({ enabled: voting, probe, path, expected_status, interval_seconds, timeout_seconds, targets });
+      return ok({ enabled: voting, probe, path, expected_status, host, interval_seconds, timeout_seconds, targets });
     },
   );
 
