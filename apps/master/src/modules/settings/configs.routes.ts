@@ -16,6 +16,7 @@ import {
   resetConfig,
   writeConfig,
 } from './configs.ts';
+import { sealSetting } from './sealed-settings.ts';
 
 const tags = ['configs'];
 
@@ -76,7 +77,7 @@ export async function configRoutes(app: App, { db }: AppContext) {
     app.get(path, { preValidation, schema }, value);
     app.put(path, { preValidation, schema: { ...schema, body: definition.schema } }, async (request) => {
       const stored = definition.secrets?.length ? (await readConfig(db, definition)).value : undefined;
-      const kept = keepMaskedSecrets(definition, request.body, stored);
+      const kept = keepMaskedSecrets(definition, request.body, stored, (plain) => sealSetting(db, plain));
       await store(definition, (target) => writeConfig(target, definition, kept, Date.now()));
       return value();
     });

@@ -2,12 +2,14 @@ import {
   type FieldRequirement,
   type Locale,
   passwordPolicyBreach,
+  SECRET_SETTINGS,
   type SmsProvider,
   SYSTEM_SETTING_GROUPS,
 } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { invalidParam } from '../../errors.ts';
+import { openSetting } from './sealed-settings.ts';
 import { readSystemConfigs, writeSystemConfig } from './settings.repository.ts';
 
 /** Every system setting with its default; stored values of the wrong type fall back to the default. */
@@ -115,6 +117,10 @@ export async function loadSettings(db: Kysely<Database>): Promise<Settings> {
     const value = stored.get(group);
     if (value === null || typeof value !== 'object') continue;
     for (const [name, field] of Object.entries(value)) if (GROUP_OF.get(name) === group) take(name, field);
+  }
+  for (const name of SECRET_SETTINGS) {
+    const stored = settings[name as SettingName];
+    if (typeof stored === 'string') Object.assign(settings, { [name]: openSetting(db, stored) });
   }
   return settings;
 }

@@ -72,6 +72,12 @@ describe.each(DIALECTS)('system settings on $dialect', (target) => {
     const log = await test.database.db.selectFrom('op_logs').select('changes').execute();
     expect(log).toHaveLength(2);
     expect(JSON.stringify(log)).not.toContain(smtp.smtp_password);
+    // Sealed at rest: the stored row holds neither the password nor anything of it in the clear, and
+    // sending the mask back kept it sealed once (not sealed again: the transport above got it back).
+    const rows = await test.database.db.selectFrom('configs').select('value').where('name', '=', 'smtp').execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.value).not.toContain(smtp.smtp_password);
+    expect(JSON.parse(rows[0]?.value ?? '{}')).toMatchObject({ smtp_password: expect.stringMatching(/^sealed:v1\./) });
 
     // An empty host: the server the master was started with.
     await test.call('DELETE', SMTP, { token: admin });
