@@ -98,7 +98,7 @@ describe('/node/list: nodes and pending nodes', () => {
     const command = modal.getByTestId('install-command');
     await expect
       .poll(() => command.textContent())
-      .toMatch(/^npm run agent -- --master http:\/\/127\.0\.0\.1:\d+ --token [0-9a-f]+ /);
+      .toMatch(/^curl -fsSL http:\/\/127\.0\.0\.1:\d+\/agent\/install\.sh \| sudo bash -s -- --token [0-9a-f]+$/);
   });
 
   it('speaks Chinese', async () => {

@@ -6,9 +6,9 @@ import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { useInstallToken } from './api.ts';
 import { NODES_LOCALES } from './locales/bundle.ts';
 
-/** The command that installs an agent on a new server, with the cluster's install token. */
+/** The command that installs an agent on a new Debian or Ubuntu server, with the cluster's install token. */
 export const installCommand = (masterUrl: string, token: string) =>
-  `npm run agent -- --master ${masterUrl} --token ${token} --data-dir /var/lib/rampart-agent`;
+  `curl -fsSL ${masterUrl}/agent/install.sh | sudo bash -s -- --token ${token}`;
 
 export const InstallModal = ({ onClose }: { onClose: () => void }) => {
   const { t } = useLocales(NODES_LOCALES);

@@ -70,7 +70,7 @@ export const nodesEnUS = {
     },
     install: {
       title: 'Add a node',
-      text: 'Run this on the new server (Debian with nginx and its Lua module). Its agent registers with the install token and appears under "Pending nodes", where you accept it.',
+      text: 'Run this as root on the new Debian or Ubuntu server. It installs nginx with its modules, the agent and a systemd service; the agent registers with the install token and appears under "Pending nodes", where you accept it.',
       token: 'Install token',
       rotate: 'New token',
       rotateConfirm:

@@ -71,7 +71,7 @@ export const nodesZhCN: typeof nodesEnUS = {
     },
     install: {
       title: '添加节点',
-      text: '在新服务器上（安装了 nginx 及其 Lua 模块的 Debian）运行以下命令。节点程序使用安装令牌注册后会出现在“待审核节点”中，接受即可。',
+      text: '在新的 Debian 或 Ubuntu 服务器上以 root 运行以下命令。它会安装 nginx 及其模块、节点程序和 systemd 服务；节点程序使用安装令牌注册后会出现在“待审核节点”中，接受即可。',
       token: '安装令牌',
       rotate: '重新生成',
       rotateConfirm: '确定重新生成安装令牌吗？尚未注册的节点需使用新令牌。',
