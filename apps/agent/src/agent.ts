@@ -10,6 +10,7 @@ import { Applier } from './apply/applier.ts';
 import { Nginx } from './apply/nginx.ts';
 import { workersAreOtherUser } from './apply/nginx-user.ts';
 import { prepareDataDir } from './data-dir.ts';
+import { HealthProber } from './health/prober.ts';
 import { errorText, type Logger } from './logger.ts';
 import { rotateIfLarge } from './logs/rotate.ts';
 import { LogShipper } from './logs/shipper.ts';
@@ -158,6 +159,7 @@ export class Agent {
       this.figures.shipped(batch);
       return ack;
     });
+    const applier = this.applier;
     const sync = new ConfigSync({
       client: this.client,
       credential: identity.credential,
@@ -166,7 +168,10 @@ export class Agent {
       waitSeconds: this.options.pollWaitSeconds,
       jobContext: {
         controlPort: this.options.controlPort,
-        cacheDir: this.paths.cacheDir,
+        // Read at each job: /config/res may move the cache with a config.
+        get cacheDir() {
+          return applier.cacheDir;
+        },
         edgeAddress: edgeAddress(this.options.listenAddress),
       },
       droppedLogLines: () => this.shipper.droppedLines,
@@ -192,7 +197,9 @@ export class Agent {
       },
       log: this.log,
     });
-    await Promise.all([sync.run(signal), metrics.run(signal), this.heartbeat(sync, signal)]);
+    // Votes on the other nodes' IPs for the master's health checks.
+    const health = new HealthProber({ client: this.client, auth, log: this.log });
+    await Promise.all([sync.run(signal), metrics.run(signal), this.heartbeat(sync, signal), health.run(signal)]);
   }
 
   /** Status every interval, so dropped log lines and a refused credential show up without a config change. */

@@ -9,6 +9,7 @@ import type { App } from './http.ts';
 import { configureAcmeHttp } from './modules/acme/acme-http.ts';
 import { CERT_ISSUE, certIssueHandler } from './modules/acme/issue-cert.ts';
 import { agentRoutes } from './modules/agent/agent.routes.ts';
+import { agentInstallRoutes } from './modules/agent-install/agent-install.routes.ts';
 import { announcementRoutes, publicAnnouncementRoutes } from './modules/announcements/announcements.routes.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { audit } from './modules/audit/audit-hook.ts';
@@ -20,8 +21,12 @@ import { cnameRoutes } from './modules/cname/cname.routes.ts';
 import { publicCommonRoutes, signedInCommonRoutes } from './modules/common/common.routes.ts';
 import { dnsApiRoutes } from './modules/dnsapis/dnsapis.routes.ts';
 import { ownedGroupRoutes } from './modules/groups/owned-groups.routes.ts';
+import { startHealthChecker } from './modules/health/checker.ts';
+import { healthAgentRoutes, healthRoutes } from './modules/health/health.routes.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
 import { jobRoutes } from './modules/jobs/jobs.routes.ts';
+import { lineGroupRoutes } from './modules/line-groups/line-groups.routes.ts';
+import { publishLineGroups } from './modules/line-groups/publish.ts';
 import { inboxRoutes } from './modules/messages/inbox.routes.ts';
 import { createMessenger, type SmsProvider } from './modules/messages/messenger.ts';
 import { createNotifier } from './modules/messages/notifier.ts';
@@ -34,6 +39,8 @@ import { overviewRoutes } from './modules/overview/overview.routes.ts';
 import { profileRoutes } from './modules/profile/profile.routes.ts';
 import { protectionRoutes } from './modules/protection/protection.routes.ts';
 import { configRoutes } from './modules/settings/configs.routes.ts';
+import { sealSettingsWith } from './modules/settings/sealed-settings.ts';
+import { storageRoutes } from './modules/settings/storage.routes.ts';
 import { siteRoutes } from './modules/sites/sites.routes.ts';
 import { streamRoutes } from './modules/streams/streams.routes.ts';
 import { settleScheduledRuns, startSchedules } from './modules/tasks/schedules.ts';
@@ -102,6 +109,8 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     sms: options.sms,
   });
   const secrets = secretBox(loadSecretKey(config.dataDir, config.secretKey));
+  // Secret settings (SMTP password, SMS secret) are sealed at rest with the same key.
+  sealSettingsWith(database.db, secrets);
   const notifier = createNotifier({ db: database.db, log: app.log, messenger, secrets, webhooks: options.webhooks });
   const context: AppContext = {
     config,
@@ -119,15 +128,37 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     handlers: { [CERT_ISSUE]: certIssueHandler({ db: database.db, secrets }) },
   });
   let schedules: { stop(): Promise<void> } | undefined;
+  let healthChecker: { stop(): Promise<void> } | undefined;
   if (options.background !== false) {
     app.addHook('onReady', async () => {
       tasks.start();
-      // Certificate renewal, log retention and expiry notices, as /sys/task sets them.
-      schedules = startSchedules({ db: database.db, log: app.log, notifier });
+      // Certificate renewal, log and traffic retention, expiry notices, as /sys/task sets them.
+      schedules = startSchedules({
+        db: database.db,
+        logs: database.logs,
+        dialect: database.dialect,
+        log: app.log,
+        notifier,
+      });
       notifier.start();
+      // Node IP health checks and failover, as /node/monitor-setting sets them.
+      healthChecker = startHealthChecker({
+        db: database.db,
+        log: app.log,
+        notifier,
+        // A switched IP leaves (or rejoins) the DNS answers of the line groups that list it.
+        onSwitch: async (switches) => {
+          const groupIds = [...new Set(switches.flatMap((change) => change.groupIds))];
+          if (groupIds.length === 0) return;
+          const published = await publishLineGroups(database.db, secrets, app.log, groupIds);
+          // Thrown, the checker hands these switches over again next round.
+          if (published.failed > 0) throw new Error(`${published.failed} line groups were not published`);
+        },
+      });
     });
   }
   app.addHook('onClose', async () => {
+    await healthChecker?.stop();
     await schedules?.stop();
     // Runs an admin started with "run now" finish before the database closes.
     await settleScheduledRuns();
@@ -149,6 +180,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
   await app.register(async (open: App) => {
     await publicAuthRoutes(open, context);
     await publicCommonRoutes(open, context);
+    await agentInstallRoutes(open);
     await publicAnnouncementRoutes(open, context);
   });
   await app.register(async (signedIn: App) => {
@@ -179,12 +211,15 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await dnsApiRoutes(signedIn, context);
     await jobRoutes(signedIn, context);
     await nodeRoutes(signedIn, context);
+    await lineGroupRoutes(signedIn, context);
     await taskRoutes(signedIn, context);
     await protectionRoutes(signedIn, context);
     await monitorRoutes(signedIn, context);
+    await healthRoutes(signedIn, context);
     await usageRoutes(signedIn, context);
     await overviewRoutes(signedIn, context);
     await configRoutes(signedIn, context);
+    await storageRoutes(signedIn, context);
     await apiKeyRoutes(signedIn, context);
     await logRoutes(signedIn, context);
     await profileRoutes(signedIn, context);
@@ -196,6 +231,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
   await app.register(async (agents: App) => {
     await agentRoutes(agents, context);
     await ingestRoutes(agents, context);
+    await healthAgentRoutes(agents, context);
   });
   await app.register(dashboard, { root: config.dashboardDir });
   return app;

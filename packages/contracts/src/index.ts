@@ -8,6 +8,8 @@ export * from './edge/index.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
 export * from './fields.ts';
+export * from './health.ts';
+export * from './line-groups.ts';
 export * from './messages.ts';
 export * from './monitor.ts';
 export * from './monitor-node.ts';

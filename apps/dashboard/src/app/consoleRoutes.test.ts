@@ -21,8 +21,8 @@ describe('console routes', () => {
 
   it('redirect groups and title pages that are not built yet as 404', () => {
     expect(byPath.get('/site')?.loader).toBeTypeOf('function');
-    const nodeDns = byPath.get('/node/dns')?.handle;
-    expect(isRouteHandle(nodeDns) && nodeDns.title).toBe('route.404');
+    const unbuilt = byPath.get('/finance/recharge-count')?.handle;
+    expect(isRouteHandle(unbuilt) && unbuilt.title).toBe('route.404');
     const home = byPath.get('/home')?.handle;
     expect(isRouteHandle(home) && home.title).toBe('route.home');
   });
@@ -39,9 +39,9 @@ describe('console routes', () => {
     };
     expect(handleOf('/log')).toMatchObject({ tabs: true, cache: true, trail: [{ title: 'route.log' }] });
     expect(handleOf('/site/list')).toMatchObject({ tabs: true, cache: true });
-    expect(handleOf('/node/dns')).toMatchObject({
+    expect(handleOf('/finance/recharge-count')).toMatchObject({
       tabs: false,
-      trail: [{ title: 'route.node' }, { title: 'route.node-dns' }],
+      trail: [{ title: 'route.finance' }, { title: 'route.finance-recharge-count' }],
     });
   });
 });

@@ -21,6 +21,8 @@ import { systemTasks } from './migrations/2026-11-25T1310-system-tasks.ts';
 import { userListIndexes } from './migrations/2026-11-25T1320-user-list-indexes.ts';
 import { nodeIpStates } from './migrations/2026-11-25T1500-node-ip-states.ts';
 import { expiryNotices } from './migrations/2026-11-25T1505-expiry-notices.ts';
+import { lineGroups } from './migrations/2026-11-25T1510-line-groups.ts';
+import { healthChecks } from './migrations/2026-11-25T1520-health-checks.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
@@ -49,6 +51,8 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-25T1320-user-list-indexes': userListIndexes(),
   '2026-11-25T1500-node-ip-states': nodeIpStates(dialect),
   '2026-11-25T1505-expiry-notices': expiryNotices(dialect),
+  '2026-11-25T1510-line-groups': lineGroups(dialect),
+  '2026-11-25T1520-health-checks': healthChecks(dialect),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({

@@ -129,6 +129,39 @@ export interface ConfigStateTable {
   version: number;
 }
 
+/** A line group (node group): a CNAME host whose records per DNS line point at node IPs. */
+export interface NodeGroupsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+  cname_domain_id: Generated<number | null>;
+  host: Generated<string>;
+  backup_group_id: Generated<number | null>;
+  is_default: Generated<number>;
+  publish_error: Generated<string>;
+  published_at: Generated<number | null>;
+}
+
+/** A DNS line: '' provider for the line every provider has (default), else as that provider names it. */
+export interface LinesTable {
+  id: Generated<number>;
+  provider: string;
+  code: string;
+  name_zh: string;
+  name_en: string;
+  created_at: number;
+}
+
+/** One IP of a line group on one line, with its weight; backup 1 when used only with every primary down. */
+export interface LineGroupRecordsTable {
+  id: Generated<number>;
+  group_id: number;
+  line_id: number;
+  ip: string;
+  weight: number;
+  backup: number;
+}
+
 /** A node IP's health as last decided (up or down) and since when. */
 export interface NodeIpStatesTable {
   ip: string;
@@ -136,6 +169,38 @@ export interface NodeIpStatesTable {
   /** up or down */
   state: string;
   changed_at: number;
+}
+
+/** One probe's latest result for a node IP and how many in a row (probe: master or node:{id}). */
+export interface NodeIpProbesTable {
+  ip: string;
+  probe: string;
+  ok: number;
+  streak: number;
+  detail: string;
+  updated_at: number;
+}
+
+/** A node IP's switch between up and down, with the probes' votes (JSON). */
+export interface IpSwitchLogTable {
+  id: Generated<number>;
+  created_at: number;
+  ip: string;
+  node_id: number;
+  node_name: string;
+  line_group: string;
+  line: string;
+  from_state: string;
+  to_state: string;
+  reason: string;
+  votes: string;
+}
+
+/** Who decides for now (the health checker's lease), until when. */
+export interface HealthLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
 }
 
 /** An expiry notice sent: per kind (cert), object, its expiry and the stage in days before it. */
@@ -186,6 +251,8 @@ export interface NodesTable {
   agent_version: string;
   created_at: number;
   updated_at: number;
+  /** 1: drained from DNS by the admin, left out of every line group's records. */
+  maintenance: Generated<number>;
 }
 
 export interface NodeApplyErrorsTable {
@@ -242,6 +309,8 @@ export interface SitesTable {
   version: number;
   created_at: number;
   updated_at: number;
+  /** The line group its CNAME points at; null: the default line group. */
+  line_group_id: Generated<number | null>;
 }
 
 export interface SiteDomainsTable {
@@ -295,6 +364,9 @@ export interface CnameDomainsTable {
   is_default: number;
   note: string;
   created_at: number;
+  /** The DNS API account the domain's records are published through, and the zone there. */
+  dnsapi_id: Generated<number | null>;
+  zone: Generated<string>;
 }
 
 export interface DnsApisTable {
@@ -564,11 +636,16 @@ export interface Database {
   message_sends: MessageSendsTable;
   configs: ConfigsTable;
   config_state: ConfigStateTable;
-  node_groups: NamedTable;
+  node_groups: NodeGroupsTable;
+  lines: LinesTable;
+  line_group_records: LineGroupRecordsTable;
   regions: NamedTable;
   pending_nodes: PendingNodesTable;
   nodes: NodesTable;
   node_ip_states: NodeIpStatesTable;
+  node_ip_probes: NodeIpProbesTable;
+  ip_switch_log: IpSwitchLogTable;
+  health_leases: HealthLeasesTable;
   expiry_notices: ExpiryNoticesTable;
   node_apply_errors: NodeApplyErrorsTable;
   site_groups: OwnedGroupTable;

@@ -21,13 +21,17 @@ export const ADMIN_ROUTE_ACCESS: readonly { path: string; access: readonly Permi
   { path: '/v1/nodes', access: [adminNode] },
   { path: '/v1/node-groups', access: [adminNode] },
   { path: '/v1/regions', access: [adminNode] },
+  { path: '/v1/lines', access: [adminNode] },
   { path: '/v1/pending-nodes', access: [adminNode] },
   { path: '/v1/cname-domains', access: [adminNode] },
   { path: '/v1/tasks', access: [adminSys] },
+  { path: '/v1/system/storage', access: [adminSys] },
   { path: '/v1/log/msg-send', access: [adminSys] },
   // Writing announcements; the login page reads the active ones at the public GET /v1/common/announcements.
   { path: '/v1/announcements', access: [adminSys] },
   { path: '/v1/monitor/node', access: [adminNode] },
+  // Node IPs switched by the health checks (/node/monitor-setting).
+  { path: '/v1/log/ip-switch', access: [adminNode] },
   { path: '/v1/monitor/nodes', access: [adminNode] },
   // The admin home's figures: every admin lands there, whatever their codes.
   { path: '/v1/admin/overview', access: ANY_ADMIN },

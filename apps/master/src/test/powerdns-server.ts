@@ -16,13 +16,6 @@ export interface PowerDnsAddress {
   dnsAddress: string;
 }
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The PowerDNS that the test project's global set-up started once for the whole run. */
-    powerDns?: PowerDnsAddress;
-  }
-}
-
 export interface PowerDns extends PowerDnsAddress {
   /** Creates a native zone through the API. */
   createZone(zone: string): Promise<void>;

@@ -1,5 +1,14 @@
 import { inject } from 'vitest';
-import { launchPowerDns, type PowerDns, powerDnsClient } from './powerdns-server.ts';
+import { launchPowerDns, type PowerDns, type PowerDnsAddress, powerDnsClient } from './powerdns-server.ts';
+
+// The PowerDNS address the global set-up provides (here, not beside the server: benchmarks use that
+// module without Vitest).
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The PowerDNS that the test project's global set-up started once for the whole run. */
+    powerDns?: PowerDnsAddress;
+  }
+}
 
 export type { PowerDns } from './powerdns-server.ts';
 

@@ -3,6 +3,7 @@ import type { EdgeJob, EdgeNodeSettings, EdgeUnknownHost, SiteSettings, StreamSe
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { liveChallenges } from '../acme/challenges.repository.ts';
+import { edgeSettings } from '../edge-settings/edge-settings.service.ts';
 import { edgeProtection } from '../protection/edge-protection.ts';
 import { readConfig, UNKNOWN_HOST, WAF_DEFAULTS } from '../settings/configs.ts';
 import { liveSites } from '../sites/sites.repository.ts';
@@ -34,11 +35,12 @@ async function unknownHost(db: Kysely<Database>): Promise<EdgeUnknownHost> {
 }
 
 async function buildShared(db: Kysely<Database>, version: number): Promise<SharedPart> {
-  const [sites, streams, challenges, unknown] = await Promise.all([
+  const [sites, streams, challenges, unknown, settings] = await Promise.all([
     liveSites(db),
     liveStreams(db),
     liveChallenges(db),
     unknownHost(db),
+    edgeSettings(db),
   ]);
   const siteSettings = sites.map((row) => ({ id: row.id, ...(JSON.parse(row.settings) as SiteSettings) }));
   // Also fills each site's protection (the default rule group where it has none).
@@ -59,7 +61,7 @@ async function buildShared(db: Kysely<Database>, version: number): Promise<Share
           .execute();
   const json = `"sites":${JSON.stringify(siteSettings)},"streams":${JSON.stringify(
     streams.map((row) => ({ id: row.id, ...(JSON.parse(row.settings) as StreamSettings) })),
-  )},"certs":${JSON.stringify(certs)},"acme_challenges":${JSON.stringify(challenges)},"protection":${JSON.stringify(protection)},"unknown_host":${JSON.stringify(unknown)}`;
+  )},"certs":${JSON.stringify(certs)},"acme_challenges":${JSON.stringify(challenges)},"protection":${JSON.stringify(protection)},"unknown_host":${JSON.stringify(unknown)},"edge_settings":${JSON.stringify(settings)}`;
   return { version, json, gzip: gzipSync(json, { level: 6 }) };
 }
 

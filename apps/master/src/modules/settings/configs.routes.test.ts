@@ -51,8 +51,9 @@ describe.each(DIALECTS)('configs on $dialect', (target) => {
       { key: 'global-0-waf-defaults', value: DEFAULTS, updated_at: null },
       { key: 'global-0-edge-unknown_host', value: { action: 'page', waf: true }, updated_at: null },
     ]);
-    // The tabs of /sys/setting follow (system-settings.routes.test.ts).
-    expect(all.list).toHaveLength(10);
+    // The edge settings (edge-settings.routes.test.ts), node monitoring, then the tabs of /sys/setting
+    // (system-settings.routes.test.ts).
+    expect(all.list).toHaveLength(16);
   });
 
   it('sends the answer to requests no site serves to the edges, with the WAF defaults, at a new config version', async () => {

@@ -14,6 +14,8 @@ import type { Kysely } from 'kysely';
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { Database } from '../../db/schema.ts';
+import { EDGE_SETTING_CONFIGS } from '../edge-settings/edge-settings.configs.ts';
+import { NODE_MONITOR } from '../health/monitor-settings.ts';
 import { groupValue, loadSettings, SETTING_DEFAULTS } from './settings.service.ts';
 
 /**
@@ -73,6 +75,7 @@ const SYSTEM_DESCRIPTIONS: Record<SystemSettingGroup, string> = {
   session: 'How long a sign-in lasts',
   password: 'What a new password must contain',
   locale: 'The default language and the languages users may pick',
+  retention: 'How long logs, traffic rollups and usage samples are kept',
 };
 
 /** The tabs of /sys/setting, `global-0-system-{group}`, for admins holding admin:sys. */
@@ -93,7 +96,13 @@ export const SYSTEM_SETTINGS: readonly ConfigDefinition[] = (
   }),
 );
 
-export const CONFIGS: readonly ConfigDefinition[] = [WAF_DEFAULTS, UNKNOWN_HOST, ...SYSTEM_SETTINGS];
+export const CONFIGS: readonly ConfigDefinition[] = [
+  WAF_DEFAULTS,
+  UNKNOWN_HOST,
+  ...EDGE_SETTING_CONFIGS,
+  NODE_MONITOR,
+  ...SYSTEM_SETTINGS,
+];
 
 /** The value as the browser sees it: saved secrets replaced with the mask. */
 export function maskConfigSecrets(definition: ConfigDefinition, value: unknown): unknown {
@@ -104,12 +113,24 @@ export function maskConfigSecrets(definition: ConfigDefinition, value: unknown):
   return shown;
 }
 
-/** A value to store: a secret sent back as the mask keeps the stored one. */
-export function keepMaskedSecrets(definition: ConfigDefinition, sent: unknown, stored: unknown): unknown {
+/**
+ * A value to store: a secret sent back as the mask keeps the stored one; every secret is stored
+ * sealed (`seal`: the store's box, sealed-settings.ts), never in the clear.
+ */
+export function keepMaskedSecrets(
+  definition: ConfigDefinition,
+  sent: unknown,
+  stored: unknown,
+  seal: (plain: string) => string = (plain) => plain,
+): unknown {
   if (!definition.secrets?.length || sent === null || typeof sent !== 'object') return sent;
   const kept: Record<string, unknown> = { ...(sent as Record<string, unknown>) };
   const before = (stored ?? {}) as Record<string, unknown>;
-  for (const name of definition.secrets) if (kept[name] === SECRET_MASK) kept[name] = before[name] ?? '';
+  for (const name of definition.secrets) {
+    if (kept[name] === SECRET_MASK) kept[name] = before[name] ?? '';
+    const value = kept[name];
+    if (typeof value === 'string') kept[name] = seal(value);
+  }
   return kept;
 }
 
