@@ -10,9 +10,8 @@ import {
   PERMISSIONS,
 } from '@rampart/contracts';
 import type { TSchema } from 'typebox';
-import type { ConfigDefinition } from '../settings/configs.ts';
+import type { ConfigDefinition } from '../settings/config-definition.ts';
 
-// Only a type from configs.ts: it lists these entries, so a value imported from it here would close a cycle.
 const entry = <T extends TSchema>(definition: ConfigDefinition<T>) => definition;
 
 export const EDGE_NGINX = entry({

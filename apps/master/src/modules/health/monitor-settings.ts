@@ -1,5 +1,5 @@
 import { DEFAULT_NODE_MONITOR, NodeMonitorSettings, PERMISSIONS } from '@rampart/contracts';
-import type { ConfigDefinition } from '../settings/configs.ts';
+import type { ConfigDefinition } from '../settings/config-definition.ts';
 
 /** `global-0-node-monitor`, the settings of /node/monitor-setting; the master reads them every round. */
 export const NODE_MONITOR: ConfigDefinition<typeof NodeMonitorSettings> = {

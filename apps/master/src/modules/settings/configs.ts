@@ -2,7 +2,6 @@ import {
   DEFAULT_SITE_PROTECTION,
   DEFAULT_UNKNOWN_HOST,
   PERMISSIONS,
-  type Permission,
   SECRET_MASK,
   SECRET_SETTINGS,
   SYSTEM_SETTING_GROUPS,
@@ -16,27 +15,10 @@ import { Compile } from 'typebox/compile';
 import type { Database } from '../../db/schema.ts';
 import { EDGE_SETTING_CONFIGS } from '../edge-settings/edge-settings.configs.ts';
 import { NODE_MONITOR } from '../health/monitor-settings.ts';
+import type { ConfigDefinition } from './config-definition.ts';
 import { groupValue, loadSettings, SETTING_DEFAULTS } from './settings.service.ts';
 
-/**
- * Typed entries of the spec's Config entity (`{scope_name}-{scope_id}-{type}-{name}`): each has a
- * schema, a default and the permission that reads and writes it. A stored value that no longer
- * fits its schema reads as the default.
- */
-export interface ConfigDefinition<T extends TSchema = TSchema> {
-  scope_name: string;
-  scope_id: number;
-  type: string;
-  name: string;
-  schema: T;
-  fallback: Static<T>;
-  permission: Permission;
-  description: string;
-  /** The edges serve with it: a change bumps the config version so that every node applies it. */
-  edge: boolean;
-  /** Fields answered as SECRET_MASK once saved; a PUT sending the mask keeps what is stored. */
-  secrets?: readonly string[];
-}
+export type { ConfigDefinition } from './config-definition.ts';
 
 const define = <T extends TSchema>(definition: ConfigDefinition<T>) => definition;
 
