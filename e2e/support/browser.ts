@@ -14,6 +14,10 @@ export const launchBrowser = (): Promise<Browser> =>
     ],
   });
 
-/** A fresh context (cookies, storage) whose browser language decides the dashboard's language. */
+/**
+ * A fresh context (cookies, storage) whose browser language decides the dashboard's language. It
+ * asks for reduced motion, so antd's popups and dialogs open without animating: a click that lands
+ * while one is still zooming in was seen lost on busy and quiet machines alike.
+ */
 export const newContext = (browser: Browser, baseUrl: string, locale = 'en-US'): Promise<BrowserContext> =>
-  browser.newContext({ baseURL: baseUrl, locale });
+  browser.newContext({ baseURL: baseUrl, locale, reducedMotion: 'reduce' });
