@@ -1,8 +1,8 @@
 import { AgentProbePlan, type AgentProbeReport } from '@rampart/contracts';
+import { type ProbeResult, probeIp } from '@rampart/contracts/health-probe';
 import { errorText, type Logger } from '../logger.ts';
 import { pause } from '../sync/backoff.ts';
 import type { MasterClient } from '../sync/master-client.ts';
-import { type ProbeResult, probeIp } from './probe.ts';
 
 export interface HealthProberOptions {
   client: MasterClient;

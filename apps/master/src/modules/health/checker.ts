@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IpState, NodeMonitorSettings } from '@rampart/contracts';
+import { type ProbeResult, probeIp } from '@rampart/contracts/health-probe';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -18,7 +19,6 @@ import {
   syncIpStates,
 } from './health.repository.ts';
 import { NODE_MONITOR } from './monitor-settings.ts';
-import { type ProbeResult, probeIp } from './probe.ts';
 import { decide, MASTER_PROBE, nextStreak, type ProbeStreak, votersFor } from './vote.ts';
 
 /** A node IP that switched, and the line groups whose DNS answers change with it. */

@@ -1,13 +1,18 @@
+// Node.js only (sockets): a subpath of its own, never in the index the dashboard imports. Shared by
+// the master's checker and the agents' prober, which must judge an IP alike.
 import { request } from 'node:http';
 import { connect, isIPv6 } from 'node:net';
-import type { AgentProbePlan } from '@rampart/contracts';
+import type { NodeMonitorSettings } from './health.ts';
 
 export interface ProbeResult {
   ok: boolean;
   detail: string;
 }
 
-export type ProbeSettings = Pick<AgentProbePlan, 'probe' | 'path' | 'expected_status' | 'host' | 'timeout_seconds'>;
+export type ProbeSettings = Pick<
+  NodeMonitorSettings,
+  'probe' | 'path' | 'expected_status' | 'host' | 'timeout_seconds'
+>;
 
 /** Probes one node IP on a port: an HTTP GET answering the expected status, or a TCP connect. */
 export function probeIp(ip: string, port: number, settings: ProbeSettings, signal?: AbortSignal): Promise<ProbeResult> {
