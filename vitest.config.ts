@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// One PowerDNS per test project and run, shared by its files (each makes and deletes its own zones).
-const globalSetup = ['apps/master/src/test/powerdns-global.ts'];
+// The run's name (its PostgreSQL schemas carry it and go at its end), and one PowerDNS per test
+// project and run, shared by its files (each makes and deletes its own zones).
+const globalSetup = ['apps/master/src/test/test-run-global.ts', 'apps/master/src/test/powerdns-global.ts'];
 
 export default defineConfig({
   test: {
@@ -20,6 +21,11 @@ export default defineConfig({
             'scripts/**/*.test.ts',
           ],
           environment: 'node',
+          // A worker keeps its modules, migrated databases and schemas from one file to the next:
+          // importing the master's thousand modules and migrating PostgreSQL once per file took half
+          // of this project's time. Files own their ports, data dirs and schemas, so none sees
+          // another's state.
+          isolate: false,
           expect: { poll: { timeout: 15_000 } },
           testTimeout: 20_000,
           hookTimeout: 30_000,

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll } from 'vitest';
 import { type DatabaseHandle, type Dialect, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { newSchemaName, quoteIdent, SCHEMA_PREFIX, withClient } from './pg-schemas.ts';
 
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -40,8 +39,6 @@ async function findDialects(): Promise<{ dialect: Dialect; url?: string }[]> {
   return [{ dialect: 'sqlite' }];
 }
 
-const SCHEMA_PREFIX = 'rampart_test_';
-
 /** Schemas a killed run left behind (their names carry their creation time) go after an hour. */
 async function dropStaleSchemas(url: string) {
   const client = new pg.Client({ connectionString: url });
@@ -68,24 +65,13 @@ export interface TestDatabase extends DatabaseHandle {
   dispose(): Promise<void>;
 }
 
-const newSchemaName = () => `${SCHEMA_PREFIX}${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * Migrating a new database costs 0.1 s on SQLite and over a second on PostgreSQL (DDL is what costs
- * there), and most tests start from the latest schema. SQLite: each test file migrates one template
- * and copies its two files. PostgreSQL: a disposed schema is emptied back to its state right after
- * migration (rows deleted, the migrations' own rows and the sequences restored, tables made since
- * dropped) and handed to the file's next test; the file drops them all when it ends.
+ * there), and most tests start from the latest schema. SQLite: each test worker migrates one template
+ * and copies its two files (the template goes when the worker exits). PostgreSQL: a disposed schema
+ * is emptied back to its state right after migration (rows deleted, the migrations' own rows and the
+ * sequences restored, tables made since dropped) and handed to the worker's next test, in this file
+ * or the next; the run drops them all when it ends (dropRunSchemas).
  */
 let sqliteTemplate: Promise<string> | undefined;
 
@@ -97,7 +83,7 @@ async function copySqliteTemplate(dataDir: string) {
     const handle = openDatabase({ dataDir: dir });
     await migrateToLatest(handle);
     await handle.close();
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     return dir;
   })();
   const dir = await sqliteTemplate;
@@ -113,7 +99,6 @@ interface MigratedState {
   sequences: Map<string, { last_value: number; is_called: boolean }>;
 }
 
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 async function readState(client: pg.Client, schema: string): Promise<MigratedState> {
@@ -143,7 +128,6 @@ async function readState(client: pg.Client, schema: string): Promise<MigratedSta
 interface SchemaPool {
   /** Schemas being emptied or empty, ready for the next test. */
   free: Promise<string | undefined>[];
-  all: Set<string>;
   migrated?: Promise<MigratedState>;
 }
 
@@ -152,15 +136,8 @@ const pools = new Map<string, SchemaPool>();
 function poolFor(url: string): SchemaPool {
   let pool = pools.get(url);
   if (!pool) {
-    const created: SchemaPool = { free: [], all: new Set() };
-    pools.set(url, created);
-    afterAll(async () => {
-      await Promise.all(created.free.splice(0));
-      await withClient(url, async (client) => {
-        for (const schema of created.all) await client.query(`drop schema if exists ${schema} cascade`);
-      });
-    });
-    pool = created;
+    pool = { free: [] };
+    pools.set(url, pool);
   }
   return pool;
 }
@@ -172,7 +149,6 @@ async function takeMigratedSchema(url: string): Promise<string> {
     if (reused) return reused;
   }
   const schema = newSchemaName();
-  pool.all.add(schema);
   await withClient(url, (client) => client.query(`create schema ${schema}`));
   const handle = openDatabase({ dataDir: tmpdir(), url, schema });
   try {
@@ -191,7 +167,7 @@ function returnMigratedSchema(url: string, schema: string) {
   pool.free.push(
     resetSchema(url, schema, pool).then(
       () => schema,
-      () => undefined, // left for the file's end to drop
+      () => undefined, // left for the run's end to drop
     ),
   );
 }
