@@ -16,6 +16,10 @@ export const ERROR_STATUS = {
   login_required: 401,
   account_disabled: 403,
   forbidden: 403,
+  /** The balance does not cover a purchase: the message names both amounts. */
+  balance_insufficient: 402,
+  /** A package's limit (sites, domains, streams, ports, stock, coupon uses) is reached; the message names it. */
+  limit_reached: 403,
   not_found: 404,
   account_exists: 409,
   conflict: 409,

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { PackagesTables } from './schema-packages.ts';
 
 /** Times are integer milliseconds since the epoch in both dialects; flags are 0/1 integers. */
 export interface UsersTable {
@@ -297,6 +298,8 @@ export interface CertsTable {
 export interface SitesTable {
   id: Generated<number>;
   user_id: number;
+  /** The user package it counts against; null when made before packages or by an admin. */
+  user_package_id: Generated<number | null>;
   group_id: number | null;
   name: string;
   primary_domain: string;
@@ -329,6 +332,8 @@ export interface SiteGramsTable {
 export interface StreamsTable {
   id: Generated<number>;
   user_id: number;
+  /** The user package it counts against; null when made before packages or by an admin. */
+  user_package_id: Generated<number | null>;
   group_id: number | null;
   name: string;
   listen_port: number;
@@ -624,7 +629,7 @@ export interface AnnouncementsTable {
   updated_at: number;
 }
 
-export interface Database {
+export interface Database extends PackagesTables {
   users: UsersTable;
   user_groups: UserGroupsTable;
   user_search_terms: UserSearchTermsTable;

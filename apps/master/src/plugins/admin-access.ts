@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import { caller } from './auth.ts';
 
-const { adminNode, adminPackage, adminSys, adminUser } = PERMISSIONS;
+const { adminFinance, adminNode, adminPackage, adminSys, adminUser } = PERMISSIONS;
 /** No code needed, but an admin (type 1). */
 const ANY_ADMIN: readonly Permission[] = [];
 
@@ -40,6 +40,11 @@ export const ADMIN_ROUTE_ACCESS: readonly { path: string; access: readonly Permi
   { path: '/v1/order/count', access: ANY_ADMIN },
   // The package monitor's ranking: the /package area of the menu needs admin:package.
   { path: '/v1/monitor/user-package', access: [adminPackage] },
+  // Coupons are the admin's marketing; customers only type a code at the buy page.
+  { path: '/v1/coupons', access: [adminPackage] },
+  { path: '/v1/coupon-historys', access: [adminPackage] },
+  // Balance adjustments by an admin; a customer's own recharge goes through /v1/orders.
+  { path: '/v1/user/:uid/recharge', access: [adminFinance] },
 ];
 
 const byPath = new Map<string, readonly Permission[] | null>();

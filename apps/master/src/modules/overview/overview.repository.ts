@@ -56,6 +56,25 @@ export async function newUsersPerDay(db: Kysely<Database>, fromMs: number, toMs:
   return rows.map((row) => ({ dayMs: Number(row.day), count: Number(row.count) }));
 }
 
+/** Packages sold (user packages made) or paid orders per UTC day in [fromMs, toMs). */
+export async function salesPerDay(
+  db: Kysely<Database>,
+  table: 'user_packages' | 'orders',
+  fromMs: number,
+  toMs: number,
+) {
+  const day = sql<number | string>`(created_at / 86400000) * 86400000`;
+  const rows = await db
+    .selectFrom(table)
+    .select([day.as('day'), count()])
+    .$if(table === 'orders', (qb) => qb.where('state', '=', 'paid'))
+    .where('created_at', '>=', fromMs)
+    .where('created_at', '<', toMs)
+    .groupBy(day)
+    .execute();
+  return rows.map((row) => ({ dayMs: Number(row.day), count: Number(row.count) }));
+}
+
 /** The user's issued certificates that end before `beforeMs`, soonest first: how many, and the first `limit`. */
 export async function expiringCerts(db: Kysely<Database>, userId: number, beforeMs: number, limit: number) {
   const base = db

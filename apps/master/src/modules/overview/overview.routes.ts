@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { caller, requireAdmin } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
-import { adminOverview, emptyCount, newUserCount, userOverview } from './overview.service.ts';
+import { adminOverview, newUserCount, salesCount, userOverview } from './overview.service.ts';
 
 const tags = ['overview'];
 
@@ -58,19 +58,23 @@ export async function overviewRoutes(app: App, { db, logs }: AppContext) {
 
   app.get(
     '/v1/package-sold/count',
-    { schema: countSchema('Admin: packages sold per day; zero every day until packages exist.') },
+    { schema: countSchema('Admin: packages sold (user packages bought or granted) per day.') },
     async (request) => {
       requireAdmin(request);
-      return ok(emptyCount(request.query, Date.now()));
+      return ok(await salesCount(stores, 'user_packages', request.query, Date.now()));
     },
   );
 
   app.get(
     '/v1/order/count',
-    { schema: countSchema('Admin: orders per day; zero every day until orders exist.') },
+    {
+      schema: countSchema(
+        'Admin: paid orders (recharges, purchases, renewals, upgrades, refunds, adjustments) per day.',
+      ),
+    },
     async (request) => {
       requireAdmin(request);
-      return ok(emptyCount(request.query, Date.now()));
+      return ok(await salesCount(stores, 'orders', request.query, Date.now()));
     },
   );
 }

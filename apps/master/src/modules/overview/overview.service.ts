@@ -19,6 +19,7 @@ import {
   expiringCerts,
   newUsersPerDay,
   nodeCounts,
+  salesPerDay,
   siteIdsOfUser,
   sitesByIds,
   topSitesOfDay,
@@ -136,12 +137,14 @@ export async function newUserCount(stores: OverviewStores, query: CountSeriesQue
   return series(firstMs, lastMs, new Map(rows.map((row) => [row.dayMs, row.count])));
 }
 
-/**
- * Packages sold and orders per day. Neither packages nor orders have tables yet, so there is nothing
- * to read: the range is checked like every count call and each day answers zero, in the shape the
- * real counts will have.
- */
-export function emptyCount(query: CountSeriesQuery, now: number): CountSeries {
+/** Packages sold (user packages made, bought or granted) or paid orders per day. */
+export async function salesCount(
+  stores: OverviewStores,
+  table: 'user_packages' | 'orders',
+  query: CountSeriesQuery,
+  now: number,
+): Promise<CountSeries> {
   const { firstMs, lastMs } = countRange(query, now);
-  return series(firstMs, lastMs, new Map());
+  const rows = await salesPerDay(stores.db, table, firstMs, lastMs + DAY_MS);
+  return series(firstMs, lastMs, new Map(rows.map((row) => [row.dayMs, row.count])));
 }

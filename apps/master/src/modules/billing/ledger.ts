@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import type { OrderChannel, OrderKind } from '@rampart/contracts';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+
+/**
+ * The balance ledger: every change to a user's balance is an order row written in the same
+ * transaction, carrying the balance after it. A debit is one conditional UPDATE (`balance >= amount`),
+ * so two purchases racing for the same money cannot both spend it, on SQLite (one writer) and on
+ * PostgreSQL (the row lock orders them, and the second sees the first's balance).
+ */
+
+type Trx = Transaction<Database>;
+
+export interface OrderEntry {
+  kind: OrderKind;
+  channel: OrderChannel;
+  description: string;
+  user_package_id?: number | null;
+  coupon_id?: number | null;
+}
+
+/** An order number as payment providers accept it: 32 characters of [0-9a-z], time first. */
+export const newTradeNo = (now = Date.now()): string =>
+  `${now.toString(36).padStart(9, '0')}${randomBytes(12).toString('hex')}`.slice(0, 32);
+
+const toMoney = (cents: number) => (cents / 100).toFixed(2);
+
+/**
+ * Takes `amount` cents from the balance and records the order; refuses with `balance_insufficient`
+ * (naming both figures) when the balance does not cover it. Runs inside the caller's transaction.
+ */
+export async function debit(trx: Trx, userId: number, amount: number, entry: OrderEntry, now = Date.now()) {
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new Error(`debit of ${amount} cents`);
+  const updated = await trx
+    .updateTable('users')
+    .set((eb) => ({ balance: eb('balance', '-', amount) }))
+    .where('id', '=', userId)
+    .where('balance', '>=', amount)
+    .returning('balance')
+    .executeTakeFirst();
+  if (!updated) {
+    const user = await trx.selectFrom('users').select('balance').where('id', '=', userId).executeTakeFirst();
+    if (!user) throw new AppError('not_found', `user ${userId} does not exist`);
+    throw new AppError(
+      'balance_insufficient',
+      `the balance (${toMoney(user.balance)}) does not cover ${toMoney(amount)}; recharge ${toMoney(amount - user.balance)} more`,
+    );
+  }
+  return insertPaidOrder(trx, userId, -amount, updated.balance, entry, now);
+}
+
+/** Adds `amount` cents (negative takes away, never below zero) and records the order. */
+export async function credit(trx: Trx, userId: number, amount: number, entry: OrderEntry, now = Date.now()) {
+  if (amount < 0) return debit(trx, userId, -amount, entry, now);
+  const updated = await trx
+    .updateTable('users')
+    .set((eb) => ({ balance: eb('balance', '+', amount) }))
+    .where('id', '=', userId)
+    .returning('balance')
+    .executeTakeFirst();
+  if (!updated) throw new AppError('not_found', `user ${userId} does not exist`);
+  return insertPaidOrder(trx, userId, amount, updated.balance, entry, now);
+}
+
+async function insertPaidOrder(
+  trx: Trx,
+  userId: number,
+  amount: number,
+  balanceAfter: number,
+  entry: OrderEntry,
+  now: number,
+) {
+  const row = await trx
+    .insertInto('orders')
+    .values({
+      user_id: userId,
+      kind: entry.kind,
+      channel: entry.channel,
+      state: 'paid',
+      amount,
+      balance_after: balanceAfter,
+      description: entry.description,
+      user_package_id: entry.user_package_id ?? null,
+      coupon_id: entry.coupon_id ?? null,
+      out_trade_no: newTradeNo(now),
+      provider_txn_id: null,
+      created_at: now,
+      paid_at: now,
+    })
+    .returning(['id', 'balance_after'])
+    .executeTakeFirstOrThrow();
+  return { orderId: row.id, balance: balanceAfter };
+}
+
+/** A user's balance now (cents). */
+export async function balanceOf(db: Kysely<Database> | Trx, userId: number): Promise<number> {
+  const user = await db.selectFrom('users').select('balance').where('id', '=', userId).executeTakeFirst();
+  if (!user) throw new AppError('not_found', `user ${userId} does not exist`);
+  return user.balance;
+}

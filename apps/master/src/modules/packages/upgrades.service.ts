@@ -1,0 +1,197 @@
+import type { UpgradeBuy, UpgradeQuote, UpgradeView } from '@rampart/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { AppError, invalidParam } from '../../errors.ts';
+import { debit } from '../billing/ledger.ts';
+import { type Db, idList } from './catalogue.repository.ts';
+import { findUserPackage, type UserPackageRow } from './user-packages.repository.ts';
+import type { Caller } from './user-packages.service.ts';
+
+/**
+ * Upgrade packs on a user package (`/v1/user-package/{id}/upgrades`): bought by the pack, priced per
+ * month and prorated by the day to the package's end, and in force until that end.
+ */
+
+const DAY = 86_400_000;
+
+/** Days left, counting a started day as whole; at least one. */
+const daysLeft = (end: number, now: number) => Math.max(1, Math.ceil((end - now) / DAY));
+
+/** The price of `amount` packs to the end: price per month x packs x days / 30, rounded to the cent. */
+export const proratedPrice = (priceMonth: number, amount: number, days: number) =>
+  Math.round((priceMonth * amount * days) / 30);
+
+async function loadPack(db: Db, owner: UserPackageRow, packUpId: number, field: string) {
+  const pack = await db.selectFrom('package_ups').selectAll().where('id', '=', packUpId).executeTakeFirst();
+  if (!pack) throw new AppError('not_found', `${field}: upgrade pack ${packUpId} does not exist`);
+  const packages = idList(pack.package_ids);
+  if (packages.length > 0 && !packages.includes(owner.package_id)) {
+    throw invalidParam(field, `upgrade pack ${pack.name} does not apply to this package`);
+  }
+  return pack;
+}
+
+function usable(owner: UserPackageRow, now: number) {
+  if (owner.state === 'suspended') throw invalidParam('id', 'the user package is suspended');
+  if (owner.end_at <= now) throw invalidParam('id', 'the user package has expired; renew it first');
+}
+
+export async function quoteUpgrade(
+  db: Db,
+  who: Caller,
+  userPackageId: number,
+  packUpId: number,
+  amount: number,
+  now = Date.now(),
+): Promise<UpgradeQuote> {
+  const owner = await findUserPackage(db, userPackageId, who);
+  usable(owner, now);
+  const pack = await loadPack(db, owner, packUpId, 'package_up_id');
+  const days = daysLeft(owner.end_at, now);
+  const user = await db.selectFrom('users').select('balance').where('id', '=', owner.user_id).executeTakeFirstOrThrow();
+  return {
+    package_up_id: pack.id,
+    amount,
+    days,
+    price: proratedPrice(pack.price_month, amount, days),
+    balance: user.balance,
+  };
+}
+
+export async function listUpgrades(db: Db, who: Caller, userPackageId: number): Promise<UpgradeView[]> {
+  await findUserPackage(db, userPackageId, who);
+  const rows = await db
+    .selectFrom('user_package_upgrades')
+    .innerJoin('package_ups', 'package_ups.id', 'user_package_upgrades.package_up_id')
+    .selectAll('user_package_upgrades')
+    .select('package_ups.name')
+    .where('user_package_id', '=', userPackageId)
+    .orderBy('user_package_upgrades.id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    user_package_id: row.user_package_id,
+    package_up_id: row.package_up_id,
+    name: row.name,
+    kind: row.kind,
+    amount: row.amount,
+    adds: row.adds,
+    end_at: new Date(row.end_at).toISOString(),
+    created_at: new Date(row.created_at).toISOString(),
+  }));
+}
+
+/** POST: buys `amount` more packs (added to those in force), paid from the owner's balance. */
+export async function buyUpgrade(db: Kysely<Database>, who: Caller, userPackageId: number, body: UpgradeBuy) {
+  const now = Date.now();
+  const quote = await quoteUpgrade(db, who, userPackageId, body.package_up_id, body.amount, now);
+  const owner = await findUserPackage(db, userPackageId, who);
+  const pack = await loadPack(db, owner, body.package_up_id, 'package_up_id');
+  if (pack.on_sale !== 1) throw invalidParam('package_up_id', `upgrade pack ${pack.name} is not on sale`);
+  await db.transaction().execute(async (trx) => {
+    await debit(
+      trx,
+      owner.user_id,
+      quote.price,
+      {
+        kind: 'upgrade',
+        channel: 'balance',
+        description: `${owner.name}: ${body.amount} x ${pack.name} for ${quote.days} day(s)`,
+        user_package_id: owner.id,
+      },
+      now,
+    );
+    const existing = await trx
+      .selectFrom('user_package_upgrades')
+      .selectAll()
+      .where('user_package_id', '=', owner.id)
+      .where('package_up_id', '=', pack.id)
+      .executeTakeFirst();
+    if (existing) {
+      const live = existing.end_at > now;
+      const amount = (live ? existing.amount : 0) + body.amount;
+      await trx
+        .updateTable('user_package_upgrades')
+        .set({ amount, adds: amount * pack.amount, end_at: owner.end_at })
+        .where('id', '=', existing.id)
+        .execute();
+    } else {
+      await trx
+        .insertInto('user_package_upgrades')
+        .values({
+          user_package_id: owner.id,
+          package_up_id: pack.id,
+          kind: pack.kind,
+          amount: body.amount,
+          adds: body.amount * pack.amount,
+          end_at: owner.end_at,
+          created_at: now,
+        })
+        .execute();
+    }
+  });
+}
+
+/**
+ * PUT: carries every upgrade that ends before the package does up to the package's end (after a
+ * renewal), paying the prorated price of the extra days for each.
+ */
+export async function extendUpgrades(db: Kysely<Database>, who: Caller, userPackageId: number) {
+  const now = Date.now();
+  const owner = await findUserPackage(db, userPackageId, who);
+  usable(owner, now);
+  const rows = await db
+    .selectFrom('user_package_upgrades')
+    .innerJoin('package_ups', 'package_ups.id', 'user_package_upgrades.package_up_id')
+    .select([
+      'user_package_upgrades.id',
+      'user_package_upgrades.amount',
+      'user_package_upgrades.end_at',
+      'package_ups.price_month',
+      'package_ups.name',
+    ])
+    .where('user_package_id', '=', owner.id)
+    .where('user_package_upgrades.end_at', '<', owner.end_at)
+    .execute();
+  let total = 0;
+  for (const row of rows)
+    total += proratedPrice(row.price_month, row.amount, daysLeft(owner.end_at, Math.max(now, row.end_at)));
+  if (rows.length === 0) return { extended: 0, price: 0 };
+  await db.transaction().execute(async (trx) => {
+    await debit(
+      trx,
+      owner.user_id,
+      total,
+      {
+        kind: 'upgrade',
+        channel: 'balance',
+        description: `${owner.name}: ${rows.length} upgrade(s) carried to the package's end`,
+        user_package_id: owner.id,
+      },
+      now,
+    );
+    await trx
+      .updateTable('user_package_upgrades')
+      .set({ end_at: owner.end_at })
+      .where(
+        'id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .execute();
+  });
+  return { extended: rows.length, price: total };
+}
+
+/** DELETE: removes the pack from the user package at once; what is left of it is not refunded. */
+export async function removeUpgrade(db: Kysely<Database>, who: Caller, userPackageId: number, packUpId: number) {
+  const owner = await findUserPackage(db, userPackageId, who);
+  const result = await db
+    .deleteFrom('user_package_upgrades')
+    .where('user_package_id', '=', owner.id)
+    .where('package_up_id', '=', packUpId)
+    .executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) {
+    throw new AppError('not_found', `package_up_id: upgrade pack ${packUpId} is not on user package ${userPackageId}`);
+  }
+}

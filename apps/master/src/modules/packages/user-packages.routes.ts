@@ -1,0 +1,199 @@
+import {
+  Envelope,
+  IdParams,
+  ListResult,
+  PriceQuote,
+  UpgradeBuy,
+  UpgradeParams,
+  UpgradeQuote,
+  UpgradeQuoteQuery,
+  UpgradeView,
+  UserPackageBatch,
+  UserPackageBuy,
+  UserPackageListQuery,
+  UserPackageUpdate,
+  UserPackageView,
+} from '@rampart/contracts';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import type { App } from '../../http.ts';
+import { caller } from '../../plugins/auth.ts';
+import { ok } from '../../plugins/envelope.ts';
+import { buyUpgrade, extendUpgrades, listUpgrades, quoteUpgrade, removeUpgrade } from './upgrades.service.ts';
+import { findUserPackage, listUserPackages, presentUserPackages } from './user-packages.repository.ts';
+import {
+  batchUserPackages,
+  buyPackage,
+  type Caller,
+  deleteUserPackage,
+  updateUserPackage,
+} from './user-packages.service.ts';
+
+const tags = ['packages'];
+
+/** The one row a read by id found (the id was checked or just written). */
+const only = <T>(list: readonly T[]): T => {
+  const [item] = list;
+  if (item === undefined) throw new AppError('not_found', 'it no longer exists');
+  return item;
+};
+const who = (request: FastifyRequest): Caller => {
+  const { user } = caller(request);
+  return { id: user.id, isAdmin: user.type === 1 };
+};
+
+const BuyResult = Type.Union([UserPackageView, Type.Object({ quote: PriceQuote })]);
+const UpdateResult = Type.Union([UserPackageView, Type.Object({ quote: PriceQuote })]);
+
+/**
+ * User packages and their upgrade packs. Customers see and buy their own; admins see all, grant,
+ * extend, suspend and delete. Every payment comes from the balance through the ledger.
+ */
+export async function userPackageRoutes(app: App, { db }: AppContext) {
+  const view = async (request: FastifyRequest, id: number) => {
+    const row = await findUserPackage(db, id, who(request));
+    return only(await presentUserPackages(db, [row]));
+  };
+
+  app.get(
+    '/v1/user-packages',
+    { schema: { tags, querystring: UserPackageListQuery, response: { 200: Envelope(ListResult(UserPackageView)) } } },
+    async (request) => ok(await listUserPackages(db, who(request), request.query)),
+  );
+
+  app.post(
+    '/v1/user-packages',
+    {
+      schema: {
+        tags,
+        description:
+          'Buys a package from the balance (`quote: true` only prices it, coupon and discount applied); admins grant one to `user_id` without charge.',
+        body: UserPackageBuy,
+        response: { 200: Envelope(BuyResult) },
+      },
+    },
+    async (request) => {
+      const result = await buyPackage(db, who(request), request.body);
+      return ok('quote' in result ? result : await view(request, result.id));
+    },
+  );
+
+  app.put(
+    '/v1/user-packages',
+    { schema: { tags, description: 'One change to many user packages, all or none.', body: UserPackageBatch } },
+    async (request) => {
+      await batchUserPackages(db, who(request), request.body);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/v1/user-packages/:id',
+    { schema: { tags, params: IdParams, response: { 200: Envelope(UserPackageView) } } },
+    async (request) => ok(await view(request, request.params.id)),
+  );
+
+  app.put(
+    '/v1/user-packages/:id',
+    {
+      schema: {
+        tags,
+        description: 'Renames, sets auto-renew, renews from the balance (`renew`); admins also set end_at and state.',
+        params: IdParams,
+        body: UserPackageUpdate,
+        response: { 200: Envelope(UpdateResult) },
+      },
+    },
+    async (request) => {
+      const quote = await updateUserPackage(db, who(request), request.params.id, request.body);
+      return ok(quote ? { quote } : await view(request, request.params.id));
+    },
+  );
+
+  app.delete('/v1/user-packages/:id', { schema: { tags, params: IdParams } }, async (request) => {
+    await deleteUserPackage(db, who(request), request.params.id);
+    return ok(null);
+  });
+
+  // ---- upgrades
+  app.get(
+    '/v1/user-package/:id/upgrades',
+    { schema: { tags, params: IdParams, response: { 200: Envelope(ListResult(UpgradeView)) } } },
+    async (request) => {
+      const list = await listUpgrades(db, who(request), request.params.id);
+      return ok({ list, total: list.length });
+    },
+  );
+
+  app.post(
+    '/v1/user-package/:id/upgrades',
+    {
+      schema: {
+        tags,
+        description: 'Buys upgrade packs, prorated by the day to the package’s end, from the balance.',
+        params: IdParams,
+        body: UpgradeBuy,
+        response: { 200: Envelope(ListResult(UpgradeView)) },
+      },
+    },
+    async (request) => {
+      await buyUpgrade(db, who(request), request.params.id, request.body);
+      const list = await listUpgrades(db, who(request), request.params.id);
+      return ok({ list, total: list.length });
+    },
+  );
+
+  app.put(
+    '/v1/user-package/:id/upgrades',
+    {
+      schema: {
+        tags,
+        description:
+          'Carries every upgrade that ends before the package up to its end (after a renewal), paid from the balance.',
+        params: IdParams,
+        response: { 200: Envelope(Type.Object({ extended: Type.Integer(), price: Type.Integer() })) },
+      },
+    },
+    async (request) => ok(await extendUpgrades(db, who(request), request.params.id)),
+  );
+
+  app.get(
+    '/v1/user-package/:upid/upgrades/:package_up_id',
+    {
+      schema: {
+        tags,
+        description: 'Quotes `amount` packs (default 1) to the package’s end.',
+        params: UpgradeParams,
+        querystring: UpgradeQuoteQuery,
+        response: { 200: Envelope(UpgradeQuote) },
+      },
+    },
+    async (request) =>
+      ok(
+        await quoteUpgrade(
+          db,
+          who(request),
+          request.params.upid,
+          request.params.package_up_id,
+          request.query.amount ?? 1,
+        ),
+      ),
+  );
+
+  app.delete(
+    '/v1/user-package/:upid/upgrades/:package_up_id',
+    {
+      schema: {
+        tags,
+        description: 'Removes the pack at once; what is left of it is not refunded.',
+        params: UpgradeParams,
+      },
+    },
+    async (request) => {
+      await removeUpgrade(db, who(request), request.params.upid, request.params.package_up_id);
+      return ok(null);
+    },
+  );
+}

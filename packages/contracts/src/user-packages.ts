@@ -1,0 +1,172 @@
+import { type Static, type TSchema, Type } from 'typebox';
+import { ListQuery } from './envelope.ts';
+import { Id } from './fields.ts';
+import { CouponCode, Term } from './packages.ts';
+
+/**
+ * User packages (`/v1/user-packages`, `/v1/user-package/{id}/upgrades`): a user's instance of a
+ * package, bought from the balance or granted by an admin, with its term, state and the limits it
+ * gives after upgrade packs.
+ */
+
+const Time = Type.String({ description: 'ISO 8601' });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const USER_PACKAGE_STATES = ['active', 'expired', 'suspended'] as const;
+export const UserPackageState = Type.Union(
+  [Type.Literal('active'), Type.Literal('expired'), Type.Literal('suspended')],
+  {
+    description: 'active, expired or suspended',
+  },
+);
+export type UserPackageState = Static<typeof UserPackageState>;
+
+const Terms = Type.Integer({ minimum: 1, maximum: 36, description: 'how many terms: from 1 to 36' });
+
+/**
+ * A user buys with `package_id`, `term`, `terms` and an optional `coupon`, paying from the balance.
+ * An admin grants with `user_id` and `end_at` instead, charging nothing.
+ */
+export const UserPackageBuy = Type.Object(
+  {
+    package_id: Id,
+    term: Type.Optional(Term),
+    terms: Type.Optional(Terms),
+    coupon: Type.Optional(CouponCode),
+    auto_renew: Type.Optional(Type.Boolean()),
+    /** Admin only: whose package it is, charged nothing. */
+    user_id: Type.Optional(Id),
+    /** Admin only: when a granted package ends (default: one term from now). */
+    end_at: Type.Optional(Time),
+    /** Only quote the price (coupon and discount applied); buy nothing. */
+    quote: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type UserPackageBuy = Static<typeof UserPackageBuy>;
+
+export const PriceQuote = Type.Object({
+  package_id: Id,
+  term: Type.String(),
+  terms: Type.Integer(),
+  list_price: Type.Integer({ description: 'cents: the term price times the terms' }),
+  discount_percent: Type.Integer(),
+  discount: Type.Integer({ description: 'cents' }),
+  coupon: Nullable(Type.String()),
+  coupon_off: Type.Integer({ description: 'cents' }),
+  amount: Type.Integer({ description: 'cents to pay' }),
+  balance: Type.Integer({ description: "the buyer's balance in cents" }),
+});
+export type PriceQuote = Static<typeof PriceQuote>;
+
+/** A renewal: more terms on an existing user package, paid from the balance. */
+export const UserPackageRenew = Type.Object(
+  { term: Term, terms: Type.Optional(Terms), coupon: Type.Optional(CouponCode), quote: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+export type UserPackageRenew = Static<typeof UserPackageRenew>;
+
+export const UserPackageUpdate = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: '1 to 64 characters' })),
+    auto_renew: Type.Optional(Type.Boolean()),
+    /** Pays for more time from the balance. */
+    renew: Type.Optional(UserPackageRenew),
+    /** Admin only. */
+    end_at: Type.Optional(Time),
+    /** Admin only: suspend or reactivate. */
+    state: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')])),
+  },
+  { additionalProperties: false },
+);
+export type UserPackageUpdate = Static<typeof UserPackageUpdate>;
+
+/** Batch PUT: the same change to many user packages (admins: extend or suspend; users: auto-renew). */
+export const UserPackageBatch = Type.Object(
+  {
+    ids: Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true }),
+    auto_renew: Type.Optional(Type.Boolean()),
+    /** Admin only: days added to each end (negative shortens). */
+    extend_days: Type.Optional(Type.Integer({ minimum: -3650, maximum: 3650, description: 'from -3650 to 3650' })),
+    state: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')])),
+  },
+  { additionalProperties: false },
+);
+export type UserPackageBatch = Static<typeof UserPackageBatch>;
+
+export const UserPackageLimits = Type.Object({
+  traffic_gb: Type.Integer(),
+  bandwidth_mbps: Type.Integer(),
+  max_sites: Type.Integer(),
+  max_domains: Type.Integer(),
+  max_streams: Type.Integer(),
+  max_ports: Type.Integer(),
+});
+export type UserPackageLimits = Static<typeof UserPackageLimits>;
+
+export const UserPackageView = Type.Object({
+  id: Id,
+  user_id: Id,
+  username: Type.String(),
+  package_id: Id,
+  package_name: Type.String(),
+  name: Type.String(),
+  term: Type.String(),
+  state: Type.String(),
+  auto_renew: Type.Boolean(),
+  start_at: Time,
+  end_at: Time,
+  /** The package's limits plus the upgrade packs in force. */
+  limits: UserPackageLimits,
+  used: Type.Object({ sites: Type.Integer(), domains: Type.Integer(), streams: Type.Integer() }),
+  created_at: Time,
+});
+export type UserPackageView = Static<typeof UserPackageView>;
+
+export const UserPackageListQuery = Type.Object({
+  ...ListQuery.properties,
+  user_id: Type.Optional(Id),
+  package_id: Type.Optional(Id),
+  state: Type.Optional(UserPackageState),
+  /** Ends before this time: the packages to renew soon. */
+  ends_before: Type.Optional(Time),
+});
+export type UserPackageListQuery = Static<typeof UserPackageListQuery>;
+
+// ---- upgrades
+
+export const UpgradeParams = Type.Object({ upid: Id, package_up_id: Id });
+export const UpgradeQuoteQuery = Type.Object({
+  amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'packs: from 1 to 1000' })),
+});
+
+export const UpgradeBuy = Type.Object(
+  {
+    package_up_id: Id,
+    amount: Type.Integer({ minimum: 1, maximum: 1000, description: 'packs: from 1 to 1000' }),
+  },
+  { additionalProperties: false },
+);
+export type UpgradeBuy = Static<typeof UpgradeBuy>;
+
+export const UpgradeQuote = Type.Object({
+  package_up_id: Id,
+  amount: Type.Integer(),
+  days: Type.Integer({ description: 'days left to the package’s end' }),
+  price: Type.Integer({ description: 'cents: price per month times packs, prorated by the day' }),
+  balance: Type.Integer(),
+});
+export type UpgradeQuote = Static<typeof UpgradeQuote>;
+
+export const UpgradeView = Type.Object({
+  id: Id,
+  user_package_id: Id,
+  package_up_id: Id,
+  name: Type.String(),
+  kind: Type.String(),
+  amount: Type.Integer({ description: 'packs' }),
+  adds: Type.Integer({ description: 'packs times the pack’s amount' }),
+  end_at: Time,
+  created_at: Time,
+});
+export type UpgradeView = Static<typeof UpgradeView>;
