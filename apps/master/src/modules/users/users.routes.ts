@@ -9,9 +9,12 @@ import { presentUser } from './users.repository.ts';
 const tags = ['users'];
 
 export async function currentUserRoutes(app: App, { db }: AppContext) {
-  app.get('/v1/user', { schema: { tags, response: { 200: Envelope(User) } } }, async (request) =>
-    ok(presentUser(caller(request).user)),
-  );
+  app.get('/v1/user', { schema: { tags, response: { 200: Envelope(User) } } }, async (request) => {
+    const { user } = caller(request);
+    // The session cache may hold the user from before a purchase or a recharge: the balance is read now.
+    const fresh = await db.selectFrom('users').select('balance').where('id', '=', user.id).executeTakeFirst();
+    return ok(presentUser({ ...user, balance: fresh?.balance ?? user.balance }));
+  });
 
   app.put(
     '/v1/user',
