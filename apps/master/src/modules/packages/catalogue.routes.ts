@@ -58,7 +58,13 @@ const only = <T>(list: readonly T[]): T => {
   if (item === undefined) throw new AppError('not_found', 'it no longer exists');
   return item;
 };
-const admin = (request: FastifyRequest) => requirePermission(request, PERMISSIONS.adminPackage);
+/** Writes need admin:package; customers read the same paths, so they are not admin routes as a whole. */
+const admin = (request: FastifyRequest) => {
+  if (caller(request).user.type !== 1) {
+    throw new AppError('forbidden', 'customers read the catalogue; changing it needs an administrator');
+  }
+  return requirePermission(request, PERMISSIONS.adminPackage);
+};
 const isAdmin = (request: FastifyRequest) => caller(request).user.type === 1;
 
 /** The package groups a customer's user group may buy from (null: all). */

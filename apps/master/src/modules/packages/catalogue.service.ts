@@ -40,8 +40,9 @@ export async function savePackageGroup(db: Db, id: number | null, body: PackageG
       .executeTakeFirstOrThrow();
     return row.id;
   }
-  const result = await db.updateTable('package_groups').set(values).where('id', '=', id).executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw notFound('package group', id);
+  const exists = await db.selectFrom('package_groups').select('id').where('id', '=', id).executeTakeFirst();
+  if (!exists) throw notFound('package group', id);
+  if (Object.keys(values).length > 0) await db.updateTable('package_groups').set(values).where('id', '=', id).execute();
   return id;
 }
 
@@ -179,8 +180,9 @@ export async function savePackageUp(db: Db, id: number | null, body: PackageUpBo
       .executeTakeFirstOrThrow();
     return row.id;
   }
-  const result = await db.updateTable('package_ups').set(values).where('id', '=', id).executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw notFound('upgrade pack', id);
+  const exists = await db.selectFrom('package_ups').select('id').where('id', '=', id).executeTakeFirst();
+  if (!exists) throw notFound('upgrade pack', id);
+  if (Object.keys(values).length > 0) await db.updateTable('package_ups').set(values).where('id', '=', id).execute();
   return id;
 }
 
@@ -223,11 +225,8 @@ export async function saveDiscount(db: Db, id: number | null, body: DiscountBody
       .executeTakeFirstOrThrow();
     return row.id;
   }
-  await db
-    .updateTable('discounts')
-    .set(defined({ package_id: body.package_id, term: body.term, percent: body.percent }))
-    .where('id', '=', id)
-    .execute();
+  const values = defined({ package_id: body.package_id, term: body.term, percent: body.percent });
+  if (Object.keys(values).length > 0) await db.updateTable('discounts').set(values).where('id', '=', id).execute();
   return id;
 }
 
@@ -286,7 +285,7 @@ export async function saveCoupon(db: Db, id: number | null, body: CouponBody | C
       .executeTakeFirstOrThrow();
     return row.id;
   }
-  await db.updateTable('coupons').set(values).where('id', '=', id).execute();
+  if (Object.keys(values).length > 0) await db.updateTable('coupons').set(values).where('id', '=', id).execute();
   return id;
 }
 
