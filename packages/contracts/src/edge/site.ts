@@ -109,6 +109,8 @@ export const CreateSiteBody = Type.Object(
     name: Type.Optional(ObjectName),
     group_id: Type.Optional(SiteGroupRef),
     line_group_id: Type.Optional(LineGroupRef),
+    /** The owner's user package it counts against (default: their only active one). */
+    user_package_id: Type.Optional(Id),
   },
   { additionalProperties: false },
 );

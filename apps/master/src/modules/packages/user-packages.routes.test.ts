@@ -1,7 +1,7 @@
 import type { OrderList, PriceQuote, UserPackageView } from '@rampart/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/databases.ts';
-import { data } from '../../test/protection.ts';
+import { data, ORIGIN } from '../../test/protection.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -15,8 +15,7 @@ describe.each(DIALECTS)('buying packages from the balance on $dialect', (target)
   let groupId: number;
   let basic: number;
 
-  const userId = async (token: string) =>
-    data<{ id: number }>(await test.call('GET', '/v1/user', { token })).id;
+  const userId = async (token: string) => data<{ id: number }>(await test.call('GET', '/v1/user', { token })).id;
   const balance = async (token: string) =>
     data<{ balance: number }>(await test.call('GET', '/v1/user', { token })).balance;
   const recharge = async (token: string, amount: number) =>
@@ -84,7 +83,13 @@ describe.each(DIALECTS)('buying packages from the balance on $dialect', (target)
       await call('POST', '/v1/user-packages', { package_id: basic, term: 'year', coupon: 'SAVE5', quote: true }),
     ).quote;
     // The package's own 20% wins over the 10% for every package; the coupon comes off after it.
-    expect(quote).toMatchObject({ list_price: 10_000, discount_percent: 20, discount: 2000, coupon_off: 500, amount: 7500 });
+    expect(quote).toMatchObject({
+      list_price: 10_000,
+      discount_percent: 20,
+      discount: 2000,
+      coupon_off: 500,
+      amount: 7500,
+    });
     expect(await balance(alice)).toBe(20_000);
 
     const bought = data<UserPackageView>(
@@ -103,7 +108,9 @@ describe.each(DIALECTS)('buying packages from the balance on $dialect', (target)
     });
     expect(orders.sum_credit).toBe(20_000);
     expect(orders.sum_debit).toBe(7500);
-    const history = data<{ list: { code: string; amount_off: number }[] }>(await adminCall('GET', '/v1/coupon-historys'));
+    const history = data<{ list: { code: string; amount_off: number }[] }>(
+      await adminCall('GET', '/v1/coupon-historys'),
+    );
     expect(history.list[0]).toMatchObject({ code: 'SAVE5', amount_off: 500 });
 
     // One use per user by default.
@@ -254,6 +261,44 @@ describe.each(DIALECTS)('buying packages from the balance on $dialect', (target)
       await adminCall('GET', `/v1/order/count?from=${today}&to=${today}`),
     );
     expect(orders.list.at(-1)?.count).toBeGreaterThan(sold.list.at(-1)?.count ?? 0);
+  });
+
+  it('counts sites, domains and streams against the package and refuses past its limits, naming them', async () => {
+    const site = (token: string, domains: string[], extra: Record<string, unknown> = {}) =>
+      test.call('POST', '/v1/sites', { token, body: { domains, origins: [ORIGIN], ...extra } });
+    const hank = await newUser('hank', 100_000);
+    const call = as(hank);
+    // No package yet: sites are made as before packages existed, counted against none.
+    const loose = data<{ id: number }>(await site(hank, ['loose.example.test'])).id;
+    const pkg = data<UserPackageView>(await call('POST', '/v1/user-packages', { package_id: basic }));
+    for (const name of ['a', 'b', 'c']) data(await site(hank, [`${name}.example.test`]));
+    const fourth = await site(hank, ['d.example.test']);
+    expect(fourth.status).toBe(403);
+    expect(fourth.body).toMatchObject({ code: 'limit_reached' });
+    expect(fourth.body.msg).toBe('user_package_id: package Basic allows 3 sites; 3 are used');
+    const used = data<UserPackageView>(await call('GET', `/v1/user-packages/${pkg.id}`)).used;
+    expect(used).toEqual({ sites: 3, domains: 3, streams: 0 });
+
+    // Domains: 10 allowed, 3 used; a site grown by 8 more is refused and keeps its domains.
+    const [first] = data<{ list: { id: number }[] }>(await call('GET', '/v1/sites?limit=1')).list;
+    const grown = Array.from({ length: 9 }, (_, i) => `g${i}.example.test`);
+    const refused = await call('PUT', `/v1/sites/${first?.id}`, { domains: grown });
+    expect(refused.body.msg).toBe('user_package_id: package Basic allows 10 domains; 3 are used');
+    expect(data<UserPackageView>(await call('GET', `/v1/user-packages/${pkg.id}`)).used.domains).toBe(3);
+
+    // Streams: Basic allows none.
+    const stream = await call('POST', '/v1/streams', { listen_port: 30_901, protocol: 'tcp', origins: [ORIGIN] });
+    expect(stream.body.msg).toBe('user_package_id: package Basic allows 0 streams; 0 are used');
+
+    // A second active package: the site must say which one it counts against.
+    const second = data<UserPackageView>(await call('POST', '/v1/user-packages', { package_id: basic }));
+    const which = await site(hank, ['e.example.test']);
+    expect(which.body.msg).toMatch(/user_package_id: you have 2 active packages/);
+    data(await site(hank, ['e.example.test'], { user_package_id: second.id }));
+    const eve = await newUser('ivan', 0);
+    const foreign = await site(eve, ['f.example.test'], { user_package_id: second.id });
+    expect(foreign.status).toBe(404);
+    expect(loose).toBeGreaterThan(0);
   });
 
   it('closes a pending recharge order, which can then be deleted; paid orders stay', async () => {

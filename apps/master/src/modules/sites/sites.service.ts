@@ -5,6 +5,7 @@ import { AppError } from '../../errors.ts';
 import { certCovers } from '../certs/cert-validation.ts';
 import { changeConfig } from '../config/config-version.ts';
 import { newSiteDefaults } from '../edge-settings/edge-settings.service.ts';
+import { checkRoom, claimRoom } from '../packages/package-room.ts';
 import { checkSiteProtection, newSiteProtection } from '../protection/site-protection.ts';
 import type { Owner } from '../tenancy.ts';
 import { readSiteDefaults } from '../user-configs/user-configs.ts';
@@ -73,7 +74,7 @@ async function checkOwnership(db: Kysely<Database>, record: SiteRecord, siteId: 
  * (/v1/user-configs), then what was sent.
  */
 export async function createSite(db: Kysely<Database>, userId: number, body: CreateSiteBody) {
-  const { name, group_id, line_group_id, ...fields } = body;
+  const { name, group_id, line_group_id, user_package_id, ...fields } = body;
   const admin = await newSiteDefaults(db, userId, typeof fields.cert_id === 'number');
   const settings: SiteSettings = {
     ...DEFAULT_SITE_SETTINGS,
@@ -96,7 +97,14 @@ export async function createSite(db: Kysely<Database>, userId: number, body: Cre
     settings,
   };
   await checkOwnership(db, record, null);
-  return changeConfig(db, (trx, version) => insertSite(trx, record, version, Date.now()));
+  return changeConfig(db, async (trx, version) => {
+    const need = { sites: 1, domains: settings.domains.length };
+    const userPackageId = await claimRoom(trx, userId, user_package_id, need);
+    const row = await insertSite(trx, record, version, Date.now());
+    if (userPackageId === null) return row;
+    await trx.updateTable('sites').set({ user_package_id: userPackageId }).where('id', '=', row.id).execute();
+    return { ...row, user_package_id: userPackageId };
+  });
 }
 
 export async function editSite(db: Kysely<Database>, owner: Owner, id: number, body: UpdateSiteBody) {
@@ -113,7 +121,12 @@ export async function editSite(db: Kysely<Database>, owner: Owner, id: number, b
     settings,
   };
   await checkOwnership(db, record, row.id);
-  return changeConfig(db, (trx, version) => updateSite(trx, row.id, record, version, Date.now()));
+  const added = settings.domains.length - (JSON.parse(row.settings) as SiteSettings).domains.length;
+  return changeConfig(db, async (trx, version) => {
+    if (row.user_package_id !== null && added > 0)
+      await checkRoom(trx, row.user_id, row.user_package_id, { domains: added });
+    return updateSite(trx, row.id, record, version, Date.now());
+  });
 }
 
 export type SiteBatchAction = 'enable' | 'disable' | 'delete' | 'move';

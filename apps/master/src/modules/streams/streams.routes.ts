@@ -39,6 +39,8 @@ const CreateBody = Type.Object(
     name: Type.Optional(ObjectName),
     group_id: Type.Optional(Type.Union([Id, Type.Null()])),
     user_id: Type.Optional(Id),
+    /** The owner's user package it counts against (default: their only active one). */
+    user_package_id: Type.Optional(Id),
   },
   { additionalProperties: false },
 );
@@ -73,7 +75,7 @@ export async function streamRoutes(app: App, { db }: AppContext) {
     '/v1/streams',
     { schema: { tags, body: CreateBody, response: { 200: Envelope(Stream) } } },
     async (request) => {
-      const { user_id, name, group_id, ...settings } = request.body;
+      const { user_id, name, group_id, user_package_id, ...settings } = request.body;
       const complete = { ...DEFAULT_STREAM_SETTINGS, ...settings };
       const record = {
         userId: await creatorOf(db, ownerOf(request), user_id),
@@ -81,7 +83,7 @@ export async function streamRoutes(app: App, { db }: AppContext) {
         name: name ?? `${complete.protocol}/${complete.listen_port}`,
         settings: complete,
       };
-      return ok(presentStream(await createStream(db, record)));
+      return ok(presentStream(await createStream(db, record, user_package_id)));
     },
   );
 

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { changeConfig } from '../config/config-version.ts';
+import { claimRoom } from '../packages/package-room.ts';
 import { checkOrigins } from '../sites/site-rules.ts';
 import type { Owner } from '../tenancy.ts';
 import {
@@ -34,10 +35,16 @@ async function checkStream(db: Kysely<Database>, record: StreamRecord, streamId:
 
 const unique = (error: unknown) => /unique|duplicate key/i.test(String(error));
 
-export async function createStream(db: Kysely<Database>, record: StreamRecord) {
+export async function createStream(db: Kysely<Database>, record: StreamRecord, userPackageId?: number) {
   await checkStream(db, record, null);
   try {
-    return await changeConfig(db, (trx, version) => insertStream(trx, record, version, Date.now()));
+    return await changeConfig(db, async (trx, version) => {
+      const counted = await claimRoom(trx, record.userId, userPackageId, { streams: 1 });
+      const row = await insertStream(trx, record, version, Date.now());
+      if (counted === null) return row;
+      await trx.updateTable('streams').set({ user_package_id: counted }).where('id', '=', row.id).execute();
+      return { ...row, user_package_id: counted };
+    });
   } catch (error) {
     if (unique(error))
       throw new AppError('conflict', `listen_port: port ${record.settings.listen_port} was just taken`);
