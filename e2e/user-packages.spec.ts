@@ -1,0 +1,170 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { adminToken, callApi, type RegisteredUser, registerUser } from './support/api.ts';
+import { openDialog } from './support/overlays.ts';
+import { useSuite } from './support/suite.ts';
+
+interface UserPackage {
+  id: number;
+  name: string;
+  end_at: string;
+}
+
+describe('/user-package/buy and /user-package/my: buying, renewing and a balance too short', () => {
+  const suite = useSuite();
+  let catalogue: Promise<void> | undefined;
+
+  const admin = () => {
+    const { baseUrl, adminPassword } = suite.master();
+    return adminToken(baseUrl, adminPassword);
+  };
+  /** One package group with a cheap and a dear package, a 10% yearly discount and a 5.00 coupon. */
+  const setUpCatalogue = async () => {
+    const { baseUrl } = suite.master();
+    const token = await admin();
+    const group = await callApi<{ id: number }>(baseUrl, 'POST', '/v1/package-groups', {
+      token,
+      body: { name: 'Web', sort: 1, description: 'Sites and streams' },
+    });
+    await callApi(baseUrl, 'POST', '/v1/packages', {
+      token,
+      body: {
+        name: 'Starter',
+        group_id: group.id,
+        price_month: 1000,
+        price_year: 10000,
+        on_sale: true,
+        traffic_gb: 100,
+        max_sites: 5,
+        max_domains: 10,
+        max_streams: 2,
+        max_ports: 4,
+        https: true,
+      },
+    });
+    await callApi(baseUrl, 'POST', '/v1/packages', {
+      token,
+      body: { name: 'Enterprise', group_id: group.id, price_month: 500_000, on_sale: true, max_sites: 500 },
+    });
+    await callApi(baseUrl, 'POST', '/v1/discounts', { token, body: { term: 'year', percent: 10 } });
+    await callApi(baseUrl, 'POST', '/v1/coupons', {
+      token,
+      body: { code: 'SAVE5', kind: 'amount', value: 500, uses_per_user: 5, uses_total: 100 },
+    });
+  };
+  /** A customer with `cents` on the balance, credited by the admin. */
+  const customer = async (username: string, cents: number): Promise<RegisteredUser> => {
+    catalogue ??= setUpCatalogue();
+    await catalogue;
+    const { baseUrl } = suite.master();
+    const token = await admin();
+    const user = await registerUser(baseUrl, token, username);
+    await callApi(baseUrl, 'POST', `/v1/user/${user.id}/recharge`, { token, body: { amount: cents } });
+    return user;
+  };
+  const balanceOf = async (user: RegisteredUser) =>
+    (await callApi<{ balance: number }>(suite.master().baseUrl, 'GET', '/v1/user', { token: user.token })).balance;
+  const packagesOf = async (user: RegisteredUser) =>
+    (await callApi<{ list: UserPackage[] }>(suite.master().baseUrl, 'GET', '/v1/user-packages', { token: user.token }))
+      .list;
+  const openBuyPage = async (user: RegisteredUser, locale?: string) => {
+    const page = await suite.openPage({ token: user.token, ...(locale && { locale }) });
+    await page.goto(suite.url('/user-package/buy'));
+    await page.getByTestId('user-package-buy-page').waitFor();
+    return page;
+  };
+  /** Waits until the live price in the dialog reads `amount`. */
+  const priced = (dialog: Locator, amount: string) =>
+    dialog
+      .getByTestId('quote-amount')
+      .filter({ hasText: new RegExp(`^${amount.replace('.', '\\.')}$`) })
+      .waitFor();
+  const row = (page: Page, name: string) =>
+    page.getByTestId('user-package-table').locator('tbody tr.ant-table-row').filter({ hasText: name });
+
+  it('shows the package with its discount, takes a coupon off the price, buys it and renews it', async () => {
+    const user = await customer('petra', 5000);
+    const page = await openBuyPage(user);
+    await page.getByTestId('user-balance').filter({ hasText: '50.00' }).waitFor();
+    const card = page.getByTestId('package-card:Starter');
+    await page.getByTestId('package-shelf:Web').getByText('Sites and streams').waitFor();
+    await card.getByTestId('package-price:Starter:month').filter({ hasText: '10.00' }).waitFor();
+    await card.getByTestId('package-price:Starter:year').filter({ hasText: '-10%' }).waitFor();
+
+    const dialog = await openDialog(page, page.getByTestId('package-buy:Starter'));
+    await priced(dialog, '10.00');
+    const coupon = dialog.getByLabel('Coupon', { exact: true });
+    await coupon.fill('NOPE1');
+    await dialog.getByText('NOPE1 does not exist').waitFor();
+    await coupon.fill('SAVE5');
+    await priced(dialog, '5.00');
+    await dialog.getByTestId('quote-coupon-off').filter({ hasText: '-5.00' }).waitFor();
+    await dialog.getByRole('button', { name: 'Pay from balance' }).click();
+
+    await page.getByTestId('user-package-my-page').waitFor();
+    const bought = row(page, 'Starter');
+    await bought.getByTestId('user-package-state:Starter').filter({ hasText: 'Active' }).waitFor();
+    await bought.getByTestId('usage-sites:Starter').filter({ hasText: '0 / 5' }).waitFor();
+    await page.getByTestId('user-balance').filter({ hasText: '45.00' }).waitFor();
+    expect(await balanceOf(user)).toBe(4500);
+    const [before] = await packagesOf(user);
+    if (!before) throw new Error('the purchase made no user package');
+
+    const renewal = await openDialog(page, page.getByTestId('user-package-renew:Starter'));
+    await priced(renewal, '10.00');
+    await renewal.getByRole('radio', { name: /^Year/ }).check();
+    await priced(renewal, '90.00');
+    await renewal.getByTestId('balance-short').waitFor();
+    await renewal.getByRole('radio', { name: /^Month/ }).check();
+    await renewal.getByLabel('Number of terms', { exact: true }).fill('2');
+    await priced(renewal, '20.00');
+    await renewal.getByRole('button', { name: 'Pay from balance' }).click();
+    await page.getByTestId('user-balance').filter({ hasText: '25.00' }).waitFor();
+    expect(await balanceOf(user)).toBe(2500);
+    const [after] = await packagesOf(user);
+    expect(Date.parse(after?.end_at ?? '')).toBeGreaterThan(Date.parse(before.end_at) + 55 * 86_400_000);
+  });
+
+  it('refuses a purchase the balance cannot cover and links to the recharge page', async () => {
+    const user = await customer('quinn', 1000);
+    const page = await openBuyPage(user);
+    const dialog = await openDialog(page, page.getByTestId('package-buy:Enterprise'));
+    await priced(dialog, '5000.00');
+    await dialog.getByRole('button', { name: 'Pay from balance' }).click();
+    const notice = dialog.getByTestId('balance-short');
+    await notice.getByText('the balance (10.00) does not cover 5000.00; recharge 4990.00 more').waitFor();
+    const link = notice.getByTestId('recharge-link');
+    expect(await link.getAttribute('href')).toMatch(/\/account\/balance$/);
+    expect(await balanceOf(user)).toBe(1000);
+    expect(await packagesOf(user)).toEqual([]);
+  });
+
+  it('speaks Chinese on both pages', async () => {
+    const user = await customer('rosa', 3000);
+    await callApi(suite.master().baseUrl, 'POST', '/v1/user-packages', {
+      token: user.token,
+      body: { package_id: (await starterId(user)).id, term: 'month', terms: 1 },
+    });
+    const page = await openBuyPage(user, 'zh-CN');
+    // antd spaces out a two-character Chinese button label.
+    await page.getByTestId('package-buy:Starter').filter({ hasText: /^购\s?买$/ }).waitFor();
+    await page.getByTestId('package-price:Starter:month').getByText('月付', { exact: false }).waitFor();
+    await page.goto(suite.url('/user-package/my'));
+    await page.getByTestId('user-package-my-page').waitFor();
+    await page.getByRole('columnheader', { name: '自动续费' }).waitFor();
+    await row(page, 'Starter').getByTestId('user-package-state:Starter').filter({ hasText: '正常' }).waitFor();
+    await page.getByTestId('user-balance').filter({ hasText: '20.00' }).waitFor();
+  });
+
+  const starterId = async (user: RegisteredUser) => {
+    const { list } = await callApi<{ list: { id: number; name: string }[] }>(
+      suite.master().baseUrl,
+      'GET',
+      '/v1/packages',
+      { token: user.token },
+    );
+    const found = list.find((pkg) => pkg.name === 'Starter');
+    if (!found) throw new Error('Starter is not on sale');
+    return found;
+  };
+});
