@@ -8,6 +8,7 @@ interface UserPackage {
   id: number;
   name: string;
   end_at: string;
+  auto_renew: boolean;
 }
 
 describe('/user-package/buy and /user-package/my: buying, renewing and a balance too short', () => {
@@ -45,6 +46,10 @@ describe('/user-package/buy and /user-package/my: buying, renewing and a balance
     await callApi(baseUrl, 'POST', '/v1/packages', {
       token,
       body: { name: 'Enterprise', group_id: group.id, price_month: 500_000, on_sale: true, max_sites: 500 },
+    });
+    await callApi(baseUrl, 'POST', '/v1/package-ups', {
+      token,
+      body: { name: 'More sites', kind: 'max_sites', amount: 5, price_month: 300, on_sale: true },
     });
     await callApi(baseUrl, 'POST', '/v1/discounts', { token, body: { term: 'year', percent: 10 } });
     await callApi(baseUrl, 'POST', '/v1/coupons', {
@@ -139,6 +144,59 @@ describe('/user-package/buy and /user-package/my: buying, renewing and a balance
     expect(await packagesOf(user)).toEqual([]);
   });
 
+  it('adds upgrade packs at the quoted price and lists them under the package', async () => {
+    const user = await customer('sasha', 5000);
+    const { baseUrl } = suite.master();
+    const starter = await starterId(user);
+    await callApi(baseUrl, 'POST', '/v1/user-packages', {
+      token: user.token,
+      body: { package_id: starter.id, term: 'month', terms: 1 },
+    });
+    const [owned] = await packagesOf(user);
+    const packs = await callApi<{ list: { id: number; name: string }[] }>(baseUrl, 'GET', '/v1/package-ups', {
+      token: user.token,
+    });
+    const pack = packs.list.find((entry) => entry.name === 'More sites');
+    if (!owned || !pack) throw new Error('no user package or no upgrade pack');
+    const quote = await callApi<{ price: number }>(
+      baseUrl,
+      'GET',
+      `/v1/user-package/${owned.id}/upgrades/${pack.id}?amount=2`,
+      { token: user.token },
+    );
+    const money = (cents: number) => (cents / 100).toFixed(2);
+
+    const page = await suite.openPage({ token: user.token });
+    await page.goto(suite.url('/user-package/my'));
+    await page.getByTestId('user-package-my-page').waitFor();
+    const dialog = await openDialog(page, page.getByTestId('user-package-upgrade:Starter'));
+    await dialog.getByTestId('upgrade-price').waitFor();
+    await dialog.getByLabel('Number of packs', { exact: true }).fill('2');
+    await dialog
+      .getByTestId('upgrade-price')
+      .filter({ hasText: money(quote.price) })
+      .waitFor();
+    await dialog.getByText('+10', { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Pay from balance' }).click();
+    const upgraded = row(page, 'Starter');
+    await upgraded.getByTestId('usage-sites:Starter').filter({ hasText: '0 / 15' }).waitFor();
+    await page
+      .getByTestId('user-balance')
+      .filter({ hasText: money(4000 - quote.price) })
+      .waitFor();
+    await upgraded.getByRole('button', { name: 'Expand row' }).click();
+    const list = page.getByTestId(`upgrade-list:${owned.id}`);
+    await list.getByRole('cell', { name: 'More sites' }).waitFor();
+    await list.getByRole('cell', { name: '+10', exact: true }).waitFor();
+
+    await page.getByRole('switch', { name: 'Auto-renew Starter' }).click();
+    await expect.poll(async () => (await packagesOf(user))[0]?.auto_renew).toBe(true);
+    const rename = await openDialog(page, page.getByRole('button', { name: 'Rename Starter' }));
+    await rename.getByLabel('Name', { exact: true }).fill('Shop');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId(`user-package-name:${owned.id}`).filter({ hasText: 'Shop' }).waitFor();
+  });
+
   it('speaks Chinese on both pages', async () => {
     const user = await customer('rosa', 3000);
     await callApi(suite.master().baseUrl, 'POST', '/v1/user-packages', {
@@ -147,7 +205,10 @@ describe('/user-package/buy and /user-package/my: buying, renewing and a balance
     });
     const page = await openBuyPage(user, 'zh-CN');
     // antd spaces out a two-character Chinese button label.
-    await page.getByTestId('package-buy:Starter').filter({ hasText: /^购\s?买$/ }).waitFor();
+    await page
+      .getByTestId('package-buy:Starter')
+      .filter({ hasText: /^购\s?买$/ })
+      .waitFor();
     await page.getByTestId('package-price:Starter:month').getByText('月付', { exact: false }).waitFor();
     await page.goto(suite.url('/user-package/my'));
     await page.getByTestId('user-package-my-page').waitFor();

@@ -44,7 +44,7 @@ export const Component = () => {
             {shelf.description && <Typography.Paragraph type="secondary">{shelf.description}</Typography.Paragraph>}
             <Row gutter={[16, 16]}>
               {shelf.packages.map((pkg) => (
-                <Col key={pkg.id} xs={24} sm={12} lg={8} xl={6}>
+                <Col key={pkg.id} xs={24} md={12} xl={8} xxl={6}>
                   <PackageCard pkg={pkg} discounts={discounts.data ?? []} onBuy={setBuying} />
                 </Col>
               ))}

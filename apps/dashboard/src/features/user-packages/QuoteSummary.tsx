@@ -31,16 +31,24 @@ export const QuoteSummary = ({ quote, loading, shortfall, problem }: QuoteSummar
             bordered
             items={[
               { key: 'list', label: t('userPackages.quote.listPrice'), children: formatCents(quote.list_price) },
-              {
-                key: 'discount',
-                label: t('userPackages.quote.discount', { percent: quote.discount_percent }),
-                children: `-${formatCents(quote.discount)}`,
-              },
-              {
-                key: 'coupon',
-                label: t('userPackages.quote.coupon'),
-                children: <span data-testid="quote-coupon-off">-{formatCents(quote.coupon_off)}</span>,
-              },
+              ...(quote.discount > 0
+                ? [
+                    {
+                      key: 'discount',
+                      label: t('userPackages.quote.discount', { percent: quote.discount_percent }),
+                      children: `-${formatCents(quote.discount)}`,
+                    },
+                  ]
+                : []),
+              ...(quote.coupon
+                ? [
+                    {
+                      key: 'coupon',
+                      label: t('userPackages.quote.coupon', { code: quote.coupon }),
+                      children: <span data-testid="quote-coupon-off">-{formatCents(quote.coupon_off)}</span>,
+                    },
+                  ]
+                : []),
               {
                 key: 'amount',
                 label: t('userPackages.quote.amount'),

@@ -17,12 +17,12 @@ export const UsageBars = ({ userPackage }: { userPackage: UserPackageView }) => 
   const traffic = unlimitedWhenZero(limits.traffic_gb);
   const bandwidth = unlimitedWhenZero(limits.bandwidth_mbps);
   return (
-    <div style={{ minWidth: 220 }} data-testid={`usage:${userPackage.name}`}>
+    <div style={{ width: 230 }} data-testid={`usage:${userPackage.name}`}>
       {BAR_KEYS.map(([usedKey, limitKey]) => {
         const percent = usagePercent(used[usedKey], limits[limitKey]);
         return (
           <div key={usedKey} style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
-            <span style={{ width: 64, flex: 'none' }}>{t(`userPackages.limits.${usedKey}`)}</span>
+            <span style={{ width: 56, flex: 'none' }}>{t(`userPackages.limits.${usedKey}`)}</span>
             <Progress
               percent={percent}
               size="small"
@@ -38,7 +38,8 @@ export const UsageBars = ({ userPackage }: { userPackage: UserPackageView }) => 
       })}
       <div>
         {t('userPackages.limits.traffic')}: {traffic === null ? t('userPackages.limits.unlimited') : `${traffic} GB`}
-        {' · '}
+      </div>
+      <div>
         {t('userPackages.limits.bandwidth')}:{' '}
         {bandwidth === null ? t('userPackages.limits.unlimited') : `${bandwidth} Mbps`}
       </div>

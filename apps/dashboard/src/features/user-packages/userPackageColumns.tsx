@@ -70,6 +70,7 @@ export const userPackageColumns = (
   {
     key: 'autoRenew',
     title: t('userPackages.my.column.autoRenew'),
+    onHeaderCell: () => NO_WRAP,
     render: (_, row) => (
       <Switch
         checked={row.auto_renew}

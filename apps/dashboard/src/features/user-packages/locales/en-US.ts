@@ -36,7 +36,7 @@ export const userPackagesEnUS = {
     quote: {
       listPrice: 'List price',
       discount: 'Discount ({{percent}}%)',
-      coupon: 'Coupon',
+      coupon: 'Coupon {{code}}',
       amount: 'To pay',
       balance: 'Balance',
       short: 'Your balance is {{missing}} short of this price.',
@@ -62,7 +62,7 @@ export const userPackagesEnUS = {
       upgrade: 'Upgrade',
       buyMore: 'Buy a package',
       empty: 'You have no package yet. Buy one to add sites and streams.',
-      total: '{{count}} packages',
+      total: 'Total {{count}}',
     },
     rename: {
       title: 'Rename {{name}}',

@@ -36,7 +36,7 @@ export const userPackagesZhCN = {
     quote: {
       listPrice: '原价',
       discount: '折扣（{{percent}}%）',
-      coupon: '优惠码',
+      coupon: '优惠码 {{code}}',
       amount: '应付金额',
       balance: '账户余额',
       short: '余额不足，还差 {{missing}}。',
