@@ -1,0 +1,125 @@
+import {
+  AlipayPreorder,
+  AlipaySettings,
+  Envelope,
+  PERMISSIONS,
+  PreorderBody,
+  WxpayPreorder,
+  WxpaySettings,
+} from '@rampart/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { TSchema } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { App } from '../../http.ts';
+import { requireAccess } from '../../plugins/admin-access.ts';
+import { caller } from '../../plugins/auth.ts';
+import { ok } from '../../plugins/envelope.ts';
+import { alipayPrecreate } from './alipay.ts';
+import {
+  ALIPAY,
+  maskPaymentSecrets,
+  type PaymentProvider,
+  readPaymentSettings,
+  resetPaymentSettings,
+  WXPAY,
+  writePaymentSettings,
+} from './payment-settings.ts';
+import { wxpayNativePreorder } from './wxpay.ts';
+
+const tags = ['payments'];
+
+const SETTINGS: { provider: PaymentProvider<object>; schema: TSchema; description: string }[] = [
+  {
+    provider: WXPAY as PaymentProvider<object>,
+    schema: WxpaySettings,
+    description:
+      'WeChat Pay API v3 (Native): merchant id, app id, merchant certificate serial and private key, API v3 key, platform certificate or public key, notify base URL; secrets are never answered once saved',
+  },
+  {
+    provider: ALIPAY as PaymentProvider<object>,
+    schema: AlipaySettings,
+    description:
+      'Alipay (precreate, RSA2): app id, application private key, Alipay public key, gateway URL, notify base URL; the private key is never answered once saved',
+  },
+];
+
+/** The caller's pending recharge order on `channel`, or a refusal naming order_id. */
+async function payableOrder(db: Kysely<Database>, request: FastifyRequest, orderId: number, channel: string) {
+  const { user } = caller(request);
+  const order = await db
+    .selectFrom('orders')
+    .select(['id', 'kind', 'channel', 'state', 'amount', 'out_trade_no'])
+    .where('id', '=', orderId)
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  if (!order) throw new AppError('not_found', `order_id: order ${orderId} does not exist`);
+  if (order.kind !== 'recharge' || order.channel !== channel)
+    throw new AppError('invalid_param', `order_id: order ${orderId} is not a ${channel} recharge`);
+  if (order.state !== 'pending')
+    throw new AppError('conflict', `order_id: order ${orderId} is ${order.state}, not pending`);
+  return { ...order, amount: Number(order.amount), description: `Rampart recharge ${order.out_trade_no}` };
+}
+
+/**
+ * Payment settings (admin:sys, as Config entries `global-0-payment-{wxpay,alipay}`) and the
+ * pre-orders that turn a customer's pending recharge order into a QR code to scan.
+ */
+export async function paymentRoutes(app: App, { db }: AppContext) {
+  const preValidation = async (request: FastifyRequest) => requireAccess(request, [PERMISSIONS.adminSys]);
+  for (const { provider, schema, description } of SETTINGS) {
+    const path = `/v1/configs/global-0-payment-${provider.name}`;
+    const shown = async () => ok(maskPaymentSecrets(provider, (await readPaymentSettings(db, provider)).value));
+    const routeSchema = { tags, description, response: { 200: Envelope(schema) } };
+    app.get(path, { preValidation, schema: routeSchema }, shown);
+    app.put(path, { preValidation, schema: { ...routeSchema, body: schema } }, async (request) => {
+      await writePaymentSettings(db, provider, request.body as object);
+      return shown();
+    });
+    app.delete(path, { preValidation, schema: routeSchema }, async () => {
+      await resetPaymentSettings(db, provider);
+      return shown();
+    });
+  }
+
+  app.post(
+    '/v1/wxpay/preorder',
+    {
+      schema: {
+        tags,
+        description:
+          'A WeChat Pay Native pre-order for the caller’s pending wxpay recharge order: the code_url to scan.',
+        body: PreorderBody,
+        response: { 200: Envelope(WxpayPreorder) },
+      },
+    },
+    async (request) => {
+      const order = await payableOrder(db, request, request.body.order_id, 'wxpay');
+      const { value: settings } = await readPaymentSettings(db, WXPAY);
+      if (!settings.enabled) throw new AppError('conflict', 'WeChat Pay is not enabled');
+      const codeUrl = await wxpayNativePreorder(settings, order);
+      return ok({ code_url: codeUrl, out_trade_no: order.out_trade_no, amount: order.amount });
+    },
+  );
+
+  app.post(
+    '/v1/alipay/preorder',
+    {
+      schema: {
+        tags,
+        description: 'An Alipay precreate for the caller’s pending alipay recharge order: the qr_code to scan.',
+        body: PreorderBody,
+        response: { 200: Envelope(AlipayPreorder) },
+      },
+    },
+    async (request) => {
+      const order = await payableOrder(db, request, request.body.order_id, 'alipay');
+      const { value: settings } = await readPaymentSettings(db, ALIPAY);
+      if (!settings.enabled) throw new AppError('conflict', 'Alipay is not enabled');
+      const qrCode = await alipayPrecreate(settings, order);
+      return ok({ qr_code: qrCode, out_trade_no: order.out_trade_no, amount: order.amount });
+    },
+  );
+}

@@ -1,0 +1,265 @@
+import { execFileSync } from 'node:child_process';
+import {
+  createCipheriv,
+  createSign,
+  createVerify,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+  X509Certificate,
+} from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * WeChat Pay API v3 as a merchant meets it, written apart from the master's client: Native pre-orders
+ * whose Authorization (WECHATPAY2-SHA256-RSA2048) is verified with the merchant's public key, answers
+ * signed with the platform key, and payment notifications built as WeChat Pay sends them
+ * (AEAD_AES_256_GCM resource under the API v3 key, Wechatpay-* signature headers).
+ */
+
+export interface WxpayMerchant {
+  mchid: string;
+  appid: string;
+  serialNo: string;
+  privateKeyPem: string;
+  publicKey: KeyObject;
+  apiV3Key: string;
+}
+
+export interface WxpayPlatformKeys {
+  privateKey: KeyObject;
+  certPem: string;
+  serial: string;
+}
+
+export interface WxpayPreorderSeen {
+  out_trade_no: string;
+  total: number;
+  notify_url: string;
+}
+
+export interface FakeWxpay {
+  url: string;
+  merchant: WxpayMerchant;
+  platform: WxpayPlatformKeys;
+  preorders: WxpayPreorderSeen[];
+  /** Requests refused, with the reason (a bad signature shows here). */
+  refusals: string[];
+  /** A notification of a paid order: the body and headers WeChat Pay posts. */
+  notification(
+    payment: { out_trade_no: string; total: number; transaction_id: string; trade_state?: string; currency?: string },
+    options?: { timestamp?: number; signWith?: KeyObject; apiV3Key?: string },
+  ): { body: string; headers: Record<string, string> };
+  close(): Promise<void>;
+}
+
+const rsa = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
+
+/** A self-signed RSA certificate for `key`, made by openssl (node:crypto signs no certificates). */
+function selfSigned(key: KeyObject, subject: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rampart-wxpay-'));
+  try {
+    writeFileSync(join(dir, 'key.pem'), key.export({ type: 'pkcs8', format: 'pem' }));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-new',
+        '-key',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-subj',
+        subject,
+        '-days',
+        '30',
+      ],
+      { stdio: 'ignore' },
+    );
+    return readFileSync(join(dir, 'cert.pem'), 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function makeWxpayKeys(): { merchant: WxpayMerchant; platform: WxpayPlatformKeys } {
+  const merchantKeys = rsa();
+  const platformKeys = rsa();
+  const certPem = selfSigned(platformKeys.privateKey, '/CN=Tenpay.com Root CA');
+  return {
+    merchant: {
+      mchid: '1900000109',
+      appid: 'wxd678efh567hg6787',
+      serialNo: randomBytes(20).toString('hex').toUpperCase(),
+      privateKeyPem: merchantKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      publicKey: merchantKeys.publicKey,
+      apiV3Key: randomBytes(16).toString('hex'),
+    },
+    platform: {
+      privateKey: platformKeys.privateKey,
+      certPem,
+      serial: new X509Certificate(certPem).serialNumber.toUpperCase(),
+    },
+  };
+}
+
+const sign = (key: KeyObject, text: string) => createSign('RSA-SHA256').update(text).sign(key, 'base64');
+
+function signedHeaders(key: KeyObject, serial: string, body: string, timestamp: number) {
+  const nonce = randomBytes(16).toString('hex');
+  const ts = String(Math.floor(timestamp / 1000));
+  return {
+    'wechatpay-timestamp': ts,
+    'wechatpay-nonce': nonce,
+    'wechatpay-serial': serial,
+    'wechatpay-signature': sign(key, `${ts}\n${nonce}\n${body}\n`),
+    'wechatpay-signature-type': 'WECHATPAY2-SHA256-RSA2048',
+  };
+}
+
+/** Why an Authorization header is not the merchant's, or null. */
+function authorizationProblem(
+  merchant: WxpayMerchant,
+  request: { method: string; url: string; body: string; authorization: string },
+) {
+  const match = /^WECHATPAY2-SHA256-RSA2048 (.+)$/.exec(request.authorization);
+  if (!match?.[1]) return 'no WECHATPAY2-SHA256-RSA2048 authorization';
+  const fields = Object.fromEntries([...match[1].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+  if (fields.mchid !== merchant.mchid) return 'mchid does not match';
+  if (fields.serial_no !== merchant.serialNo) return 'serial_no does not match';
+  const timestamp = Number(fields.timestamp);
+  if (!fields.nonce_str || Math.abs(Date.now() / 1000 - timestamp) > 300) return 'timestamp or nonce_str wrong';
+  const text = `${request.method}\n${request.url}\n${fields.timestamp}\n${fields.nonce_str}\n${request.body}\n`;
+  const valid = createVerify('RSA-SHA256')
+    .update(text)
+    .verify(merchant.publicKey, Buffer.from(fields.signature ?? '', 'base64'));
+  return valid ? null : 'signature does not verify';
+}
+
+/** `publicKeyId`: sign as a merchant on platform public keys (Wechatpay-Serial names the key id, not the certificate). */
+export async function startFakeWxpay(
+  keys = makeWxpayKeys(),
+  options: { publicKeyId?: string } = {},
+): Promise<FakeWxpay> {
+  const { merchant, platform } = keys;
+  const serial = options.publicKeyId ?? platform.serial;
+  const preorders: WxpayPreorderSeen[] = [];
+  const refusals: string[] = [];
+  const send = (res: ServerResponse, status: number, reply: object) => {
+    const text = JSON.stringify(reply);
+    res
+      .writeHead(status, {
+        'content-type': 'application/json',
+        ...signedHeaders(platform.privateKey, serial, text, Date.now()),
+      })
+      .end(text);
+  };
+  const answer = (req: IncomingMessage, res: ServerResponse, body: string) => {
+    if (req.method !== 'POST' || req.url !== '/v3/pay/transactions/native')
+      return send(res, 404, { code: 'NOT_FOUND', message: 'no such API' });
+    const problem = authorizationProblem(merchant, {
+      method: req.method,
+      url: req.url,
+      body,
+      authorization: String(req.headers.authorization ?? ''),
+    });
+    if (problem) {
+      refusals.push(problem);
+      return send(res, 401, { code: 'SIGN_ERROR', message: problem });
+    }
+    const order = JSON.parse(body) as {
+      appid?: string;
+      mchid?: string;
+      out_trade_no?: string;
+      notify_url?: string;
+      description?: string;
+      amount?: { total?: number; currency?: string };
+    };
+    if (
+      order.appid !== merchant.appid ||
+      order.mchid !== merchant.mchid ||
+      !order.out_trade_no ||
+      !order.description ||
+      !order.notify_url?.startsWith('https://') ||
+      !Number.isInteger(order.amount?.total) ||
+      (order.amount?.currency ?? 'CNY') !== 'CNY'
+    ) {
+      refusals.push(`bad parameters ${body}`);
+      return send(res, 400, { code: 'PARAM_ERROR', message: 'parameters are wrong' });
+    }
+    preorders.push({ out_trade_no: order.out_trade_no, total: order.amount?.total ?? 0, notify_url: order.notify_url });
+    return send(res, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${randomBytes(6).toString('hex')}` });
+  };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on('end', () => answer(req, res, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    merchant,
+    platform,
+    preorders,
+    refusals,
+    notification(payment, options = {}) {
+      const transaction = {
+        mchid: merchant.mchid,
+        appid: merchant.appid,
+        out_trade_no: payment.out_trade_no,
+        transaction_id: payment.transaction_id,
+        trade_type: 'NATIVE',
+        trade_state: payment.trade_state ?? 'SUCCESS',
+        trade_state_desc: '支付成功',
+        bank_type: 'OTHERS',
+        success_time: new Date().toISOString(),
+        payer: { openid: 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o' },
+        amount: {
+          total: payment.total,
+          payer_total: payment.total,
+          currency: payment.currency ?? 'CNY',
+          payer_currency: 'CNY',
+        },
+      };
+      const nonce = randomBytes(6).toString('hex');
+      const associatedData = 'transaction';
+      const cipher = createCipheriv(
+        'aes-256-gcm',
+        Buffer.from(options.apiV3Key ?? merchant.apiV3Key),
+        Buffer.from(nonce),
+      );
+      cipher.setAAD(Buffer.from(associatedData));
+      const sealed = Buffer.concat([cipher.update(JSON.stringify(transaction)), cipher.final(), cipher.getAuthTag()]);
+      const body = JSON.stringify({
+        id: randomBytes(16).toString('hex'),
+        create_time: new Date().toISOString(),
+        resource_type: 'encrypt-resource',
+        event_type: 'TRANSACTION.SUCCESS',
+        summary: '支付成功',
+        resource: {
+          original_type: 'transaction',
+          algorithm: 'AEAD_AES_256_GCM',
+          ciphertext: sealed.toString('base64'),
+          associated_data: associatedData,
+          nonce,
+        },
+      });
+      const headers = signedHeaders(
+        options.signWith ?? platform.privateKey,
+        serial,
+        body,
+        options.timestamp ?? Date.now(),
+      );
+      return { body, headers: { ...headers, 'content-type': 'application/json' } };
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
