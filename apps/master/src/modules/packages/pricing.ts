@@ -12,8 +12,10 @@ export interface Quote extends PriceQuote {
   couponRow: CouponRow | null;
 }
 
-export const termPrice = (row: PackageRow, term: Term): number | null =>
-  term === 'month' ? row.price_month : term === 'quarter' ? row.price_quarter : row.price_year;
+export const termPrice = (
+  row: Pick<PackageRow, 'price_month' | 'price_quarter' | 'price_year'>,
+  term: Term,
+): number | null => (term === 'month' ? row.price_month : term === 'quarter' ? row.price_quarter : row.price_year);
 
 const percentOf = (amount: number, percent: number) => Math.floor((amount * percent) / 100);
 

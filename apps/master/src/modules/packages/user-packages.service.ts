@@ -10,7 +10,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { debit } from '../billing/ledger.ts';
+import { changeConfig } from '../config/config-version.ts';
 import type { Db } from './catalogue.repository.ts';
+import { publishPackageStates } from './package-expiry.ts';
 import { addTerms, type Quote, quotePackage } from './pricing.ts';
 import { findUserPackage } from './user-packages.repository.ts';
 
@@ -232,6 +234,7 @@ export async function renewPackage(
       .execute();
     await useCoupon(trx, quote, current.user_id, order.orderId, now);
   });
+  if (current.state === 'expired' || current.end_at <= now) await publishPackageStates(db, [id]);
   return null;
 }
 
@@ -257,6 +260,7 @@ export async function updateUserPackage(db: Kysely<Database>, who: Caller, id: n
     ...(body.state !== undefined && { state: body.state }),
   };
   if (Object.keys(values).length > 0) await db.updateTable('user_packages').set(values).where('id', '=', id).execute();
+  if ('state' in values && values.state !== current.state) await publishPackageStates(db, [id]);
   return null;
 }
 
@@ -290,11 +294,15 @@ export async function batchUserPackages(db: Kysely<Database>, who: Caller, body:
         .execute();
     }
   });
+  await publishPackageStates(db, body.ids);
 }
 
 /** DELETE: admins only; the package's sites and streams stay, no longer counted against it. */
 export async function deleteUserPackage(db: Kysely<Database>, who: Caller, id: number) {
   if (!who.isAdmin) throw new AppError('forbidden', 'only an administrator deletes a user package');
   await findUserPackage(db, id, who);
+  const counted = await db.selectFrom('sites').select('id').where('user_package_id', '=', id).executeTakeFirst();
   await db.deleteFrom('user_packages').where('id', '=', id).execute();
+  // Its sites and streams now count against no package, and are served again.
+  if (counted) await changeConfig(db, async () => undefined);
 }

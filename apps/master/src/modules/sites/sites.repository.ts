@@ -188,13 +188,15 @@ export async function deleteSites(db: Kysely<Database>, ids: readonly number[]) 
   if (ids.length > 0) await db.deleteFrom('sites').where('id', 'in', ids).execute();
 }
 
-/** Enabled sites of enabled users, for snapshots. */
+/** Enabled sites of enabled users whose user package (if any) is active, for snapshots. */
 export const liveSites = (db: Kysely<Database>) =>
   db
     .selectFrom('sites')
     .innerJoin('users', 'users.id', 'sites.user_id')
+    .leftJoin('user_packages', 'user_packages.id', 'sites.user_package_id')
     .select(['sites.id', 'sites.settings'])
     .where('sites.enabled', '=', 1)
     .where('users.status', '=', 'enabled')
+    .where((eb) => eb.or([eb('sites.user_package_id', 'is', null), eb('user_packages.state', '=', 'active')]))
     .orderBy('sites.id')
     .execute();

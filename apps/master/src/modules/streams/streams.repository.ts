@@ -119,12 +119,15 @@ export async function portUser(db: Kysely<Database>, protocol: string, port: num
   return node ? `the web server of node ${node.name}` : null;
 }
 
+/** Enabled streams of enabled users whose user package (if any) is active, for snapshots. */
 export const liveStreams = (db: Kysely<Database>) =>
   db
     .selectFrom('streams')
     .innerJoin('users', 'users.id', 'streams.user_id')
+    .leftJoin('user_packages', 'user_packages.id', 'streams.user_package_id')
     .select(['streams.id', 'streams.settings'])
     .where('streams.enabled', '=', 1)
     .where('users.status', '=', 'enabled')
+    .where((eb) => eb.or([eb('streams.user_package_id', 'is', null), eb('user_packages.state', '=', 'active')]))
     .orderBy('streams.id')
     .execute();

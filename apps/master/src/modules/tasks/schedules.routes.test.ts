@@ -57,12 +57,13 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
       .map((row) => Math.round((Date.now() - Number(row.created_at)) / DAY_MS))
       .filter((days) => days > 0);
 
-  it('lists certificate renewal, log retention and expiry notices, and changes whether and how often they run', async () => {
+  it('lists certificate renewal, log retention, expiry notices and package settlement, and changes whether and how often they run', async () => {
     expect(await scheduled()).toEqual([
       expect.objectContaining({ name: 'cert-renewal', enabled: true, interval_seconds: 3600, last_result: null }),
       expect.objectContaining({ name: 'expiry-notices', enabled: true, interval_seconds: 3600, running: false }),
       expect.objectContaining({ name: 'log-retention', enabled: true, interval_seconds: 3600, running: false }),
       expect.objectContaining({ name: 'traffic-retention', enabled: true, interval_seconds: 3600, running: false }),
+      expect.objectContaining({ name: 'user-packages', enabled: true, interval_seconds: 60, running: false }),
     ]);
     const changed = await test.call('PUT', '/v1/tasks/scheduled/log-retention', {
       token: admin,
@@ -83,7 +84,7 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
     const unknown = await test.call('POST', '/v1/tasks/scheduled/coffee/run', { token: admin });
     expect(unknown.body).toMatchObject({
       code: 'not_found',
-      msg: 'scheduled task coffee does not exist; there are cert-renewal, log-retention, traffic-retention, expiry-notices',
+      msg: 'scheduled task coffee does not exist; there are cert-renewal, log-retention, traffic-retention, user-packages, expiry-notices',
     });
   });
 

@@ -8,6 +8,7 @@ import { pruneAccountLogs } from '../audit/log-retention.ts';
 import { sendCertExpiryNotices } from '../messages/expiry-notices.ts';
 import type { Notifier } from '../messages/notifier.ts';
 import { pruneTrafficData } from '../monitor/traffic-retention.ts';
+import { settleUserPackages } from '../packages/package-expiry.ts';
 import { loadSettings } from '../settings/settings.service.ts';
 import {
   claimScheduledTask,
@@ -55,6 +56,14 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     async run({ db, logs, dialect, log }) {
       const pruned = await pruneTrafficData(logs, dialect, await loadSettings(db));
       if (Object.keys(pruned).length > 0) log.info({ pruned }, 'pruned traffic data past retention');
+    },
+  },
+  {
+    name: 'user-packages',
+    intervalSeconds: 60,
+    async run({ db, log }) {
+      const settled = await settleUserPackages(db);
+      if (settled.renewed + settled.expired > 0) log.info(settled, 'renewed or expired user packages past their end');
     },
   },
   {

@@ -1,0 +1,104 @@
+import type { OrderList, UserPackageView } from '@rampart/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../test/databases.ts';
+import { createSite, data } from '../../test/protection.ts';
+import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { currentConfigVersion } from '../config/config-version.ts';
+import { liveSites } from '../sites/sites.repository.ts';
+import { settleUserPackages } from './package-expiry.ts';
+
+describe.each(DIALECTS)('user packages past their end on $dialect', (target) => {
+  let test: TestApp;
+  let admin: string;
+  let monthly: number;
+
+  const userId = async (token: string) => data<{ id: number }>(await test.call('GET', '/v1/user', { token })).id;
+  const buyer = async (name: string, cents: number) => {
+    const token = await addUser(test, name);
+    data(
+      await test.call('POST', `/v1/user/${await userId(token)}/recharge`, { token: admin, body: { amount: cents } }),
+    );
+    return token;
+  };
+  const buy = async (token: string, autoRenew: boolean) =>
+    data<UserPackageView>(
+      await test.call('POST', '/v1/user-packages', { token, body: { package_id: monthly, auto_renew: autoRenew } }),
+    );
+  /** Moves a package's end into the past, as time would. */
+  const endNow = (id: number, end: number) =>
+    test.database.db.updateTable('user_packages').set({ end_at: end }).where('id', '=', id).execute();
+  const served = async () => (await liveSites(test.database.db)).map((row) => row.id);
+
+  beforeAll(async () => {
+    test = await startTestApp(target, { background: false });
+    admin = await test.login('admin', ADMIN_PASSWORD);
+    monthly = data(
+      await test.call('POST', '/v1/packages', {
+        token: admin,
+        body: { name: 'Monthly', price_month: 1000, max_sites: 5, max_domains: 5, on_sale: true },
+      }),
+    ).id;
+  });
+  afterAll(() => test.close());
+
+  it('expires a package at its end: its sites leave the edge with a new config version, and come back on renewal', async () => {
+    const ann = await buyer('ann', 1000);
+    const pkg = await buy(ann, false);
+    const site = await createSite(test, ann, 'ann.example.test');
+    expect(await served()).toContain(site);
+
+    const before = await currentConfigVersion(test.database.db);
+    const end = Date.now() - 1000;
+    await endNow(pkg.id, end);
+    expect(await settleUserPackages(test.database.db)).toMatchObject({ expired: 1, renewed: 0 });
+    expect(await currentConfigVersion(test.database.db)).toBeGreaterThan(before);
+    expect(await served()).not.toContain(site);
+    const listed = data<UserPackageView>(await test.call('GET', `/v1/user-packages/${pkg.id}`, { token: ann }));
+    expect(listed.state).toBe('expired');
+    // A second settlement has nothing left to do.
+    expect(await settleUserPackages(test.database.db)).toMatchObject({ expired: 0, renewed: 0 });
+
+    data(await test.call('POST', `/v1/user/${await userId(ann)}/recharge`, { token: admin, body: { amount: 1000 } }));
+    const renewing = await test.call('PUT', `/v1/user-packages/${pkg.id}`, {
+      token: ann,
+      body: { renew: { term: 'month' } },
+    });
+    expect(data<UserPackageView>(renewing).state).toBe('active');
+    expect(await served()).toContain(site);
+  });
+
+  it('renews an auto-renewing package from the balance once, and expires it when the balance is short', async () => {
+    const ben = await buyer('ben', 2000);
+    const pkg = await buy(ben, true);
+    await createSite(test, ben, 'ben.example.test');
+    const end = Date.now() - 1000;
+    await endNow(pkg.id, end);
+    const [first, second] = await Promise.all([
+      settleUserPackages(test.database.db),
+      settleUserPackages(test.database.db),
+    ]);
+    expect((first?.renewed ?? 0) + (second?.renewed ?? 0)).toBe(1);
+    const renewed = data<UserPackageView>(await test.call('GET', `/v1/user-packages/${pkg.id}`, { token: ben }));
+    expect(renewed.state).toBe('active');
+    expect(Date.parse(renewed.end_at)).toBeGreaterThan(Date.now() + 27 * 86_400_000);
+    const orders = data<OrderList>(await test.call('GET', '/v1/orders?kind=renewal', { token: ben }));
+    expect(orders.list).toHaveLength(1);
+    expect(orders.list[0]).toMatchObject({ amount: -1000, balance_after: 0 });
+
+    await endNow(pkg.id, Date.now() - 1000);
+    expect(await settleUserPackages(test.database.db)).toMatchObject({ renewed: 0, expired: 1 });
+    expect(data<UserPackageView>(await test.call('GET', `/v1/user-packages/${pkg.id}`, { token: ben })).state).toBe(
+      'expired',
+    );
+  });
+
+  it('takes a suspended package’s sites off the edge and brings them back when reactivated', async () => {
+    const cy = await buyer('cy', 1000);
+    const pkg = await buy(cy, false);
+    const site = await createSite(test, cy, 'cy.example.test');
+    data(await test.call('PUT', '/v1/user-packages', { token: admin, body: { ids: [pkg.id], state: 'suspended' } }));
+    expect(await served()).not.toContain(site);
+    data(await test.call('PUT', '/v1/user-packages', { token: admin, body: { ids: [pkg.id], state: 'active' } }));
+    expect(await served()).toContain(site);
+  });
+});
