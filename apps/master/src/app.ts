@@ -39,6 +39,8 @@ import { nodeRoutes } from './modules/nodes/nodes.routes.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
 import { catalogueRoutes } from './modules/packages/catalogue.routes.ts';
 import { userPackageRoutes } from './modules/packages/user-packages.routes.ts';
+import { paymentRoutes } from './modules/payments/payments.routes.ts';
+import { paymentNotifyRoutes } from './modules/payments/payments-notify.routes.ts';
 import { profileRoutes } from './modules/profile/profile.routes.ts';
 import { protectionRoutes } from './modules/protection/protection.routes.ts';
 import { configRoutes } from './modules/settings/configs.routes.ts';
@@ -185,6 +187,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await publicCommonRoutes(open, context);
     await agentInstallRoutes(open);
     await publicAnnouncementRoutes(open, context);
+    await paymentNotifyRoutes(open, context);
   });
   await app.register(async (signedIn: App) => {
     signedIn.addHook('onRequest', signedIn.authenticate);
@@ -224,6 +227,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await catalogueRoutes(signedIn, context);
     await userPackageRoutes(signedIn, context);
     await orderRoutes(signedIn, context);
+    await paymentRoutes(signedIn, context);
     await configRoutes(signedIn, context);
     await storageRoutes(signedIn, context);
     await apiKeyRoutes(signedIn, context);

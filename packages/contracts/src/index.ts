@@ -18,6 +18,7 @@ export * from './nodes.ts';
 export * from './orders.ts';
 export * from './overview.ts';
 export * from './packages.ts';
+export * from './payments.ts';
 export * from './permissions.ts';
 export * from './profile.ts';
 export * from './routes.ts';
