@@ -38,7 +38,12 @@ export const PaymentPanel = ({ state, onPay, onFinish, onAnother }: PaymentPanel
       case 'failed':
         return (
           <Space direction="vertical">
-            <Alert type="error" showIcon title={t('finance.balance.failed', { reason: state.reason })} />
+            <Alert
+              type="error"
+              showIcon
+              title={t('finance.balance.failed', { reason: state.reason })}
+              data-testid="payment-failed"
+            />
             <Button onClick={onPay}>{t('finance.balance.pay')}</Button>
           </Space>
         );
@@ -49,7 +54,9 @@ export const PaymentPanel = ({ state, onPay, onFinish, onAnother }: PaymentPanel
             {state.target.kind === 'qr' ? (
               <>
                 <QRCode value={state.target.codeUrl} size={200} data-testid="payment-qr" />
-                {t('finance.balance.scan', { amount })}
+                {t(state.order.channel === 'alipay' ? 'finance.balance.scanAlipay' : 'finance.balance.scan', {
+                  amount,
+                })}
               </>
             ) : (
               payUrl && (

@@ -6,7 +6,7 @@ import {
   type OrderListQuery,
   type OrderView,
   type RechargeOrderBody,
-  type Session,
+  type User,
 } from '@rampart/contracts';
 import { keepPreviousData, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -75,10 +75,11 @@ export const useFreshBalance = () => {
   const stored = useSession((state) => state.user?.balance ?? 0);
   const query = useQuery({
     queryKey: ['finance', 'profile'],
+    // GET /v1/user reads the balance now; the session (GET /v1/common/auth) may hold an older one.
     queryFn: async ({ signal }) => {
-      const session = await http.get<Session>('/v1/common/auth', { signal });
-      setUser(session.user);
-      return session.user;
+      const user = await http.get<User>('/v1/user', { signal });
+      setUser(user);
+      return user;
     },
   });
   return { balance: query.data?.balance ?? stored, refresh: query.refetch };

@@ -59,8 +59,12 @@ describe('paymentReducer', () => {
 });
 
 describe('paymentTarget', () => {
-  it('reads WeChat’s code_url and Alipay’s pay_url', () => {
+  it('reads WeChat’s code_url, Alipay’s qr_code and Alipay’s pay_url', () => {
     expect(paymentTarget('wxpay', { code_url: 'weixin://x' })).toEqual({ kind: 'qr', codeUrl: 'weixin://x' });
+    expect(paymentTarget('alipay', { qr_code: 'https://qr.alipay.com/x' })).toEqual({
+      kind: 'qr',
+      codeUrl: 'https://qr.alipay.com/x',
+    });
     expect(paymentTarget('alipay', { pay_url: 'https://pay.example/x' })).toEqual({
       kind: 'link',
       payUrl: 'https://pay.example/x',

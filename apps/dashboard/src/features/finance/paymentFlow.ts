@@ -66,13 +66,18 @@ export const paymentReducer = (state: PaymentState, event: PaymentEvent): Paymen
   }
 };
 
-/** The pay-with of a pre-order answer: WeChat's `code_url` or Alipay's `pay_url`; null when neither is there. */
+/**
+ * The pay-with of a pre-order answer: WeChat's `code_url` or Alipay's `qr_code` as a QR code, or
+ * Alipay's `pay_url` (a page payment) as a link; null when none is there.
+ */
 export const paymentTarget = (channel: string, answer: unknown): PaymentTarget | null => {
   if (typeof answer !== 'object' || answer === null) return null;
-  const fields = answer as { code_url?: unknown; pay_url?: unknown };
-  if (channel === 'wxpay' && typeof fields.code_url === 'string' && fields.code_url)
-    return { kind: 'qr', codeUrl: fields.code_url };
-  if (channel === 'alipay' && typeof fields.pay_url === 'string' && fields.pay_url)
-    return { kind: 'link', payUrl: fields.pay_url };
-  return null;
+  const text = (key: string) => {
+    const value = (answer as Record<string, unknown>)[key];
+    return typeof value === 'string' && value ? value : undefined;
+  };
+  const code = channel === 'wxpay' ? text('code_url') : channel === 'alipay' ? text('qr_code') : undefined;
+  if (code) return { kind: 'qr', codeUrl: code };
+  const payUrl = channel === 'alipay' ? text('pay_url') : undefined;
+  return payUrl ? { kind: 'link', payUrl } : null;
 };

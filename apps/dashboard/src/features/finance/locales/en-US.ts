@@ -77,6 +77,7 @@ export const financeEnUS = {
       unavailable: 'Online payment is not configured. Ask the administrator, or pay later from this order.',
       failed: 'The payment could not be started: {{reason}}',
       scan: 'Scan with WeChat to pay {{amount}}',
+      scanAlipay: 'Scan with Alipay to pay {{amount}}',
       openPay: 'Open the Alipay payment page',
       waiting: 'Waiting for the payment to arrive…',
       expired: 'No payment arrived yet. If you have paid, the balance will show it shortly.',

@@ -78,6 +78,7 @@ export const financeZhCN: typeof financeEnUS = {
       unavailable: '在线支付尚未配置。请联系管理员，或稍后从此订单支付。',
       failed: '无法发起支付：{{reason}}',
       scan: '请使用微信扫码支付 {{amount}}',
+      scanAlipay: '请使用支付宝扫码支付 {{amount}}',
       openPay: '打开支付宝支付页面',
       waiting: '正在等待支付结果…',
       expired: '尚未收到付款。如已支付，余额稍后会更新。',

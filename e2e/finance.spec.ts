@@ -1,0 +1,177 @@
+import { readFile } from 'node:fs/promises';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { adminToken, callApi, type RegisteredUser, registerUser } from './support/api.ts';
+import { confirmPopup, openDialog } from './support/overlays.ts';
+import { useSuite } from './support/suite.ts';
+
+describe('finance: balance adjustments, orders, CSV export, the user’s orders and an online recharge', () => {
+  const suite = useSuite();
+  let customer: RegisteredUser | undefined;
+  const admin = () => adminToken(suite.master().baseUrl, suite.master().adminPassword);
+  /** One customer for every test, registered on first use. */
+  const fiona = async () => {
+    customer ??= await registerUser(suite.master().baseUrl, await admin(), 'fiona');
+    return customer;
+  };
+
+  /** Searches the user picker for an account and picks it. */
+  const pickUser = async (page: Page, picker: Locator, user: RegisteredUser) => {
+    await picker.click();
+    await picker.fill(user.account);
+    // antd gives each option its label as the title; the chosen value shows the same title, outside the list.
+    const option = page.locator('.ant-select-dropdown:visible').getByTitle(`${user.account} (#${user.id})`, {
+      exact: true,
+    });
+    await option.click();
+    await expect.poll(() => option.count()).toBe(0);
+  };
+
+  /** The adjust-balance dialog filled in and sent, returning the confirmation dialog. */
+  const adjust = async (page: Page, user: RegisteredUser, amount: string, description: string) => {
+    const dialog = await openDialog(page, page.getByRole('button', { name: 'Adjust balance' }));
+    await pickUser(page, dialog.getByRole('combobox', { name: 'User' }), user);
+    await dialog.getByLabel('Amount', { exact: true }).fill(amount);
+    await dialog.getByLabel('Description', { exact: true }).fill(description);
+    await dialog.getByRole('button', { name: 'Adjust' }).click();
+    const confirm = page.getByRole('dialog').filter({ has: page.getByTestId('adjust-confirm') });
+    await confirm.waitFor();
+    return { dialog, confirm };
+  };
+
+  it('lets an admin credit a balance and refuses a debit below zero with the server’s message', async () => {
+    const user = await fiona();
+    const page = await suite.openPage({ token: await admin() });
+    await page.goto(suite.url('/finance/recharge'));
+    await page.getByTestId('finance-recharge-page').waitFor();
+
+    // The form explains what it needs before anything is sent.
+    const empty = await openDialog(page, page.getByRole('button', { name: 'Adjust balance' }));
+    await empty.getByLabel('Amount', { exact: true }).fill('0');
+    await empty.getByRole('button', { name: 'Adjust' }).click();
+    await empty.getByText('Choose a user').waitFor();
+    await empty.getByText('An amount with at most two decimals, not 0').waitFor();
+    await empty.getByRole('button', { name: 'Cancel' }).click();
+
+    const credit = await adjust(page, user, '12.34', '=HYPERLINK("x")');
+    expect(await credit.confirm.getByTestId('adjust-confirm').textContent()).toBe(
+      `Add 12.34 to the balance of fiona (#${user.id})?`,
+    );
+    await credit.confirm.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Balance of fiona is now 12.34').waitFor();
+    const table = page.getByTestId('finance-recharge-table');
+    const row = table.locator('tbody tr').filter({ hasText: 'fiona' });
+    await row.getByText('+12.34', { exact: true }).waitFor();
+
+    const debit = await adjust(page, user, '-100', 'too much');
+    expect(await debit.confirm.getByTestId('adjust-confirm').textContent()).toBe(
+      `Take 100.00 from the balance of fiona (#${user.id})?`,
+    );
+    await debit.confirm.getByRole('button', { name: 'Confirm' }).click();
+    await page
+      .getByText('the balance (12.34) does not cover 100.00; recharge 87.66 more - balance_insufficient')
+      .waitFor();
+    // The form is back, as it was, for another try.
+    await debit.dialog.getByLabel('Amount', { exact: true }).waitFor();
+    expect(await debit.dialog.getByLabel('Amount', { exact: true }).inputValue()).toBe('-100');
+
+    const { list } = await callApi<{ list: { amount: number; balance_after: number }[] }>(
+      suite.master().baseUrl,
+      'GET',
+      `/v1/orders?user_id=${user.id}`,
+      { token: await admin() },
+    );
+    expect(list).toEqual([expect.objectContaining({ amount: 1234, balance_after: 1234 })]);
+  });
+
+  it('shows every user’s orders with the totals of the filter and exports them as CSV', async () => {
+    const user = await fiona();
+    const token = await admin();
+    const { baseUrl } = suite.master();
+    await callApi(baseUrl, 'POST', `/v1/user/${user.id}/recharge`, {
+      token,
+      body: { amount: -234, description: 'fee' },
+    });
+    const page = await suite.openPage({ token });
+    await page.goto(suite.url('/finance/order'));
+    await page.getByTestId('finance-order-page').waitFor();
+    await pickUser(page, page.getByTestId('order-filters').getByRole('combobox', { name: 'User' }), user);
+    const table = page.getByTestId('finance-order-table');
+    await page.getByTestId('finance-order-page').getByText('2 orders').waitFor();
+    await table.getByText('-2.34', { exact: true }).waitFor();
+    await table.locator('tbody tr').filter({ hasText: 'fee' }).getByText('10.00', { exact: true }).waitFor();
+    const totals = page.getByTestId('order-totals');
+    await expect.poll(() => totals.getByTestId('order-totals-credit').textContent()).toContain('12.34');
+    expect(await totals.getByTestId('order-totals-debit').textContent()).toContain('2.34');
+    expect(await totals.getByTestId('order-totals-net').textContent()).toContain('10.00');
+
+    const download = page.waitForEvent('download');
+    await page.getByTestId('order-export').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = await readFile((await file.path()) ?? '', 'utf8');
+    const lines = text
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]).toBe('ID,User,Type,Channel,State,Amount,Balance after,Description,Order number,Created,Paid at');
+    expect(lines).toHaveLength(3);
+    // Newest first: the fee, its negative amount kept from running as a formula, then the credit.
+    expect(lines[1]).toContain(",fiona,Adjustment,Administrator,Paid,'-2.34,10.00,fee,");
+    expect(lines[2]).toContain(`,fiona,Recharge,Administrator,Paid,12.34,12.34,"'=HYPERLINK(""x"")",`);
+  });
+
+  it('shows the user their orders and opens a pending online recharge from the balance page', async () => {
+    const user = await fiona();
+    const page = await suite.openPage({ token: user.token });
+    await page.goto(suite.url('/account/order'));
+    const table = page.getByTestId('account-order-table');
+    const credit = table.locator('tbody tr').filter({ hasText: '+12.34' });
+    await credit.waitFor();
+    const drawer = await openDialog(page, credit.getByRole('button', { name: 'Details' }));
+    await drawer.getByTestId('order-details').getByText('=HYPERLINK("x")').waitFor();
+    await drawer.getByRole('button', { name: 'Close', exact: true }).click();
+
+    await page.goto(suite.url('/account/balance'));
+    await expect.poll(() => page.getByTestId('balance-current').textContent()).toContain('10.00');
+    const form = page.getByTestId('recharge-form');
+    await form.getByLabel('Amount', { exact: true }).fill('5.555');
+    await form.getByRole('button', { name: 'Recharge' }).click();
+    await form.getByText('A positive amount with at most two decimals').waitFor();
+    await form.getByLabel('Amount', { exact: true }).fill('5.5');
+    await form.getByText('Alipay', { exact: true }).click();
+    await form.getByRole('button', { name: 'Recharge' }).click();
+    const panel = page.getByTestId('payment-panel');
+    await panel.getByText(/^Recharge order \w{32} is waiting for payment$/).waitFor();
+    // Online payment is not configured here: the page says why instead of showing a QR code (not
+    // configured while the pre-order route is missing, the provider's refusal once it is there).
+    await panel.getByTestId('payment-unavailable').or(panel.getByTestId('payment-failed')).waitFor();
+
+    const recharges = page.getByTestId('balance-recharges');
+    const pending = recharges.locator('tbody tr').filter({ hasText: 'Pending' });
+    await pending.getByText('+5.50', { exact: true }).waitFor();
+    await pending.getByRole('button', { name: 'Close' }).click();
+    await confirmPopup(page, { question: 'It will never be credited' });
+    await recharges.locator('tbody tr').filter({ hasText: '+5.50' }).getByText('Closed').waitFor();
+    const { list } = await callApi<{ list: { amount: number; channel: string; state: string }[] }>(
+      suite.master().baseUrl,
+      'GET',
+      '/v1/orders?kind=recharge&channel=alipay',
+      { token: user.token },
+    );
+    expect(list).toEqual([expect.objectContaining({ amount: 550, channel: 'alipay', state: 'closed' })]);
+  });
+
+  it('counts recharges per day and channel, in Chinese', async () => {
+    await fiona();
+    const page = await suite.openPage({ token: await admin(), locale: 'zh-CN' });
+    await page.goto(suite.url('/finance/recharge-count'));
+    await page.getByTestId('recharge-count-page').waitFor();
+    await page.getByRole('img', { name: '每日各渠道充值' }).waitFor();
+    const table = page.getByTestId('recharge-count-table');
+    await table.getByRole('columnheader', { name: '管理员' }).waitFor();
+    const totals = table.getByTestId('recharge-count-totals');
+    await totals.getByText('合计').waitFor();
+    await expect.poll(() => totals.textContent()).toContain('12.34');
+  });
+});
