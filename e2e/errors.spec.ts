@@ -76,7 +76,7 @@ describe('console: errors, the front-end log and navigation helpers', () => {
 
   it('shows the 404 page for unknown routes and, inside the console, for pages not built yet', async () => {
     const page = await signedIn();
-    await page.goto(suite.url('/finance/recharge-count'));
+    await page.goto(suite.url('/sys/op'));
     await consoleReady(page);
     await page.getByTestId('page-content').getByTestId('error-404').waitFor();
     expect(await page.title()).toBe('Page missing - Rampart');

@@ -17,7 +17,13 @@ export const BUILT_PAGES = [
   'site-block-log',
   'site-access-log',
   'user-package-usage',
+  'user-package-my',
+  'user-package-buy',
   'package-monitor',
+  'package-basic',
+  'package-sold',
+  'package-upgrade',
+  'package-marketing',
   'stream-list',
   'stream-edit',
   'stream-realtime',
@@ -43,6 +49,11 @@ export const BUILT_PAGES = [
   'sys-user',
   'sys-message',
   'sys-anno',
+  'account-balance',
+  'account-order',
+  'finance-order',
+  'finance-recharge',
+  'finance-recharge-count',
 ] as const;
 
 export type BuiltPage = (typeof BUILT_PAGES)[number];

@@ -21,7 +21,7 @@ describe('console routes', () => {
 
   it('redirect groups and title pages that are not built yet as 404', () => {
     expect(byPath.get('/site')?.loader).toBeTypeOf('function');
-    const unbuilt = byPath.get('/finance/recharge-count')?.handle;
+    const unbuilt = byPath.get('/sys/op')?.handle;
     expect(isRouteHandle(unbuilt) && unbuilt.title).toBe('route.404');
     const home = byPath.get('/home')?.handle;
     expect(isRouteHandle(home) && home.title).toBe('route.home');
@@ -39,9 +39,9 @@ describe('console routes', () => {
     };
     expect(handleOf('/log')).toMatchObject({ tabs: true, cache: true, trail: [{ title: 'route.log' }] });
     expect(handleOf('/site/list')).toMatchObject({ tabs: true, cache: true });
-    expect(handleOf('/finance/recharge-count')).toMatchObject({
+    expect(handleOf('/sys/op')).toMatchObject({
       tabs: false,
-      trail: [{ title: 'route.finance' }, { title: 'route.finance-recharge-count' }],
+      trail: [{ title: 'route.sys' }, { title: 'route.sys-op' }],
     });
   });
 });

@@ -1,12 +1,11 @@
-import {
-  type AdminRechargeBody,
-  type AdminUser,
-  MAX_LIMIT,
-  type OrderList,
-  type OrderListQuery,
-  type OrderView,
-  type RechargeOrderBody,
-  type User,
+import type {
+  AdminRechargeBody,
+  AdminUser,
+  OrderList,
+  OrderListQuery,
+  OrderView,
+  RechargeOrderBody,
+  User,
 } from '@rampart/contracts';
 import { keepPreviousData, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -14,11 +13,9 @@ import type { HttpClient, RequestOptions } from '../../shared/http/client.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { useSession } from '../../shared/session/session.ts';
 
+export { readAllOrders } from './readAllOrders.ts';
 export type { OrderList, OrderView };
 export type OrderFilter = Omit<OrderListQuery, 'page' | 'limit'>;
-
-/** At most this many pages of MAX_LIMIT orders are read for an export or statistics (100,000 orders). */
-export const MAX_PAGES = 100;
 
 const ORDERS_KEY = ['orders'] as const;
 
@@ -30,42 +27,6 @@ export const useOrders = (query: OrderListQuery) => {
     placeholderData: keepPreviousData,
     queryFn: ({ signal }) => http.get<OrderList>('/v1/orders', { query: { ...query }, signal }),
   });
-};
-
-export interface AllOrders {
-  list: OrderView[];
-  total: number;
-  /** False when the filter matched more than MAX_PAGES pages: the list is the newest part. */
-  complete: boolean;
-}
-
-/**
- * Every order of a filter, MAX_LIMIT a page and at most MAX_PAGES pages, newest first; `onProgress`
- * hears how many are read of how many. Orders arriving meanwhile shift the pages, so a repeated id is dropped.
- */
-export const readAllOrders = async (
-  http: HttpClient,
-  filter: OrderFilter,
-  { signal, onProgress }: { signal?: AbortSignal; onProgress?: (read: number, total: number) => void } = {},
-): Promise<AllOrders> => {
-  const seen = new Set<number>();
-  const list: OrderView[] = [];
-  let total = 0;
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const answer = await http.get<OrderList>('/v1/orders', {
-      query: { ...filter, page, limit: MAX_LIMIT },
-      ...(signal && { signal }),
-    });
-    total = answer.total;
-    for (const order of answer.list) {
-      if (seen.has(order.id)) continue;
-      seen.add(order.id);
-      list.push(order);
-    }
-    onProgress?.(list.length, total);
-    if (answer.list.length < MAX_LIMIT || page * MAX_LIMIT >= total) return { list, total, complete: true };
-  }
-  return { list, total, complete: list.length >= total };
 };
 
 /** The signed-in user's profile, read again so that the balance is today's; the stored user follows it. */

@@ -246,6 +246,10 @@ describe.each(DIALECTS)('buying packages from the balance on $dialect', (target)
     expect(await balance(frank)).toBe(500);
     data(await adminCall('POST', `/v1/user/${uid}/recharge`, { amount: -500, description: 'refund by bank' }));
     expect(await balance(frank)).toBe(0);
+    // The orders are the ledger: the account stays (it can be disabled).
+    const removed = await adminCall('DELETE', `/v1/users/${uid}`);
+    expect(removed.status).toBe(409);
+    expect(removed.body.msg).toMatch(/still has 2 orders/);
     const zero = await adminCall('POST', `/v1/user/${uid}/recharge`, { amount: 0 });
     expect(zero.status).toBe(400);
     const ghost = await adminCall('POST', '/v1/user/999999/recharge', { amount: 1 });

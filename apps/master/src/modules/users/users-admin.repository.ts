@@ -218,6 +218,9 @@ const BELONGINGS = [
   ['cc_filters', 'CC filter', 'CC filters'],
   ['cc_rule_groups', 'CC rule group', 'CC rule groups'],
   ['acls', 'ACL', 'ACLs'],
+  ['user_packages', 'package', 'packages'],
+  // Orders are the ledger: a user who ever paid or was credited stays, disabled rather than deleted.
+  ['orders', 'order', 'orders'],
 ] as const;
 
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
