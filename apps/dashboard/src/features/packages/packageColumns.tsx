@@ -1,0 +1,96 @@
+import type { PackageView } from '@rampart/contracts';
+import Button from 'antd/es/button';
+import Popconfirm from 'antd/es/popconfirm';
+import Space from 'antd/es/space';
+import Switch from 'antd/es/switch';
+import type { ColumnsType } from 'antd/es/table';
+import type { TFunction } from 'i18next';
+import { formatCents } from './money.ts';
+
+const NO_WRAP = { style: { whiteSpace: 'nowrap' } } as const;
+
+interface PackageActions {
+  edit: (pkg: PackageView) => void;
+  remove: (pkg: PackageView) => Promise<void>;
+  setOnSale: (pkg: PackageView, onSale: boolean) => Promise<void>;
+}
+
+/** 0 traffic or bandwidth is unlimited. */
+export const unlimitedOr = (t: TFunction, value: number) => (value === 0 ? t('packages.common.unlimited') : value);
+
+/** The columns of /package/basic: prices per term, limits, sale state and the row actions. */
+export const packageColumns = (t: TFunction, actions: PackageActions): ColumnsType<PackageView> => [
+  { key: 'id', dataIndex: 'id', title: 'ID', width: 60 },
+  { key: 'name', dataIndex: 'name', title: t('packages.column.name'), onCell: () => NO_WRAP },
+  {
+    key: 'group',
+    dataIndex: 'group_name',
+    title: t('packages.column.group'),
+    render: (name: string | null) => name ?? '—',
+  },
+  ...(['month', 'quarter', 'year'] as const).map((term) => ({
+    key: `price_${term}`,
+    title: t(`packages.column.${term}`),
+    align: 'right' as const,
+    render: (_: unknown, pkg: PackageView) => formatCents(pkg[`price_${term}`]),
+  })),
+  {
+    key: 'traffic',
+    title: t('packages.column.traffic'),
+    render: (_, pkg) => unlimitedOr(t, pkg.traffic_gb),
+  },
+  {
+    key: 'bandwidth',
+    title: t('packages.column.bandwidth'),
+    render: (_, pkg) => unlimitedOr(t, pkg.bandwidth_mbps),
+  },
+  {
+    key: 'limits',
+    title: t('packages.column.limits'),
+    onCell: () => NO_WRAP,
+    render: (_, pkg) => `${pkg.max_sites} / ${pkg.max_domains} / ${pkg.max_streams} / ${pkg.max_ports}`,
+  },
+  {
+    key: 'on_sale',
+    title: t('packages.column.onSale'),
+    render: (_, pkg) => (
+      <Switch
+        size="small"
+        checked={pkg.on_sale}
+        aria-label={t('packages.column.onSaleOf', { name: pkg.name })}
+        onChange={(checked) => actions.setOnSale(pkg, checked).catch(() => undefined)}
+      />
+    ),
+  },
+  {
+    key: 'stock',
+    dataIndex: 'stock',
+    title: t('packages.column.stock'),
+    render: (stock: number | null) => stock ?? t('packages.common.unlimited'),
+  },
+  { key: 'sold', dataIndex: 'sold', title: t('packages.column.sold') },
+  {
+    key: 'actions',
+    title: t('packages.common.actions'),
+    fixed: 'right',
+    onCell: () => NO_WRAP,
+    render: (_, pkg) => (
+      <Space size={0}>
+        <Button type="link" size="small" onClick={() => actions.edit(pkg)} data-testid={`package-edit:${pkg.name}`}>
+          {t('packages.common.edit')}
+        </Button>
+        <Popconfirm
+          title={t('packages.basic.confirmDelete', { name: pkg.name })}
+          okText={t('packages.common.confirm')}
+          cancelText={t('packages.common.cancel')}
+          okButtonProps={{ danger: true }}
+          onConfirm={() => actions.remove(pkg).catch(() => undefined)}
+        >
+          <Button type="link" size="small" danger data-testid={`package-delete:${pkg.name}`}>
+            {t('packages.common.delete')}
+          </Button>
+        </Popconfirm>
+      </Space>
+    ),
+  },
+];
