@@ -6,11 +6,11 @@ import Table from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
-import { readAllOrders } from './api.ts';
 import { FINANCE_LOCALES } from './locales/bundle.ts';
 import { formatMoney } from './money.ts';
 import { orderLabel } from './orderText.ts';
 import { RechargeChart } from './RechargeChart.tsx';
+import { readAllOrders } from './readAllOrders.ts';
 import { aggregateRecharges, MAX_RANGE_DAYS, type RechargeDay, rangeFits } from './rechargeStats.ts';
 
 const DAY_MS = 86_400_000;

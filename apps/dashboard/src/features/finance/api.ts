@@ -13,7 +13,6 @@ import type { HttpClient, RequestOptions } from '../../shared/http/client.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { useSession } from '../../shared/session/session.ts';
 
-export { readAllOrders } from './readAllOrders.ts';
 export type { OrderList, OrderView };
 export type OrderFilter = Omit<OrderListQuery, 'page' | 'limit'>;
 

@@ -2,9 +2,10 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
-import { type OrderFilter, readAllOrders } from './api.ts';
+import type { OrderFilter } from './api.ts';
 import { csvText } from './csv.ts';
 import { orderCsvRows } from './orderText.ts';
+import { readAllOrders } from './readAllOrders.ts';
 
 export interface ExportProgress {
   read: number;
