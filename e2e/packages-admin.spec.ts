@@ -197,6 +197,26 @@ describe('/package/basic, /package/upgrade, /package/marketing and /package/sold
       })
       .toBe(10 * DAY_MS);
     await bar.waitFor({ state: 'detached' });
+
+    await row.getByRole('checkbox').check();
+    await page.getByTestId('sold-batch-suspended').click();
+    await confirmPopup(page, { question: 'Suspend 1 user packages?' });
+    await row.getByText('Suspended', { exact: true }).waitFor();
+  });
+
+  it('refuses to delete a package that was sold, showing the server’s reason', async () => {
+    const user = await customer();
+    const sold = await packageNamed('Sold out');
+    const { baseUrl } = suite.master();
+    await callApi(baseUrl, 'POST', '/v1/user-packages', {
+      token: await admin(),
+      body: { package_id: sold.id, user_id: user.id },
+    });
+    const page = await open('/package/basic', 'package-basic-page');
+    await page.getByTestId('package-delete:Sold out').click();
+    await confirmPopup(page, { question: 'Delete package Sold out?' });
+    await page.getByText(`package ${sold.id} has 1 user package(s); take it off sale instead of deleting it`).waitFor();
+    await page.getByTestId('package-table').getByRole('cell', { name: 'Sold out', exact: true }).waitFor();
   });
 
   it('shows the package pages in Chinese', async () => {
