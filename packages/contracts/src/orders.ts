@@ -90,7 +90,7 @@ export const RechargeOrderBody = Type.Object(
 );
 export type RechargeOrderBody = Static<typeof RechargeOrderBody>;
 
-/** PUT /v1/orders/{id}: an admin closes a pending order (it will never be credited). */
+/** PUT /v1/orders/{id}: the owner or an admin closes a pending order (it will never be credited). */
 export const OrderUpdate = Type.Object(
   { state: Type.Literal('closed'), description: Type.Optional(Type.String({ maxLength: 200 })) },
   { additionalProperties: false },
