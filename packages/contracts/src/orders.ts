@@ -10,7 +10,8 @@ import { MAX_CENTS } from './packages.ts';
  */
 
 const Time = Type.String({ description: 'ISO 8601' });
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+// Null first: the body validator coerces types, and would turn a null into 0 or "" for the first branch.
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 
 export const ORDER_KINDS = ['recharge', 'purchase', 'renewal', 'upgrade', 'refund', 'adjustment'] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];

@@ -10,7 +10,8 @@ import { Id } from './fields.ts';
  */
 
 const Time = Type.String({ description: 'ISO 8601' });
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+// Null first: the body validator coerces types, and would turn a null into 0 or "" for the first branch.
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 
 export const MAX_CENTS = 100_000_000_000; // a billion in the currency: far above any price or balance
 

@@ -10,7 +10,8 @@ import { CouponCode, Term } from './packages.ts';
  */
 
 const Time = Type.String({ description: 'ISO 8601' });
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+// Null first: the body validator coerces types, and would turn a null into 0 or "" for the first branch.
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 
 export const USER_PACKAGE_STATES = ['active', 'expired', 'suspended'] as const;
 export const UserPackageState = Type.Union(

@@ -59,6 +59,24 @@ describe.each(DIALECTS)('buying packages from the balance on $dialect', (target)
     expect(ghostGroup.status).toBe(404);
     expect(ghostGroup.body.msg).toMatch(/group_id: package group 999 does not exist/);
     const hidden = data(await adminCall('POST', '/v1/packages', { name: 'Hidden', price_month: 1 })).id;
+    // A null price or stock stays null (not sold for that term; no stock limit), not 0.
+    const nulls = data<{ id: number; price_quarter: number | null; stock: number | null }>(
+      await adminCall('POST', '/v1/packages', { name: 'Nulls', price_month: 5, price_quarter: null, stock: null }),
+    );
+    expect(nulls).toMatchObject({ price_quarter: null, stock: null });
+    const cleared = data<{ price_month: number | null }>(
+      await adminCall('PUT', `/v1/packages/${nulls.id}`, { price_month: null }),
+    );
+    expect(cleared.price_month).toBeNull();
+    data(await adminCall('DELETE', `/v1/packages/${nulls.id}`));
+    const open = await adminCall('POST', '/v1/coupons', {
+      code: 'OPEN1',
+      kind: 'amount',
+      value: 1,
+      starts_at: null,
+      ends_at: null,
+    });
+    expect(data<{ starts_at: string | null }>(open).starts_at).toBeNull();
 
     const carol = await newUser('carol', 0);
     const seen = data<{ list: { id: number }[] }>(await test.call('GET', '/v1/packages', { token: carol })).list;
