@@ -29,7 +29,8 @@ async function call<T>(base: string, method: string, path: string, token: string
   if (envelope.code !== 0) throw new Error(`${method} ${path}: ${envelope.code} ${envelope.msg}`);
   return envelope.data;
 }
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 const schema = `rampart_bench_${Date.now()}`;
 const admin = new pg.Client({ connectionString: PG_URL });
@@ -38,10 +39,12 @@ await admin.query(`create schema ${schema}`);
 const master = await startInProcessMaster('rampart-bench-purchases-', { url: PG_URL, schema });
 try {
   const { base } = master;
-  const root = (await call<{ access_token: string }>(base, 'POST', '/v1/login', null, {
-    account: 'admin',
-    password: BENCH_ADMIN_PASSWORD,
-  })).access_token;
+  const root = (
+    await call<{ access_token: string }>(base, 'POST', '/v1/login', null, {
+      account: 'admin',
+      password: BENCH_ADMIN_PASSWORD,
+    })
+  ).access_token;
   const pkg = await call<{ id: number }>(base, 'POST', '/v1/packages', root, {
     name: 'Bench',
     price_month: 100,
@@ -62,10 +65,12 @@ try {
     });
     await call(base, 'POST', `/v1/user/${user.id}/recharge`, root, { amount: PER_BUYER * 100 });
     tokens.push(
-      (await call<{ access_token: string }>(base, 'POST', '/v1/login', null, {
-        account: `buyer${i}`,
-        password: `buyer-pass-${i}`,
-      })).access_token,
+      (
+        await call<{ access_token: string }>(base, 'POST', '/v1/login', null, {
+          account: `buyer${i}`,
+          password: `buyer-pass-${i}`,
+        })
+      ).access_token,
     );
   }
 
