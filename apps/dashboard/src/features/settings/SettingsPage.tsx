@@ -3,6 +3,7 @@ import Tabs from 'antd/es/tabs';
 import { useState } from 'react';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { SETTINGS_LOCALES } from './locales/bundle.ts';
+import { usePaymentTab } from './payment/PaymentSettingsTab.tsx';
 import { SettingGroupForm } from './SettingGroupForm.tsx';
 import { StorageSize } from './StorageSize.tsx';
 import { SETTING_GROUPS } from './settingFields.ts';
@@ -10,23 +11,27 @@ import { SETTING_GROUPS } from './settingFields.ts';
 /** Spec §2 /sys/setting (admin:sys): a tab per group of system settings, each saved on its own. */
 export const Component = () => {
   const { t } = useLocales(SETTINGS_LOCALES);
-  const [group, setGroup] = useState<SystemSettingGroup>('site');
+  const [group, setGroup] = useState<SystemSettingGroup | 'payment'>('site');
+  const paymentTab = usePaymentTab();
   return (
     <section data-testid="sys-setting-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
       <Tabs
         activeKey={group}
-        onChange={(key) => setGroup(key as SystemSettingGroup)}
+        onChange={(key) => setGroup(key as SystemSettingGroup | 'payment')}
         destroyOnHidden
-        items={SETTING_GROUPS.map((each) => ({
-          key: each,
-          label: t(`settings.tab.${each}`),
-          children: (
-            <>
-              {each === 'retention' && <StorageSize />}
-              <SettingGroupForm group={each} />
-            </>
-          ),
-        }))}
+        items={[
+          ...SETTING_GROUPS.map((each) => ({
+            key: each,
+            label: t(`settings.tab.${each}`),
+            children: (
+              <>
+                {each === 'retention' && <StorageSize />}
+                <SettingGroupForm group={each} />
+              </>
+            ),
+          })),
+          paymentTab,
+        ]}
       />
     </section>
   );
