@@ -88,10 +88,8 @@ export type Usage = Static<typeof Usage>;
 export const UserPackageUsage = Type.Object({ user_package_id: Type.Integer(), ...Usage.properties });
 export type UserPackageUsage = Static<typeof UserPackageUsage>;
 
-export const UserPackageUsageQuery = Type.Object(
-  { month: Type.Optional(UsageMonth), user_id: Type.Optional(Id) },
-  { additionalProperties: false },
-);
+/** The package decides whose usage it is: no user_id. */
+export const UserPackageUsageQuery = Type.Object({ month: Type.Optional(UsageMonth) }, { additionalProperties: false });
 export type UserPackageUsageQuery = Static<typeof UserPackageUsageQuery>;
 
 export const UsageCountQuery = Type.Object(

@@ -196,7 +196,7 @@ describe.each(DIALECTS)('usage and the 95th percentile on $dialect', (target) =>
     const bob = await usage(world.bob, `month=${MONTH}`);
     expect(bob.total.bytes_out).toBe(99);
     expect(bob.sites.map((site) => site.domain)).toEqual(['bob.example.com']);
-    for (const path of ['/v1/monitor/usage', '/v1/monitor/usage-count', '/v1/user-package/1/usage']) {
+    for (const path of ['/v1/monitor/usage', '/v1/monitor/usage-count']) {
       const foreignUser = await test.call('GET', `${path}?user_id=${world.aliceId}`, { token: world.bob });
       expect(foreignUser.body, path).toMatchObject({
         code: 'forbidden',
@@ -246,11 +246,36 @@ describe.each(DIALECTS)('usage and the 95th percentile on $dialect', (target) =>
     expect(second.list.map((row) => row.account)).toEqual(['bob']);
   });
 
-  it("answers a user package's usage with its owner's figure until packages exist", async () => {
+  it("answers a user package's usage: only the sites that count against it, for its owner and admins", async () => {
+    const grant = async (userId: number) => {
+      const pkg = data(
+        await test.call('POST', '/v1/packages', {
+          token: world.admin,
+          body: { name: `p${userId}`, price_month: 100, max_sites: 5, max_domains: 5 },
+        }),
+      ).id;
+      return data(
+        await test.call('POST', '/v1/user-packages', { token: world.admin, body: { package_id: pkg, user_id: userId } }),
+      ).id;
+    };
+    const alicePackage = await grant(world.aliceId);
     const own = data<UserPackageUsage>(
-      await test.call('GET', `/v1/user-package/7/usage?month=${MONTH}`, { token: world.alice }),
+      await test.call('GET', `/v1/user-package/${alicePackage}/usage?month=${MONTH}`, { token: world.alice }),
     );
-    expect(own).toMatchObject({ user_package_id: 7, user_id: world.aliceId, total: { p95_bps: 130 } });
+    // Alice's sites were made before her package: none counts against it.
+    expect(own).toMatchObject({ user_package_id: alicePackage, user_id: world.aliceId, total: { bytes_out: 0 } });
+    await test.database.db
+      .updateTable('sites')
+      .set({ user_package_id: alicePackage })
+      .where('id', '=', world.shop)
+      .execute();
+    const counted = data<UserPackageUsage>(
+      await test.call('GET', `/v1/user-package/${alicePackage}/usage?month=${MONTH}`, { token: world.admin }),
+    );
+    expect(counted.sites.map((site) => site.site_id)).toEqual([world.shop]);
+    expect(counted.total.bytes_out).toBeGreaterThan(0);
+    const foreign = await test.call('GET', `/v1/user-package/${alicePackage}/usage`, { token: world.bob });
+    expect(foreign.status).toBe(404);
     const bad = await test.call('GET', '/v1/user-package/0/usage', { token: world.alice });
     expect(bad.body.code).toBe('invalid_param');
   });

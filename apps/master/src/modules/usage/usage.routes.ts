@@ -13,8 +13,9 @@ import {
 } from '@rampart/contracts';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
-import { requirePermission } from '../../plugins/auth.ts';
+import { caller, requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { findUserPackage } from '../packages/user-packages.repository.ts';
 import { ownerOf } from '../tenancy.ts';
 import { usageCount, usageOf, userUsageRanking } from './usage.service.ts';
 
@@ -58,7 +59,7 @@ export async function usageRoutes(app: App, { db, logs }: AppContext) {
       schema: {
         tags,
         description:
-          'Admin (admin:package): ordinary users ranked by traffic out in the month, most first, with their 95th percentile and forecast. Packages carry no limits yet, so the users nearest their limits are the most used.',
+          'Admin (admin:package): ordinary users ranked by traffic out in the month, most first, with their 95th percentile and forecast.',
         querystring: UserUsageQuery,
         response: { 200: Envelope(UserUsageList) },
       },
@@ -75,15 +76,18 @@ export async function usageRoutes(app: App, { db, logs }: AppContext) {
       schema: {
         tags,
         description:
-          "The usage of a user package. Packages do not exist yet: every id answers the per-user usage of the package's owner, which is the caller (an admin may pass user_id), as GET /v1/monitor/usage does.",
+          'The usage of a user package in a month: the traffic, 95th percentile and forecast of the sites that count against it. Customers read their own packages; admins any.',
         params: IdParams,
         querystring: UserPackageUsageQuery,
         response: { 200: Envelope(UserPackageUsage) },
       },
     },
     async (request) => {
-      const usage = await usageOf(stores, ownerOf(request), request.query, Date.now());
-      return ok({ user_package_id: request.params.id, ...usage });
+      const { user } = caller(request);
+      const pkg = await findUserPackage(stores.db, request.params.id, { id: user.id, isAdmin: user.type === 1 });
+      const query = { ...(request.query.month && { month: request.query.month }), user_id: pkg.user_id };
+      const usage = await usageOf(stores, ownerOf(request), query, Date.now(), pkg.id);
+      return ok({ user_package_id: pkg.id, ...usage });
     },
   );
 }

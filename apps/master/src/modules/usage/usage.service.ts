@@ -79,10 +79,26 @@ const figures = (sums: Sums, samples: ArrayLike<number>, count: number): UsageFi
 });
 
 /** The usage of a billing period: totals, the 95th percentile, the forecast, per day and per site. */
-export async function usageOf(stores: UsageStores, owner: Owner, query: UsageQuery, now: number): Promise<Usage> {
+export async function usageOf(
+  stores: UsageStores,
+  owner: Owner,
+  query: UsageQuery,
+  now: number,
+  userPackageId?: number,
+): Promise<Usage> {
   const userId = await whose(stores.db, owner, query.user_id);
   const period = billingPeriod(query.month, now);
-  const sites = await scopedSites(stores, userId, query.site_id);
+  let sites = await scopedSites(stores, userId, query.site_id);
+  if (userPackageId !== undefined) {
+    // A user package's usage: only the sites that count against it.
+    const counted = await stores.db
+      .selectFrom('sites')
+      .select('id')
+      .where('user_package_id', '=', userPackageId)
+      .execute();
+    const ids = new Set(counted.map((row) => row.id));
+    sites = sites.filter((site) => ids.has(site.id));
+  }
   const ids = sites.map((site) => site.id);
   const from = seconds(period.fromMs);
   const to = seconds(period.toMs);
