@@ -255,7 +255,10 @@ describe.each(DIALECTS)('usage and the 95th percentile on $dialect', (target) =>
         }),
       ).id;
       return data(
-        await test.call('POST', '/v1/user-packages', { token: world.admin, body: { package_id: pkg, user_id: userId } }),
+        await test.call('POST', '/v1/user-packages', {
+          token: world.admin,
+          body: { package_id: pkg, user_id: userId },
+        }),
       ).id;
     };
     const alicePackage = await grant(world.aliceId);
