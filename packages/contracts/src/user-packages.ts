@@ -115,6 +115,8 @@ export const UserPackageView = Type.Object({
   term: Type.String(),
   state: Type.String(),
   auto_renew: Type.Boolean(),
+  /** This month's traffic is past the package's: its sites are off the edge until a new month or more traffic. */
+  traffic_exceeded: Type.Boolean(),
   start_at: Time,
   end_at: Time,
   /** The package's limits plus the upgrade packs in force. */

@@ -92,6 +92,8 @@ export interface UserPackagesTable {
   term: string;
   state: string;
   auto_renew: Generated<number>;
+  /** 1 while this month's traffic is past the package's (set by the settlement task). */
+  traffic_exceeded: Generated<number>;
   start_at: number;
   end_at: number;
   created_at: number;

@@ -93,6 +93,8 @@ export const packages = (dialect: Dialect): Migration => {
         .addColumn('term', 'text', (c) => c.notNull())
         .addColumn('state', 'text', (c) => c.notNull())
         .addColumn('auto_renew', 'integer', int)
+        // 1 while this month's traffic is past the package's: its sites are off the edge until it is not.
+        .addColumn('traffic_exceeded', 'integer', int)
         .addColumn('start_at', 'bigint', (c) => c.notNull())
         .addColumn('end_at', 'bigint', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())

@@ -6,6 +6,7 @@ import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/
 import { currentConfigVersion } from '../config/config-version.ts';
 import { liveSites } from '../sites/sites.repository.ts';
 import { settleUserPackages } from './package-expiry.ts';
+import { enforceMonthlyTraffic } from './package-traffic.ts';
 
 describe.each(DIALECTS)('user packages past their end on $dialect', (target) => {
   let test: TestApp;
@@ -99,6 +100,65 @@ describe.each(DIALECTS)('user packages past their end on $dialect', (target) => 
     data(await test.call('PUT', '/v1/user-packages', { token: admin, body: { ids: [pkg.id], state: 'suspended' } }));
     expect(await served()).not.toContain(site);
     data(await test.call('PUT', '/v1/user-packages', { token: admin, body: { ids: [pkg.id], state: 'active' } }));
+    expect(await served()).toContain(site);
+  });
+
+  it('takes a package’s sites off the edge once the month’s traffic passes its own, and back with a traffic pack', async () => {
+    const capped = data(
+      await test.call('POST', '/v1/packages', {
+        token: admin,
+        body: { name: 'Capped', price_month: 100, traffic_gb: 1, max_sites: 2, max_domains: 2, on_sale: true },
+      }),
+    ).id;
+    const dee = await buyer('dee', 10_000);
+    const pkg = data<UserPackageView>(
+      await test.call('POST', '/v1/user-packages', { token: dee, body: { package_id: capped } }),
+    );
+    const site = await createSite(test, dee, 'dee.example.test');
+    const today = Math.floor(Date.now() / 86_400_000) * 86_400;
+    const sent = (bytes: number) =>
+      test.database.logs
+        .insertInto('site_traffic_days')
+        .values({
+          site_id: site,
+          bucket: today,
+          requests: 1,
+          bytes_in: 0,
+          bytes_out: bytes,
+          status_2xx: 1,
+          status_3xx: 0,
+          status_4xx: 0,
+          status_5xx: 0,
+          cache_hits: 0,
+          blocked: 0,
+        })
+        .execute();
+    await sent(400_000_000);
+    expect(await enforceMonthlyTraffic(test.database.db, test.database.logs)).toMatchObject({ exceeded: 0 });
+    expect(await served()).toContain(site);
+
+    await test.database.logs.deleteFrom('site_traffic_days').where('site_id', '=', site).execute();
+    await sent(1_200_000_000);
+    const before = await currentConfigVersion(test.database.db);
+    expect(await enforceMonthlyTraffic(test.database.db, test.database.logs)).toMatchObject({ exceeded: 1 });
+    expect(await currentConfigVersion(test.database.db)).toBeGreaterThan(before);
+    expect(await served()).not.toContain(site);
+    const view = data<UserPackageView>(await test.call('GET', `/v1/user-packages/${pkg.id}`, { token: dee }));
+    expect(view.traffic_exceeded).toBe(true);
+
+    const pack = data(
+      await test.call('POST', '/v1/package-ups', {
+        token: admin,
+        body: { name: '+5 GB', kind: 'traffic_gb', amount: 5, price_month: 100 },
+      }),
+    ).id;
+    data(
+      await test.call('POST', `/v1/user-package/${pkg.id}/upgrades`, {
+        token: dee,
+        body: { package_up_id: pack, amount: 1 },
+      }),
+    );
+    expect(await enforceMonthlyTraffic(test.database.db, test.database.logs)).toMatchObject({ cleared: 1 });
     expect(await served()).toContain(site);
   });
 });

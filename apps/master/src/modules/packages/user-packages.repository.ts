@@ -116,6 +116,7 @@ export async function presentUserPackages(db: Db, rows: readonly UserPackageRow[
       // A package past its end reads as expired even before the expiry task has marked it.
       state: row.state === 'active' && row.end_at <= now ? 'expired' : row.state,
       auto_renew: row.auto_renew === 1,
+      traffic_exceeded: row.traffic_exceeded === 1,
       start_at: new Date(row.start_at).toISOString(),
       end_at: new Date(row.end_at).toISOString(),
       limits: limits.get(row.id) ?? {

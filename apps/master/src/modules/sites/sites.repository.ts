@@ -188,7 +188,7 @@ export async function deleteSites(db: Kysely<Database>, ids: readonly number[]) 
   if (ids.length > 0) await db.deleteFrom('sites').where('id', 'in', ids).execute();
 }
 
-/** Enabled sites of enabled users whose user package (if any) is active, for snapshots. */
+/** Enabled sites of enabled users whose user package (if any) is active and within its monthly traffic, for snapshots. */
 export const liveSites = (db: Kysely<Database>) =>
   db
     .selectFrom('sites')
@@ -197,6 +197,11 @@ export const liveSites = (db: Kysely<Database>) =>
     .select(['sites.id', 'sites.settings'])
     .where('sites.enabled', '=', 1)
     .where('users.status', '=', 'enabled')
-    .where((eb) => eb.or([eb('sites.user_package_id', 'is', null), eb('user_packages.state', '=', 'active')]))
+    .where((eb) =>
+      eb.or([
+        eb('sites.user_package_id', 'is', null),
+        eb.and([eb('user_packages.state', '=', 'active'), eb('user_packages.traffic_exceeded', '=', 0)]),
+      ]),
+    )
     .orderBy('sites.id')
     .execute();

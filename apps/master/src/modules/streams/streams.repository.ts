@@ -119,7 +119,7 @@ export async function portUser(db: Kysely<Database>, protocol: string, port: num
   return node ? `the web server of node ${node.name}` : null;
 }
 
-/** Enabled streams of enabled users whose user package (if any) is active, for snapshots. */
+/** Enabled streams of enabled users whose user package (if any) is active and within its monthly traffic, for snapshots. */
 export const liveStreams = (db: Kysely<Database>) =>
   db
     .selectFrom('streams')
@@ -128,6 +128,11 @@ export const liveStreams = (db: Kysely<Database>) =>
     .select(['streams.id', 'streams.settings'])
     .where('streams.enabled', '=', 1)
     .where('users.status', '=', 'enabled')
-    .where((eb) => eb.or([eb('streams.user_package_id', 'is', null), eb('user_packages.state', '=', 'active')]))
+    .where((eb) =>
+      eb.or([
+        eb('streams.user_package_id', 'is', null),
+        eb.and([eb('user_packages.state', '=', 'active'), eb('user_packages.traffic_exceeded', '=', 0)]),
+      ]),
+    )
     .orderBy('streams.id')
     .execute();

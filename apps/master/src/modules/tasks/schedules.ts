@@ -9,6 +9,7 @@ import { sendCertExpiryNotices } from '../messages/expiry-notices.ts';
 import type { Notifier } from '../messages/notifier.ts';
 import { pruneTrafficData } from '../monitor/traffic-retention.ts';
 import { settleUserPackages } from '../packages/package-expiry.ts';
+import { enforceMonthlyTraffic } from '../packages/package-traffic.ts';
 import { loadSettings } from '../settings/settings.service.ts';
 import {
   claimScheduledTask,
@@ -61,9 +62,12 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   {
     name: 'user-packages',
     intervalSeconds: 60,
-    async run({ db, log }) {
+    async run({ db, logs, log }) {
       const settled = await settleUserPackages(db);
       if (settled.renewed + settled.expired > 0) log.info(settled, 'renewed or expired user packages past their end');
+      const traffic = await enforceMonthlyTraffic(db, logs);
+      if (traffic.exceeded + traffic.cleared > 0)
+        log.info(traffic, 'user packages past or back within their monthly traffic');
     },
   },
   {

@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import type { LogDatabase } from '../../db/logs-schema.ts';
+import type { Database } from '../../db/schema.ts';
+import { changeConfig } from '../config/config-version.ts';
+import { readDays } from '../usage/usage.repository.ts';
+import { limitsOfUserPackages } from './user-packages.repository.ts';
+
+const GB = 1_000_000_000;
+
+/** The first second of the UTC month `now` is in. */
+const monthStartSeconds = (now: number) => {
+  const date = new Date(now);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / 1000;
+};
+
+/**
+ * The monthly traffic cap (part of the settlement task): a package whose sites sent more this UTC
+ * month than its traffic (package plus traffic packs in force; 0 is unlimited) is marked exceeded,
+ * and its sites and streams leave the agents' snapshots with a new config version; a new month, a
+ * traffic pack or a bigger package clears the mark the same way.
+ */
+export async function enforceMonthlyTraffic(db: Kysely<Database>, logs: Kysely<LogDatabase>, now = Date.now()) {
+  const rows = await db.selectFrom('user_packages').selectAll().where('state', '=', 'active').execute();
+  if (rows.length === 0) return { exceeded: 0, cleared: 0 };
+  const limits = await limitsOfUserPackages(db, rows, now);
+  const ids = rows.map((row) => row.id);
+  const sites = await db
+    .selectFrom('sites')
+    .select(['id', 'user_package_id'])
+    .where('user_package_id', 'in', ids)
+    .execute();
+  const packageOf = new Map(sites.map((site) => [site.id, site.user_package_id]));
+  const days = await readDays(logs, [...packageOf.keys()], monthStartSeconds(now), Math.ceil(now / 1000) + 86_400);
+  const sent = new Map<number, number>();
+  for (const day of days) {
+    const owner = packageOf.get(day.site_id);
+    if (owner != null) sent.set(owner, (sent.get(owner) ?? 0) + day.bytes_out);
+  }
+  const over: number[] = [];
+  const under: number[] = [];
+  for (const row of rows) {
+    const traffic = limits.get(row.id)?.traffic_gb ?? 0;
+    const exceeded = traffic > 0 && (sent.get(row.id) ?? 0) >= traffic * GB;
+    if (exceeded && row.traffic_exceeded === 0) over.push(row.id);
+    if (!exceeded && row.traffic_exceeded === 1) under.push(row.id);
+  }
+  if (over.length + under.length > 0) {
+    await changeConfig(db, async (trx) => {
+      if (over.length > 0) {
+        await trx.updateTable('user_packages').set({ traffic_exceeded: 1 }).where('id', 'in', over).execute();
+      }
+      if (under.length > 0) {
+        await trx.updateTable('user_packages').set({ traffic_exceeded: 0 }).where('id', 'in', under).execute();
+      }
+    });
+  }
+  return { exceeded: over.length, cleared: under.length };
+}
