@@ -43,6 +43,9 @@ export const ADMIN_ROUTE_ACCESS: readonly { path: string; access: readonly Permi
   // Coupons are the admin's marketing; customers only type a code at the buy page.
   { path: '/v1/coupons', access: [adminPackage] },
   { path: '/v1/coupon-historys', access: [adminPackage] },
+  // Payment settings: keys of the operator's merchant accounts.
+  { path: '/v1/configs/global-0-payment-wxpay', access: [adminSys] },
+  { path: '/v1/configs/global-0-payment-alipay', access: [adminSys] },
   // Balance adjustments by an admin; a customer's own recharge goes through /v1/orders.
   { path: '/v1/user/:uid/recharge', access: [adminFinance] },
 ];
