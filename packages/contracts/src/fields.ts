@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 
 /**
  * Field rules shared by every payload that carries them. `description` states the rule in words:
@@ -69,3 +69,9 @@ export const IdOrZero = Type.Integer({
 });
 
 export const IdParams = Type.Object({ id: Id });
+
+/**
+ * A value or null. Null comes first: the master's body validator coerces types, and would turn a
+ * null into 0 or '' for a first branch of another type (a price of 0 instead of "not sold").
+ */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);

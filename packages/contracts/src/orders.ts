@@ -1,6 +1,6 @@
-import { type Static, type TSchema, Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ListQuery } from './envelope.ts';
-import { Id } from './fields.ts';
+import { Id, Nullable } from './fields.ts';
 import { MAX_CENTS } from './packages.ts';
 
 /**
@@ -10,8 +10,6 @@ import { MAX_CENTS } from './packages.ts';
  */
 
 const Time = Type.String({ description: 'ISO 8601' });
-// Null first: the body validator coerces types, and would turn a null into 0 or "" for the first branch.
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 
 export const ORDER_KINDS = ['recharge', 'purchase', 'renewal', 'upgrade', 'refund', 'adjustment'] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];

@@ -1,7 +1,7 @@
-import { type Static, type TSchema, Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ObjectName } from './edge/fields.ts';
 import { ListQuery } from './envelope.ts';
-import { Id } from './fields.ts';
+import { Id, Nullable } from './fields.ts';
 
 /**
  * Packages as operators of such panels know them (`/v1/package-groups`, `/v1/packages`,
@@ -10,8 +10,6 @@ import { Id } from './fields.ts';
  */
 
 const Time = Type.String({ description: 'ISO 8601' });
-// Null first: the body validator coerces types, and would turn a null into 0 or "" for the first branch.
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 
 export const MAX_CENTS = 100_000_000_000; // a billion in the currency: far above any price or balance
 
