@@ -110,6 +110,15 @@ describe('sync with a master', () => {
     const job = { id: 41, type: 'purge-url' as const, site_id: 1, urls: ['http://one.test/cached'] };
     m.setSnapshot(snapshotWith(3, [site(1, 'one.test'), site(2, 'two.test')], [job]));
     await eventually(async () => expect(m.jobResults).toEqual([{ id: 41, state: 'done', error: '' }]));
+    // The agent forgets a result once the master's answer reaches it, a moment after the master has
+    // recorded it; an agent stopped in between sends it again after the restart (at least once, by
+    // design, and the master's record is idempotent). Wait for that before stopping it.
+    const stateFile = agentPaths(options.dataDir).stateFile;
+    await eventually(async () =>
+      expect((JSON.parse(await readFile(stateFile, 'utf8')) as { unsent_results: unknown[] }).unsent_results).toEqual(
+        [],
+      ),
+    );
     await agents[0]!.stop();
     agents.length = 0;
     m.setSnapshot(snapshotWith(4, [site(1, 'one.test'), site(2, 'two.test')], [job]));
