@@ -54,7 +54,10 @@ export default defineConfig({
           expect: { poll: { timeout: 30_000 } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Each spec file starts its own master (free port, own data dir) and browser: two at a time.
+          // Each spec file starts its own master (free port, own data dir): two at a time. A worker
+          // keeps its modules and its browser from one file to the next (each file gets fresh
+          // contexts): the project keeps both cores busy, and each launch and import cost both.
+          isolate: false,
         },
       },
     ],

@@ -41,9 +41,9 @@ describe('console: landing, menus and the user menu', () => {
     await page.getByTestId('admin-home-page').waitFor();
     expect(await page.title()).toBe('Service overview - Rampart');
     expect(await siderEntries(page)).toEqual(ADMIN_MENU);
-    expect(await page.getByTestId('header-logo').getAttribute('href')).toBe('/dashboard/admin-home');
-    expect(await page.getByTestId('overview-user').textContent()).toContain('admin');
-    expect(await page.getByTestId('overview-system').textContent()).toContain('Site name');
+    await expect.poll(() => page.getByTestId('header-logo').getAttribute('href')).toBe('/dashboard/admin-home');
+    await expect.poll(() => page.getByTestId('overview-user').textContent()).toContain('admin');
+    await expect.poll(() => page.getByTestId('overview-system').textContent()).toContain('Site name');
     expect(await userMenuEntries(page)).toEqual(['System settings', 'Log out']);
     await pickFromMenu(page, {
       open: page.getByRole('button', { name: 'Account menu' }),
@@ -72,7 +72,7 @@ describe('console: landing, menus and the user menu', () => {
       'API key',
       'Front-end log',
     ]);
-    expect(await page.getByTestId('header-logo').getAttribute('href')).toBe('/dashboard/home');
+    await expect.poll(() => page.getByTestId('header-logo').getAttribute('href')).toBe('/dashboard/home');
     expect(await userMenuEntries(page)).toEqual(['Personal center', 'Log out']);
     await pickFromMenu(page, {
       open: page.getByRole('button', { name: 'Account menu' }),
@@ -108,7 +108,7 @@ describe('console: landing, menus and the user menu', () => {
     await page.getByTestId('home-page').waitFor();
     await consoleReady(page);
     expect(page.url()).toBe(suite.url('/home'));
-    expect(await page.getByTestId('sider').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('sider').count()).toBe(0);
   });
 
   it('asks before logging out, then revokes the token, removes the cookies and goes to login', async () => {

@@ -56,7 +56,7 @@ describe('/config/nginx, /config/res, /config/default and /config/error', () => 
     await form.getByTestId('edge-nginx-reset').click();
     await confirmPopup(page, { question: 'Reset to defaults?' });
     await page.getByText('Back to the defaults').waitFor();
-    expect(await form.getByLabel('Client max body size').inputValue()).toBe('100');
+    await expect.poll(() => form.getByLabel('Client max body size').inputValue()).toBe('100');
     expect(await read('global-0-edge-nginx')).toEqual(DEFAULT_EDGE_NGINX);
   });
 

@@ -47,7 +47,7 @@ describe('console: errors, the front-end log and navigation helpers', () => {
     await log.getByText('Uncaught error').waitFor();
     await log.getByText('Rejected promise').waitFor();
     await log.getByRole('button', { name: 'Expand row' }).first().click();
-    expect(await log.getByTestId('log-stack').first().textContent()).toContain('Error:');
+    await expect.poll(() => log.getByTestId('log-stack').first().textContent()).toContain('Error:');
   });
 
   it('counts past 99 as 99+ in the log badge', async () => {

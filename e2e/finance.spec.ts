@@ -54,9 +54,9 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
     await empty.getByRole('button', { name: 'Cancel' }).click();
 
     const credit = await adjust(page, user, '12.34', '=HYPERLINK("x")');
-    expect(await credit.confirm.getByTestId('adjust-confirm').textContent()).toBe(
-      `Add 12.34 to the balance of fiona (#${user.id})?`,
-    );
+    await expect
+      .poll(() => credit.confirm.getByTestId('adjust-confirm').textContent())
+      .toBe(`Add 12.34 to the balance of fiona (#${user.id})?`);
     await credit.confirm.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Balance of fiona is now 12.34').waitFor();
     const table = page.getByTestId('finance-recharge-table');
@@ -64,16 +64,16 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
     await row.getByText('+12.34', { exact: true }).waitFor();
 
     const debit = await adjust(page, user, '-100', 'too much');
-    expect(await debit.confirm.getByTestId('adjust-confirm').textContent()).toBe(
-      `Take 100.00 from the balance of fiona (#${user.id})?`,
-    );
+    await expect
+      .poll(() => debit.confirm.getByTestId('adjust-confirm').textContent())
+      .toBe(`Take 100.00 from the balance of fiona (#${user.id})?`);
     await debit.confirm.getByRole('button', { name: 'Confirm' }).click();
     await page
       .getByText('the balance (12.34) does not cover 100.00; recharge 87.66 more - balance_insufficient')
       .waitFor();
     // The form is back, as it was, for another try.
     await debit.dialog.getByLabel('Amount', { exact: true }).waitFor();
-    expect(await debit.dialog.getByLabel('Amount', { exact: true }).inputValue()).toBe('-100');
+    await expect.poll(() => debit.dialog.getByLabel('Amount', { exact: true }).inputValue()).toBe('-100');
 
     const { list } = await callApi<{ list: { amount: number; balance_after: number }[] }>(
       suite.master().baseUrl,
@@ -102,8 +102,8 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
     await table.locator('tbody tr').filter({ hasText: 'fee' }).getByText('10.00', { exact: true }).waitFor();
     const totals = page.getByTestId('order-totals');
     await expect.poll(() => totals.getByTestId('order-totals-credit').textContent()).toContain('12.34');
-    expect(await totals.getByTestId('order-totals-debit').textContent()).toContain('2.34');
-    expect(await totals.getByTestId('order-totals-net').textContent()).toContain('10.00');
+    await expect.poll(() => totals.getByTestId('order-totals-debit').textContent()).toContain('2.34');
+    await expect.poll(() => totals.getByTestId('order-totals-net').textContent()).toContain('10.00');
 
     const download = page.waitForEvent('download');
     await page.getByTestId('order-export').click();

@@ -31,13 +31,13 @@ describe('console layout: breakpoints, header and the settings drawer', () => {
     const page = await signedIn({ width: 800 });
     await expect.poll(() => siderWidth(page)).toBe(80);
     await page.getByRole('button', { name: 'Expand the menu' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Full screen' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Full screen' }).count()).toBe(0);
   });
 
   it('is a phone at 500 px: no sider, the menu opens in a drawer', async () => {
     const page = await signedIn({ width: 500 });
-    expect(await page.getByTestId('sider').count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Full screen' }).count()).toBe(0);
+    await expect.poll(() => page.getByTestId('sider').count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Full screen' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Open the menu' }).click();
     const drawer = page.getByTestId('mobile-menu');
     await drawer.getByRole('menuitem', { name: 'Front-end log' }).click();
@@ -84,11 +84,11 @@ describe('console layout: breakpoints, header and the settings drawer', () => {
     await drawer.getByRole('switch', { name: 'Watermark' }).click();
 
     const applied = async () => {
-      expect(await page.getByTestId('sider').getAttribute('data-theme')).toBe('dark');
-      expect(await page.getByTestId('header').getAttribute('data-theme')).toBe('primary');
-      expect(await page.getByTestId('header').getAttribute('data-fixed')).toBe('false');
-      expect(await page.getByTestId('breadcrumb').count()).toBe(0);
-      expect(await page.getByRole('button', { name: 'Reload this page' }).count()).toBe(0);
+      await expect.poll(() => page.getByTestId('sider').getAttribute('data-theme')).toBe('dark');
+      await expect.poll(() => page.getByTestId('header').getAttribute('data-theme')).toBe('primary');
+      await expect.poll(() => page.getByTestId('header').getAttribute('data-fixed')).toBe('false');
+      await expect.poll(() => page.getByTestId('breadcrumb').count()).toBe(0);
+      await expect.poll(() => page.getByRole('button', { name: 'Reload this page' }).count()).toBe(0);
       await page.getByTestId('tab-bar').waitFor();
       await page.getByTestId('watermark').waitFor({ state: 'attached' });
     };
@@ -104,13 +104,13 @@ describe('console layout: breakpoints, header and the settings drawer', () => {
 
   it('moves the menu into the header in header-menu mode, without the breadcrumb', async () => {
     const page = await signedIn({ settings: { headerMenu: true } });
-    expect(await page.getByTestId('breadcrumb').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('breadcrumb').count()).toBe(0);
     const sections = page.getByRole('navigation', { name: 'Sections' });
     await sections.getByRole('menuitem', { name: 'Sites' }).click();
     await page.waitForURL(suite.url('/site/list'));
     const sider = page.getByTestId('sider');
     await sider.getByRole('menuitem', { name: 'Site list' }).waitFor();
-    expect(await sider.getByRole('menuitem', { name: 'Nodes' }).count()).toBe(0);
+    await expect.poll(() => sider.getByRole('menuitem', { name: 'Nodes' }).count()).toBe(0);
     // A section without pages of its own has no sider.
     await sections.getByRole('menuitem', { name: 'Service overview' }).click();
     await page.waitForURL(suite.url('/admin-home'));
@@ -122,7 +122,7 @@ describe('console layout: breakpoints, header and the settings drawer', () => {
     await page.goto(suite.url('/site/cache-clean'));
     const breadcrumb = page.getByTestId('breadcrumb');
     await breadcrumb.getByText('Refresh and pre-warm').waitFor();
-    expect(await breadcrumb.getAttribute('aria-hidden')).toBe('false');
+    await expect.poll(() => breadcrumb.getAttribute('aria-hidden')).toBe('false');
     const width = (await breadcrumb.boundingBox())?.width ?? 0;
     // The header spans the window (it sticks above the sider); make it just too narrow.
     await page.setViewportSize({ width: Math.floor(560 + width), height: 800 });

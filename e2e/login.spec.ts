@@ -13,7 +13,7 @@ describe('login page', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(suite.url('/admin-home'));
     await page.getByTestId('admin-home-page').waitFor();
-    expect(await page.getByTestId('current-account').textContent()).toBe('Administrator');
+    await expect.poll(() => page.getByTestId('current-account').textContent()).toBe('Administrator');
     expect(await page.title()).toBe('Service overview - Rampart');
   });
 

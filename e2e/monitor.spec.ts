@@ -90,7 +90,7 @@ describe('site traffic: realtime charts, top lists and the access log', () => {
     const line = page.getByTestId('access-log-line');
     await line.getByText(HOSTILE_AGENT, { exact: true }).waitFor();
     await line.getByText(/^\/hostile\s+Set-Cookie: a=1$/).waitFor();
-    expect(await line.getByText('404', { exact: true }).count()).toBe(1);
+    await expect.poll(() => line.getByText('404', { exact: true }).count()).toBe(1);
     await page.keyboard.press('Escape');
     await line.waitFor({ state: 'hidden' });
 

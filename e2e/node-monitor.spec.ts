@@ -52,10 +52,10 @@ describe('/node/monitor-setting: health checks, IP states and the IP-switch log'
   it('saves checked settings, and shows a dead node’s IP going down and coming back in the states and the log', async () => {
     const page = await openMonitor();
     const form = page.getByTestId('monitor-settings-form');
-    expect(await form.getByLabel('Interval (seconds)').inputValue()).toBe('30.0');
-    expect(await form.getByLabel('Failures before down').inputValue()).toBe('3');
+    await expect.poll(() => form.getByLabel('Interval (seconds)').inputValue()).toBe('30.0');
+    await expect.poll(() => form.getByLabel('Failures before down').inputValue()).toBe('3');
     // TCP by default; an HTTP probe asks for a path and a status.
-    expect(await form.getByLabel('HTTP path').count()).toBe(0);
+    await expect.poll(() => form.getByLabel('HTTP path').count()).toBe(0);
     await form.getByText('HTTP', { exact: true }).click();
 
     await form.getByLabel('Interval (seconds)').fill('1');

@@ -36,7 +36,7 @@ describe('/sys/setting payment tab', () => {
     await field('Platform public key').fill(platform.publicKey);
     await field('Platform public key ID').fill('PUB_KEY_ID_0114232134912410000000000000');
     await field('Notify base URL').fill('https://panel.example.com/');
-    expect(await field('Notify URL').inputValue()).toBe('https://panel.example.com/v1/wxpay/notify');
+    await expect.poll(() => field('Notify URL').inputValue()).toBe('https://panel.example.com/v1/wxpay/notify');
     await wxpay.getByRole('button', { name: 'Save' }).click();
     await wxpay.getByText('must be exactly 32 characters, not 31').waitFor();
 
@@ -47,11 +47,11 @@ describe('/sys/setting payment tab', () => {
     await page.reload();
     await settings.getByRole('tab', { name: 'Payment' }).click();
     await field('Merchant ID').waitFor();
-    expect(await field('Merchant ID').inputValue()).toBe('1900000109');
-    expect(await field('API v3 key').inputValue()).toBe('******');
-    expect(await field('Merchant API private key').inputValue()).toBe('******');
-    expect(await wxpay.getByRole('button', { name: 'Replace' }).count()).toBe(2);
-    expect(await wxpay.getByRole('switch').getAttribute('aria-checked')).toBe('true');
+    await expect.poll(() => field('Merchant ID').inputValue()).toBe('1900000109');
+    await expect.poll(() => field('API v3 key').inputValue()).toBe('******');
+    await expect.poll(() => field('Merchant API private key').inputValue()).toBe('******');
+    await expect.poll(() => wxpay.getByRole('button', { name: 'Replace' }).count()).toBe(2);
+    await expect.poll(() => wxpay.getByRole('switch').getAttribute('aria-checked')).toBe('true');
     const html = await page.content();
     expect(html).not.toContain(apiV3Key);
     expect(html).not.toContain(merchant.privateKey.split('\n')[1]);
@@ -65,7 +65,7 @@ describe('/sys/setting payment tab', () => {
     await page.getByRole('tooltip').getByRole('button', { name: 'Reset' }).click();
     await page.getByText('Payment settings reset').waitFor();
     await expect.poll(() => field('Merchant ID').inputValue()).toBe('');
-    expect(await wxpay.getByRole('switch').getAttribute('aria-checked')).toBe('false');
-    expect(await wxpay.getByRole('button', { name: 'Replace' }).count()).toBe(0);
+    await expect.poll(() => wxpay.getByRole('switch').getAttribute('aria-checked')).toBe('false');
+    await expect.poll(() => wxpay.getByRole('button', { name: 'Replace' }).count()).toBe(0);
   });
 });

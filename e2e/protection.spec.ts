@@ -182,11 +182,11 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
     const matches = page.getByTestId('protection-matches');
     const systemRow = matches.getByRole('row', { name: /system bots/ });
     await systemRow.getByText('System', { exact: true }).waitFor();
-    expect(await systemRow.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    await expect.poll(() => systemRow.getByRole('button', { name: 'Delete' }).count()).toBe(0);
     await systemRow.getByRole('button', { name: 'View' }).click();
     const drawer = page.getByRole('dialog');
     await drawer.getByTestId('system-read-only').waitFor();
-    expect(await drawer.getByTestId('protection-drawer-submit').count()).toBe(0);
+    await expect.poll(() => drawer.getByTestId('protection-drawer-submit').count()).toBe(0);
     await drawer.getByRole('button', { name: 'Close' }).click();
 
     await matches

@@ -34,7 +34,7 @@ describe('site list at 1366 px: names on one line, owners by account', () => {
     expect(cell && cell.scroll <= cell.client).toBe(true);
 
     const ownerName = row.getByTestId(`owner:${owner.id}`);
-    expect(await ownerName.textContent()).toBe('wanda');
+    await expect.poll(() => ownerName.textContent()).toBe('wanda');
     await ownerName.hover();
     await page.getByRole('tooltip', { name: `User ID ${owner.id}` }).waitFor();
   });

@@ -30,7 +30,7 @@ describe('/sys/setting and /sys/task', () => {
     await expect.poll(() => visitor.getByTestId('auth-brand').textContent()).toBe('Harbor Edge');
     const footer = visitor.getByRole('link', { name: '© 2026 Harbor Networks' });
     await footer.waitFor();
-    expect(await footer.getAttribute('href')).toBe('https://harbor.example.com/');
+    await expect.poll(() => footer.getAttribute('href')).toBe('https://harbor.example.com/');
   });
 
   it('never shows a saved SMTP password again, and keeps it when the form is saved as it is', async () => {
@@ -46,7 +46,7 @@ describe('/sys/setting and /sys/task', () => {
     await page.reload();
     await form.getByRole('tab', { name: 'Email (SMTP)' }).click();
     await form.getByText('Saved and hidden. Leave it as it is to keep it, or type a new one to replace it.').waitFor();
-    expect(await form.getByLabel('Password').inputValue()).toBe('******');
+    await expect.poll(() => form.getByLabel('Password').inputValue()).toBe('******');
     expect(await page.content()).not.toContain('e2e-smtp-secret-42');
     await form.getByLabel('Port').fill('2525');
     await form.getByRole('button', { name: 'Save' }).click();
@@ -63,7 +63,7 @@ describe('/sys/setting and /sys/task', () => {
     const row = page.getByTestId('scheduled-tasks').getByRole('row').filter({ hasText: 'Log retention' });
     await row.getByRole('button', { name: 'Run now' }).click();
     await row.getByText('Succeeded').waitFor();
-    expect(await row.getByRole('switch').getAttribute('aria-checked')).toBe('true');
+    await expect.poll(() => row.getByRole('switch').getAttribute('aria-checked')).toBe('true');
   });
 
   it('works in zh-CN', async () => {

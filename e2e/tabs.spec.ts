@@ -54,7 +54,7 @@ describe('console tab bar', () => {
     expect(await tabPaths(page)).toEqual(['/admin-home', '/log', '/dashboard']);
     await expect.poll(() => selected(page).textContent()).toBe('Front-end log');
     // The first tab is home and cannot be closed.
-    expect(await tab(page, '/admin-home').getByRole('button', { name: 'Close tab' }).count()).toBe(0);
+    await expect.poll(() => tab(page, '/admin-home').getByRole('button', { name: 'Close tab' }).count()).toBe(0);
     await page.reload();
     await consoleReady(page);
     expect(await tabPaths(page)).toEqual(['/admin-home', '/log', '/dashboard']);
@@ -114,10 +114,10 @@ describe('console tab bar', () => {
     await tab(page, '/admin-home').getByRole('tab').click();
     await page.getByTestId('admin-home-page').waitFor();
     await tab(page, '/log').getByRole('tab').click();
-    expect(await filter.inputValue()).toBe('kept');
+    await expect.poll(() => filter.inputValue()).toBe('kept');
     // Clicking the current tab does not reload it while the tab reload option is off.
     await tab(page, '/log').getByRole('tab').click();
-    expect(await filter.inputValue()).toBe('kept');
+    await expect.poll(() => filter.inputValue()).toBe('kept');
     await page.getByRole('button', { name: 'Reload this page' }).click();
     await expect.poll(() => filter.inputValue()).toBe('');
   });

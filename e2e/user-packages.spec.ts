@@ -139,7 +139,7 @@ describe('/user-package/buy and /user-package/my: buying, renewing and a balance
     const notice = dialog.getByTestId('balance-short');
     await notice.getByText('the balance (10.00) does not cover 5000.00; recharge 4990.00 more').waitFor();
     const link = notice.getByTestId('recharge-link');
-    expect(await link.getAttribute('href')).toMatch(/\/account\/balance$/);
+    await expect.poll(() => link.getAttribute('href')).toMatch(/\/account\/balance$/);
     expect(await balanceOf(user)).toBe(1000);
     expect(await packagesOf(user)).toEqual([]);
   });

@@ -14,6 +14,31 @@ export const launchBrowser = (): Promise<Browser> =>
     ],
   });
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The test worker's browser, launched by the first spec file that asks and kept for the next ones
+ * (the e2e project runs its files one after another in each worker, without isolation): a launch
+ * costs about a second of both cores. Each file still gets fresh contexts. Launched again if it
+ * went away; it ends with the worker (Playwright closes what it launched when the process exits).
+ */
+export const sharedBrowser = (): Promise<Browser> => {
+  if (!shared) {
+    const launching = launchBrowser();
+    shared = launching;
+    launching.then(
+      (browser) =>
+        browser.on('disconnected', () => {
+          if (shared === launching) shared = undefined;
+        }),
+      () => {
+        if (shared === launching) shared = undefined;
+      },
+    );
+  }
+  return shared;
+};
+
 /**
  * A fresh context (cookies, storage) whose browser language decides the dashboard's language. It
  * asks for reduced motion, so antd's popups and dialogs open without animating: a click that lands

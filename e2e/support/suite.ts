@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { launchBrowser, newContext } from './browser.ts';
+import { newContext, sharedBrowser } from './browser.ts';
 import { type RunningMaster, startMaster } from './master.ts';
 
 /** The cookie and local-storage key of the layout settings (the dashboard's app id is `rampart`). */
@@ -26,7 +26,7 @@ export interface Suite {
   url: (path: string) => string;
 }
 
-/** One real master and one browser for the spec file; a fresh browser context per page. */
+/** One real master for the spec file, the worker's browser, and a fresh browser context per page. */
 export const useSuite = (): Suite => {
   let master: RunningMaster | undefined;
   let browser: Browser | undefined;
@@ -35,7 +35,7 @@ export const useSuite = (): Suite => {
   const pageProblems: string[] = [];
 
   beforeAll(async () => {
-    [master, browser] = await Promise.all([startMaster(), launchBrowser()]);
+    [master, browser] = await Promise.all([startMaster(), sharedBrowser()]);
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((context) => context.close()));
@@ -43,7 +43,7 @@ export const useSuite = (): Suite => {
     if (problems.length > 0) throw new Error(`the page reported problems:\n${problems.join('\n')}`);
   });
   afterAll(async () => {
-    await browser?.close();
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
     await master?.stop();
   });
 
