@@ -147,13 +147,16 @@ describe.each(DIALECTS)('node health checks on $dialect', (target) => {
       votes: [{ probe: 'master', ok: false, streak: 3 }],
     });
     expect(down[0]?.reason).toMatch(/^1 of 1 probes failed 3 times in a row: ECONNREFUSED$/);
-    expect(switched).toEqual([expect.objectContaining({ ip: '127.0.0.2', from: 'up', to: 'down', groupIds: [] })]);
-    const messages = await test.database.db
-      .selectFrom('messages')
-      .select(['type', 'title'])
-      .where('type', '=', 'node_failover')
-      .execute();
-    expect(messages).toEqual([{ type: 'node_failover', title: 'Node IP 127.0.0.2 is down' }]);
+    // The state is stored first; the hand-over and the admins' message follow in the same round.
+    await vi.waitFor(async () => {
+      expect(switched).toEqual([expect.objectContaining({ ip: '127.0.0.2', from: 'up', to: 'down', groupIds: [] })]);
+      const messages = await test.database.db
+        .selectFrom('messages')
+        .select(['type', 'title'])
+        .where('type', '=', 'node_failover')
+        .execute();
+      expect(messages).toEqual([{ type: 'node_failover', title: 'Node IP 127.0.0.2 is down' }]);
+    }, WAIT);
 
     await dying.edge.start();
     await vi.waitFor(async () => expect((await stateOf('127.0.0.2'))?.state).toBe('up'), WAIT);
