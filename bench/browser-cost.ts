@@ -117,5 +117,7 @@ console.log(row('browser context and page, made and closed', contexts, 10));
 console.log(row(`trivial document in a fresh context per ${PAGES.length} (${loads} loads)`, trivial, loads));
 console.log(row(`console page in a fresh context per ${PAGES.length} (${loads} loads)`, consolePages, loads));
 const average = (key: 'wall' | 'cpu') => starts.reduce((sum, start) => sum + start[key], 0) / starts.length;
-console.log(`| master start to first answer (3 starts; CPU of its process) | ${average('wall').toFixed(2)} s | ${average('cpu').toFixed(2)} s |`);
+console.log(
+  `| master start to first answer (3 starts; CPU of its process) | ${average('wall').toFixed(2)} s | ${average('cpu').toFixed(2)} s |`,
+);
 console.log(`console page / trivial document, CPU: ${(consolePages.cpu / trivial.cpu).toFixed(2)}`);
