@@ -10,7 +10,7 @@ describe('route guard', () => {
     await page.goto(suite.url('/site/list'));
     await page.waitForURL(suite.url('/login?redirect=%2Fsite%2Flist'));
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    expect(await page.title()).toBe('Sign in - Rampart');
+    await expect.poll(() => page.title()).toBe('Sign in - Rampart');
   });
 
   it('sends a user whose token the server no longer accepts to login', async () => {

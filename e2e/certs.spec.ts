@@ -80,7 +80,7 @@ describe('certificates: upload and list', () => {
     await page.getByTestId('cert-page').waitFor();
     await expect.poll(() => page.getByTestId(`cert-sites:${cert.id}`).textContent()).toBe('1');
     const row = page.getByRole('row').filter({ has: page.getByTestId(`cert-sites:${cert.id}`) });
-    expect(await row.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
+    await expect.poll(() => row.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
     const download = page.waitForEvent('download');
     await row.getByRole('button', { name: 'Download certificate' }).click();
     const file = await download;

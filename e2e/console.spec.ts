@@ -39,8 +39,8 @@ describe('console: landing, menus and the user menu', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(suite.url('/admin-home'));
     await page.getByTestId('admin-home-page').waitFor();
-    expect(await page.title()).toBe('Service overview - Rampart');
-    expect(await siderEntries(page)).toEqual(ADMIN_MENU);
+    await expect.poll(() => page.title()).toBe('Service overview - Rampart');
+    await expect.poll(() => siderEntries(page)).toEqual(ADMIN_MENU);
     await expect.poll(() => page.getByTestId('header-logo').getAttribute('href')).toBe('/dashboard/admin-home');
     await expect.poll(() => page.getByTestId('overview-user').textContent()).toContain('admin');
     await expect.poll(() => page.getByTestId('overview-system').textContent()).toContain('Site name');
@@ -60,18 +60,20 @@ describe('console: landing, menus and the user menu', () => {
     await page.goto(suite.url('/'));
     await page.waitForURL(suite.url('/home'));
     await page.getByTestId('home-page').waitFor();
-    expect(await siderEntries(page)).toEqual(USER_MENU);
+    await expect.poll(() => siderEntries(page)).toEqual(USER_MENU);
     await page.getByTestId('sider').getByRole('menuitem', { name: 'Account' }).click();
     await page.getByRole('menuitem', { name: 'API key' }).waitFor();
-    expect(await siderEntries(page)).toEqual([
-      ...USER_MENU.slice(0, 5),
-      'Profile',
-      'Message subscription',
-      'Consumption records',
-      'Log query',
-      'API key',
-      'Front-end log',
-    ]);
+    await expect
+      .poll(() => siderEntries(page))
+      .toEqual([
+        ...USER_MENU.slice(0, 5),
+        'Profile',
+        'Message subscription',
+        'Consumption records',
+        'Log query',
+        'API key',
+        'Front-end log',
+      ]);
     await expect.poll(() => page.getByTestId('header-logo').getAttribute('href')).toBe('/dashboard/home');
     expect(await userMenuEntries(page)).toEqual(['Personal center', 'Log out']);
     await pickFromMenu(page, {
@@ -93,7 +95,9 @@ describe('console: landing, menus and the user menu', () => {
     const page = await suite.openPage({ token: await login(baseUrl, limited.account, limited.password) });
     await page.goto(suite.url('/'));
     await page.waitForURL(suite.url('/admin-home'));
-    expect(await siderEntries(page)).toEqual(['Service overview', 'Sites', 'Forwarding', 'Nodes', 'Front-end log']);
+    await expect
+      .poll(() => siderEntries(page))
+      .toEqual(['Service overview', 'Sites', 'Forwarding', 'Nodes', 'Front-end log']);
     await page.goto(suite.url('/sys/setting'));
     await page.getByTestId('error-403').waitFor();
   });
@@ -149,8 +153,8 @@ describe('console: landing, menus and the user menu', () => {
       done: page.getByTestId('sider').getByRole('menuitem', { name: '服务概览' }),
       what: 'language',
     });
-    expect(await page.title()).toBe('服务概览 - Rampart');
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    await expect.poll(() => page.title()).toBe('服务概览 - Rampart');
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
     await page.reload();
     await (await askToLogOut(page, 'zh'))
       .getByText('您确定退出登录当前账户吗？打开的标签页和个人设置将会保存。')

@@ -79,7 +79,7 @@ describe('console: errors, the front-end log and navigation helpers', () => {
     await page.goto(suite.url('/sys/op'));
     await consoleReady(page);
     await page.getByTestId('page-content').getByTestId('error-404').waitFor();
-    expect(await page.title()).toBe('Page missing - Rampart');
+    await expect.poll(() => page.title()).toBe('Page missing - Rampart');
     await page.goto(suite.url('/no/such/page'));
     await page.getByTestId('error-404').waitFor();
     await page.getByRole('button', { name: 'Back to home' }).click();

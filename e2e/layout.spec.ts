@@ -19,7 +19,7 @@ describe('console layout: breakpoints, header and the settings drawer', () => {
 
   it('is a desktop at 1280 px: sider 256 px, header 64 px, fullscreen toggle, breadcrumb', async () => {
     const page = await signedIn({ width: 1280 });
-    expect(await siderWidth(page)).toBe(256);
+    await expect.poll(() => siderWidth(page)).toBe(256);
     expect((await page.getByTestId('header').boundingBox())?.height).toBe(64);
     await page.getByRole('button', { name: 'Full screen' }).waitFor();
     await page.getByTestId('breadcrumb').getByText('Service overview').waitFor();
@@ -55,7 +55,7 @@ describe('console layout: breakpoints, header and the settings drawer', () => {
     });
     await page.mouse.wheel(0, 200);
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(200);
-    expect(await bottomEdge(page, 'header')).toBe(64);
+    await expect.poll(() => bottomEdge(page, 'header')).toBe(64);
     await page.mouse.wheel(0, 300);
     await expect.poll(() => bottomEdge(page, 'header')).toBeLessThanOrEqual(0);
     await page.mouse.wheel(0, -100);
@@ -71,15 +71,15 @@ describe('console layout: breakpoints, header and the settings drawer', () => {
 
     await drawer.getByRole('radiogroup', { name: 'Sider theme' }).getByText('Dark').click();
     await drawer.getByRole('radiogroup', { name: 'Header theme' }).getByText('Primary').click();
-    expect(await drawer.getByRole('switch', { name: 'Tab icons' }).isDisabled()).toBe(true);
+    await expect.poll(() => drawer.getByRole('switch', { name: 'Tab icons' }).isDisabled()).toBe(true);
     await drawer.getByRole('switch', { name: 'Multi-tabs' }).click();
-    expect(await drawer.getByRole('switch', { name: 'Tab icons' }).isDisabled()).toBe(false);
+    await expect.poll(() => drawer.getByRole('switch', { name: 'Tab icons' }).isDisabled()).toBe(false);
     await page.getByTestId('tab-bar').waitFor();
     await drawer.getByRole('switch', { name: 'Fixed header' }).click();
-    expect(await drawer.getByRole('switch', { name: 'Hide header on scroll down' }).isDisabled()).toBe(true);
-    expect(await drawer.getByRole('switch', { name: 'Stick header' }).isDisabled()).toBe(true);
+    await expect.poll(() => drawer.getByRole('switch', { name: 'Hide header on scroll down' }).isDisabled()).toBe(true);
+    await expect.poll(() => drawer.getByRole('switch', { name: 'Stick header' }).isDisabled()).toBe(true);
     await drawer.getByRole('switch', { name: 'Global breadcrumb' }).click();
-    expect(await drawer.getByRole('switch', { name: 'Breadcrumb icons' }).isDisabled()).toBe(true);
+    await expect.poll(() => drawer.getByRole('switch', { name: 'Breadcrumb icons' }).isDisabled()).toBe(true);
     await drawer.getByRole('switch', { name: 'Reload button' }).click();
     await drawer.getByRole('switch', { name: 'Watermark' }).click();
 

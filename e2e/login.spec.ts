@@ -14,7 +14,7 @@ describe('login page', () => {
     await page.waitForURL(suite.url('/admin-home'));
     await page.getByTestId('admin-home-page').waitFor();
     await expect.poll(() => page.getByTestId('current-account').textContent()).toBe('Administrator');
-    expect(await page.title()).toBe('Service overview - Rampart');
+    await expect.poll(() => page.title()).toBe('Service overview - Rampart');
   });
 
   it('logs out from the user menu: the token is revoked and the console needs login again', async () => {
@@ -52,9 +52,9 @@ describe('login page', () => {
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.getByLabel('Account').waitFor();
-    expect(await page.title()).toBe('Sign in - Rampart');
+    await expect.poll(() => page.title()).toBe('Sign in - Rampart');
     await page.getByRole('button', { name: '简体中文' }).click();
     await page.getByRole('heading', { name: '登录' }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
   });
 });

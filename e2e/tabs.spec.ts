@@ -51,13 +51,13 @@ describe('console tab bar', () => {
     await openTabs(page, '/log', '/dashboard');
     await page.getByTestId('sider').getByRole('menuitem', { name: 'Front-end log' }).click();
     await page.waitForURL(suite.url('/log'));
-    expect(await tabPaths(page)).toEqual(['/admin-home', '/log', '/dashboard']);
+    await expect.poll(() => tabPaths(page)).toEqual(['/admin-home', '/log', '/dashboard']);
     await expect.poll(() => selected(page).textContent()).toBe('Front-end log');
     // The first tab is home and cannot be closed.
     await expect.poll(() => tab(page, '/admin-home').getByRole('button', { name: 'Close tab' }).count()).toBe(0);
     await page.reload();
     await consoleReady(page);
-    expect(await tabPaths(page)).toEqual(['/admin-home', '/log', '/dashboard']);
+    await expect.poll(() => tabPaths(page)).toEqual(['/admin-home', '/log', '/dashboard']);
   });
 
   it('moves to the next tab when the current one closes, or to the previous one when it was last', async () => {
@@ -70,7 +70,7 @@ describe('console tab bar', () => {
     await tab(page, '/system/log').getByRole('tab').click();
     await tab(page, '/system/log').getByRole('button', { name: 'Close tab' }).click();
     await page.waitForURL(suite.url('/dashboard'));
-    expect(await tabPaths(page)).toEqual(['/admin-home', '/dashboard']);
+    await expect.poll(() => tabPaths(page)).toEqual(['/admin-home', '/dashboard']);
   });
 
   it('closes left, right, others and all from the close menu, keeping the first tab and the chosen one', async () => {
@@ -82,17 +82,17 @@ describe('console tab bar', () => {
       await expect.poll(() => page.getByRole('menuitem', { name: command }).count()).toBe(0);
     };
     await closeFromMenu('/dashboard', 'Close left');
-    expect(await tabPaths(page)).toEqual(['/admin-home', '/dashboard', '/system/log', '/log?view=2']);
+    await expect.poll(() => tabPaths(page)).toEqual(['/admin-home', '/dashboard', '/system/log', '/log?view=2']);
     await closeFromMenu('/system/log', 'Close right');
     await page.waitForURL(suite.url('/system/log'));
-    expect(await tabPaths(page)).toEqual(['/admin-home', '/dashboard', '/system/log']);
+    await expect.poll(() => tabPaths(page)).toEqual(['/admin-home', '/dashboard', '/system/log']);
     await closeFromMenu('/dashboard', 'Close others');
     await page.waitForURL(suite.url('/dashboard'));
-    expect(await tabPaths(page)).toEqual(['/admin-home', '/dashboard']);
+    await expect.poll(() => tabPaths(page)).toEqual(['/admin-home', '/dashboard']);
     await page.getByRole('button', { name: 'Tab actions' }).click();
     await page.getByRole('menuitem', { name: 'Close all' }).click();
     await page.waitForURL(suite.url('/admin-home'));
-    expect(await tabPaths(page)).toEqual(['/admin-home']);
+    await expect.poll(() => tabPaths(page)).toEqual(['/admin-home']);
   });
 
   it('reorders tabs by drag and drop', async () => {
@@ -103,7 +103,7 @@ describe('console tab bar', () => {
     await expect.poll(() => tabPaths(page)).toEqual(['/admin-home', '/system/log', '/log', '/dashboard']);
     await page.reload();
     await consoleReady(page);
-    expect(await tabPaths(page)).toEqual(['/admin-home', '/system/log', '/log', '/dashboard']);
+    await expect.poll(() => tabPaths(page)).toEqual(['/admin-home', '/system/log', '/log', '/dashboard']);
   });
 
   it('keeps a cached page alive between tabs; the reload button starts it afresh', async () => {
