@@ -47,8 +47,12 @@ describe('console layout: breakpoints, header and the settings drawer', () => {
 
   it('hides the header when scrolling down past 300 px and shows it when scrolling up', async () => {
     const page = await signedIn({ settings: { headerHide: true } });
-    // A long page to scroll through.
+    // A long page to scroll through. Scroll anchoring off: the overview's figures arriving after the
+    // first wheel grew the page above the view, and the browser moved scrollY with them (200 -> 1191,
+    // seen once in a full run).
     await page.getByTestId('page-content').evaluate((content) => {
+      document.documentElement.style.overflowAnchor = 'none';
+      document.body.style.overflowAnchor = 'none';
       const spacer = document.createElement('div');
       spacer.style.height = '3000px';
       content.append(spacer);
