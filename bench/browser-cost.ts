@@ -7,20 +7,13 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../e2e/support/browser.ts';
 import { freePort, ROOT, start, stop, tempDir, waitFor200 } from './support.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const PASSWORD = 'bench-Admin-Pass-1';
 const PAGES = ['/admin-home', '/site/list', '/node/list', '/sys/user', '/site/cert'];
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 /** CPU seconds the whole machine has spent (user, nice, system, irq, softirq). */
 const machineCpu = () => {
@@ -92,7 +85,7 @@ const login = await fetch(`${master.baseUrl}/v1/login`, {
   body: JSON.stringify({ account: 'admin', password: PASSWORD }),
 });
 const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: FLAGS });
+const browser = await launchBrowser();
 
 const loads = ROUNDS * PAGES.length;
 const idle = await measure(() => new Promise((done) => setTimeout(done, 5000)));
