@@ -52,7 +52,7 @@ export type RetryTaskBody = Static<typeof RetryTaskBody>;
 
 /** A task the master runs on a schedule (/sys/task): certificate renewal, log retention. */
 export const ScheduledTask = Type.Object({
-  name: Type.String({ description: 'cert-renewal, expiry-notices or log-retention' }),
+  name: Type.String({ description: 'cert-renewal, log-retention, traffic-retention, user-packages or expiry-notices' }),
   enabled: Type.Boolean(),
   interval_seconds: Type.Integer({ description: 'how often it runs' }),
   running: Type.Boolean(),

@@ -204,7 +204,11 @@ export interface HealthLeasesTable {
   expires_at: number;
 }
 
-/** An expiry notice sent: per kind (cert), object, its expiry and the stage in days before it. */
+/**
+ * A notice stage claimed (see `claimNotice`): per kind (`cert`, `package`, `package_funds`: days
+ * before the expiry in `expires_at`; `package_traffic`: the percent of the month starting at
+ * `expires_at`), object and stage.
+ */
 export interface ExpiryNoticesTable {
   kind: string;
   object_id: number;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { claimNotice } from './notice-claims.ts';
 import type { Notifier } from './notifier.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -54,12 +55,8 @@ export async function sendCertExpiryNotices(db: Kysely<Database>, notifier: Noti
       );
     if (days > ACME_FIRST_STAGE) query = query.where('source', '!=', 'acme');
     for (const cert of await query.orderBy('not_after').limit(BATCH).execute()) {
-      const claimed = await db
-        .insertInto('expiry_notices')
-        .values({ kind: 'cert', object_id: cert.id, expires_at: cert.not_after, days, sent_at: now })
-        .onConflict((conflict) => conflict.doNothing())
-        .returning('object_id')
-        .executeTakeFirst();
+      const claim = { kind: 'cert', objectId: cert.id, period: cert.not_after, stage: days } as const;
+      const claimed = await claimNotice(db, claim, now);
       if (!claimed) continue;
       const expiry = new Date(Number(cert.not_after)).toISOString();
       const names = describe(cert.names);

@@ -13,15 +13,29 @@ const monthStartSeconds = (now: number) => {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / 1000;
 };
 
+/** One active user package's traffic this UTC month against its cap. */
+export interface PackageTraffic {
+  id: number;
+  user_id: number;
+  name: string;
+  /** Bytes its sites sent this month. */
+  sent: number;
+  /** Bytes it may send this month (package plus traffic packs in force); 0 is unlimited. */
+  cap: number;
+  /** The month's first millisecond (UTC). */
+  month: number;
+}
+
 /**
  * The monthly traffic cap (part of the settlement task): a package whose sites sent more this UTC
  * month than its traffic (package plus traffic packs in force; 0 is unlimited) is marked exceeded,
  * and its sites and streams leave the agents' snapshots with a new config version; a new month, a
- * traffic pack or a bigger package clears the mark the same way.
+ * traffic pack or a bigger package clears the mark the same way. Answers the counts and each active
+ * package's traffic (for the usage notices).
  */
 export async function enforceMonthlyTraffic(db: Kysely<Database>, logs: Kysely<LogDatabase>, now = Date.now()) {
   const rows = await db.selectFrom('user_packages').selectAll().where('state', '=', 'active').execute();
-  if (rows.length === 0) return { exceeded: 0, cleared: 0 };
+  if (rows.length === 0) return { exceeded: 0, cleared: 0, usage: [] as PackageTraffic[] };
   const limits = await limitsOfUserPackages(db, rows, now);
   const ids = rows.map((row) => row.id);
   const sites = await db
@@ -30,7 +44,8 @@ export async function enforceMonthlyTraffic(db: Kysely<Database>, logs: Kysely<L
     .where('user_package_id', 'in', ids)
     .execute();
   const packageOf = new Map(sites.map((site) => [site.id, site.user_package_id]));
-  const days = await readDays(logs, [...packageOf.keys()], monthStartSeconds(now), Math.ceil(now / 1000) + 86_400);
+  const month = monthStartSeconds(now);
+  const days = await readDays(logs, [...packageOf.keys()], month, Math.ceil(now / 1000) + 86_400);
   const sent = new Map<number, number>();
   for (const day of days) {
     const owner = packageOf.get(day.site_id);
@@ -38,9 +53,12 @@ export async function enforceMonthlyTraffic(db: Kysely<Database>, logs: Kysely<L
   }
   const over: number[] = [];
   const under: number[] = [];
+  const usage: PackageTraffic[] = [];
   for (const row of rows) {
-    const traffic = limits.get(row.id)?.traffic_gb ?? 0;
-    const exceeded = traffic > 0 && (sent.get(row.id) ?? 0) >= traffic * GB;
+    const cap = (limits.get(row.id)?.traffic_gb ?? 0) * GB;
+    const bytes = sent.get(row.id) ?? 0;
+    usage.push({ id: row.id, user_id: row.user_id, name: row.name, sent: bytes, cap, month: month * 1000 });
+    const exceeded = cap > 0 && bytes >= cap;
     if (exceeded && row.traffic_exceeded === 0) over.push(row.id);
     if (!exceeded && row.traffic_exceeded === 1) under.push(row.id);
   }
@@ -54,5 +72,5 @@ export async function enforceMonthlyTraffic(db: Kysely<Database>, logs: Kysely<L
       }
     });
   }
-  return { exceeded: over.length, cleared: under.length };
+  return { exceeded: over.length, cleared: under.length, usage };
 }

@@ -7,6 +7,7 @@ import { renewDueCerts } from '../acme/renewals.ts';
 import { pruneAccountLogs } from '../audit/log-retention.ts';
 import { sendCertExpiryNotices } from '../messages/expiry-notices.ts';
 import type { Notifier } from '../messages/notifier.ts';
+import { sendPackageExpiryNotices, sendPackageTrafficNotices } from '../messages/package-notices.ts';
 import { pruneTrafficData } from '../monitor/traffic-retention.ts';
 import { settleUserPackages } from '../packages/package-expiry.ts';
 import { enforceMonthlyTraffic } from '../packages/package-traffic.ts';
@@ -62,20 +63,24 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   {
     name: 'user-packages',
     intervalSeconds: 60,
-    async run({ db, logs, log }) {
+    async run({ db, logs, log, notifier }) {
       const settled = await settleUserPackages(db);
       if (settled.renewed + settled.expired > 0) log.info(settled, 'renewed or expired user packages past their end');
-      const traffic = await enforceMonthlyTraffic(db, logs);
+      const { usage, ...traffic } = await enforceMonthlyTraffic(db, logs);
       if (traffic.exceeded + traffic.cleared > 0)
         log.info(traffic, 'user packages past or back within their monthly traffic');
+      const told = await sendPackageTrafficNotices(db, notifier, usage);
+      if (told > 0) log.info({ sent: told }, 'sent package traffic notices');
     },
   },
   {
     name: 'expiry-notices',
     intervalSeconds: 3600,
     async run({ db, log, notifier }) {
-      const sent = await sendCertExpiryNotices(db, notifier);
-      if (sent > 0) log.info({ sent }, 'sent certificate expiry notices');
+      const certs = await sendCertExpiryNotices(db, notifier);
+      if (certs > 0) log.info({ sent: certs }, 'sent certificate expiry notices');
+      const packages = await sendPackageExpiryNotices(db, notifier);
+      if (packages > 0) log.info({ sent: packages }, 'sent package expiry and renewal balance notices');
     },
   },
 ];

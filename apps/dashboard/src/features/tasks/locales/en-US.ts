@@ -7,12 +7,15 @@ export const tasksEnUS = {
       'log-retention': 'Log retention',
       'expiry-notices': 'Expiry notices',
       'traffic-retention': 'Traffic data retention',
+      'user-packages': 'Package settlement',
     },
     about: {
       'traffic-retention':
         'Removes access logs, traffic rollups, node reports and usage samples older than /sys/setting keeps them.',
       'expiry-notices':
-        'Tells owners of certificates that expire in 30, 7 or 1 day(s) or have expired, as they subscribed.',
+        'Tells owners of certificates that expire in 30, 7 or 1 day(s) and of packages that end in 7, 3 or 1 day(s), or have expired, and owners whose balance will not cover an automatic renewal, as they subscribed.',
+      'user-packages':
+        'Renews or expires packages past their end, applies the monthly traffic cap, and tells owners at 80% and 100% of it.',
       'cert-renewal': 'Queues the renewal of ACME certificates that expire soon.',
       'log-retention': 'Deletes operation and sign-in log entries older than the retention (at least 180 days).',
     },

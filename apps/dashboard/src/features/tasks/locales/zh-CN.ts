@@ -7,10 +7,13 @@ export const tasksZhCN = {
       'log-retention': '日志保留',
       'expiry-notices': '到期提醒',
       'traffic-retention': '流量数据保留',
+      'user-packages': '套餐结算',
     },
     about: {
       'traffic-retention': '删除超过系统设置中保留期的访问日志、流量汇总、节点上报和用量采样。',
-      'expiry-notices': '在证书到期前 30 天、7 天、1 天及到期后，按订阅方式通知证书所有者。',
+      'expiry-notices':
+        '在证书到期前 30 天、7 天、1 天，套餐到期前 7 天、3 天、1 天及到期后，按订阅方式通知所有者；余额不足以自动续费时通知用户。',
+      'user-packages': '续费或停用到期套餐，执行月流量上限，并在用量达到 80% 和 100% 时通知用户。',
       'cert-renewal': '为即将到期的 ACME 证书排队续期。',
       'log-retention': '删除超过保留期（至少 180 天）的操作日志和登录日志。',
     },
