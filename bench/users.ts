@@ -235,6 +235,12 @@ const cases: Case[] = [
     search: true,
   },
   {
+    label: 'search "u" (every user) + state disabled + certified + type 1 (256 matches)',
+    query: 'search=u&type=1&state=disabled&certified=true&limit=20',
+    raw: () => searchPage('u', " and users.type = 1 and users.status = 'disabled' and users.certified = 1", 'id', true),
+    search: true,
+  },
+  {
     label: 'group filter, sorted by email, page 50',
     query: `group=${GROUP}&sort=email&page=50&limit=20`,
     raw: () =>
