@@ -113,7 +113,7 @@ export const UserPackageView = Type.Object({
   term: Type.String(),
   state: Type.String(),
   auto_renew: Type.Boolean(),
-  /** This month's traffic is past the package's: its sites are off the edge until a new month or more traffic. */
+  /** This month's traffic is past the package's: its sites get the operator's policy (suspended or throttled) until a new month or more traffic. */
   traffic_exceeded: Type.Boolean(),
   start_at: Time,
   end_at: Time,

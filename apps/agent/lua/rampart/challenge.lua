@@ -85,6 +85,10 @@ local TEXT = {
     unknown_host_body = "No site is served at this address under this name.",
     no_host = "Bad request",
     no_host_body = "The request did not name a site (it has no Host header).",
+    suspended = "Service suspended",
+    suspended_expired = "The service for this site is suspended: its package has expired.",
+    suspended_suspended = "The service for this site is suspended by the provider.",
+    suspended_traffic = "The service for this site is suspended: its traffic for this month is used up.",
   },
   zh = {
     title = "正在检查您的浏览器",
@@ -104,12 +108,21 @@ local TEXT = {
     unknown_host_body = "此地址上没有以该名称提供服务的站点。",
     no_host = "错误的请求",
     no_host_body = "该请求未指明站点（缺少 Host 请求头）。",
+    suspended = "服务已暂停",
+    suspended_expired = "此站点的服务已暂停：其套餐已到期。",
+    suspended_suspended = "此站点的服务已被服务商暂停。",
+    suspended_traffic = "此站点的服务已暂停：本月流量已用完。",
   },
 }
 
 --- The texts in the client's language (zh-CN when Accept-Language names Chinese, else en-US).
 function _M.text()
   return chinese() and TEXT.zh or TEXT.en
+end
+
+--- The texts of "zh-CN" or "en-US".
+function _M.text_of(language)
+  return language == "zh-CN" and TEXT.zh or TEXT.en
 end
 
 --- A self-contained page: title, one paragraph, then `extra` (a script, a form) as-is.

@@ -18,15 +18,38 @@ function _M.headers()
   for _, pair in ipairs(site.response_headers) do header[pair[1]] = pair[2] end
 end
 
+--- The visitor's first language when it is Chinese or English, else the admin's default (/config/error).
+local function language()
+  local accepted = (var.http_accept_language or ""):match("^%s*(%a%a)")
+  accepted = accepted and accepted:lower()
+  return accepted == "zh" and "zh-CN" or accepted == "en" and "en-US" or routes.error_language
+end
+
 --- The admin's page for `status` (/config/error) in the visitor's first language, else the default
 --- language's, else the other's; nil when there is none (the built-in page then).
 local function custom_page(status)
   local pages = routes.error_pages[status]
   if not pages then return nil end
-  local accepted = (var.http_accept_language or ""):match("^%s*(%a%a)")
-  accepted = accepted and accepted:lower()
-  local first = accepted == "zh" and "zh-CN" or accepted == "en" and "en-US" or routes.error_language
-  return pages[first] or pages[routes.error_language] or pages["zh-CN"] or pages["en-US"]
+  return pages[language()] or pages[routes.error_language] or pages["zh-CN"] or pages["en-US"]
+end
+
+-- A suspension is not the visitor's fault and ends when the owner renews: 503 with Retry-After tells
+-- browsers, caches and crawlers it is temporary (search engines keep the site); 402 has no agreed
+-- meaning for clients and is treated like any other 4xx.
+local SUSPENDED_STATUS = 503
+local SUSPENDED_RETRY_AFTER = "3600"
+
+--- Every request of a site whose package is expired, suspended or past its traffic (`reason`), under
+--- the operator's `suspend` policy: a page saying so, in the visitor's language, never cached.
+function _M.suspended(reason)
+  local challenge = require "rampart.challenge"
+  local t = challenge.text_of(language())
+  ngx.status = SUSPENDED_STATUS
+  header["Content-Type"] = "text/html; charset=utf-8"
+  header["Cache-Control"] = "no-store"
+  header["Retry-After"] = SUSPENDED_RETRY_AFTER
+  ngx.print(challenge.page(t.suspended, t["suspended_" .. reason]))
+  return ngx.exit(SUSPENDED_STATUS)
 end
 
 --- nginx's own error `status` (an origin down, ...), sent here by error_page: the admin's page.

@@ -13,6 +13,9 @@ local sub = string.sub
 local lower = string.lower
 local find = string.find
 local match = string.match
+local floor = math.floor
+-- Open requests per capped site; the dict exists only while a site of this config has a cap.
+local open_requests = ngx.shared.rampart_open
 
 local _M = {}
 
@@ -91,6 +94,30 @@ local function unknown_host()
   return respond.unknown_host()
 end
 
+-- The rate of this response: the site's throttle, and a share of its bandwidth cap. The cap is
+-- split evenly between the site's requests open on this node when each one starts (counted in a
+-- shared dict, released in the log phase): a request keeps the share it started with, so while
+-- requests come and go the sum can pass the cap for a while (at most by the shares of requests that
+-- started when fewer were open), and each node caps on its own. limit_rate works per connection
+-- and needs no lock; a count left by a worker that died only lowers the shares until a restart.
+-- A WebSocket is not counted: it would hold a share for hours while mostly idle.
+local function limit_rate(site)
+  local rate = site.rate
+  local cap = site.cap
+  if cap and open_requests and not (site.websocket and var.http_upgrade) then
+    local open = open_requests:incr(site.sid, 1, 0)
+    if open then var.rampart_capped = "1" else open = 1 end
+    local share = floor(cap / (open > 1 and open or 1))
+    if rate == nil or share < rate then rate = share end
+  end
+  if rate then var.limit_rate = rate < 1 and 1 or rate end
+end
+
+--- Log phase of every site request on a config with capped sites: the request no longer counts.
+function _M.release()
+  if var.rampart_capped == "1" then open_requests:incr(var.rampart_site_id, -1, 1) end
+end
+
 function _M.route()
   local scheme = var.scheme
   local http = scheme == "http"
@@ -100,6 +127,9 @@ function _M.route()
   local site = routes.find(host)
   if not site or (http and not site.http) or (not http and not site.https) then return unknown_host() end
   var.rampart_site_id = site.sid
+  -- ACME challenges above are still answered: the site's certificate keeps renewing.
+  local suspend = site.suspend
+  if suspend then return respond.suspended(suspend) end
 
   if http and site.force_https then
     local port = routes.https_port
@@ -155,6 +185,7 @@ function _M.route()
     if exts and static_file(exts) then waf_tx = nil end
   end
   if waf_tx then var.rampart_waf_tx = waf_tx .. var.request_id end
+  if site.rate or site.cap then limit_rate(site) end
   if site.websocket then
     local upgrade = var.http_upgrade
     if upgrade then

@@ -54,6 +54,13 @@ local function valid_site(s)
     if rule.prefix ~= nil and (not is_string(rule.prefix, 512) or not rule.prefix:find(SAFE_VALUE)) then return false end
     if rule.ext ~= nil and (not is_string(rule.ext, 16) or not rule.ext:find("^[a-z0-9]+$")) then return false end
   end
+  if s.suspend ~= nil and s.suspend ~= "expired" and s.suspend ~= "suspended" and s.suspend ~= "traffic" then
+    return false
+  end
+  -- Bytes per second: a throttle (per request) and a bandwidth cap (the site's requests together).
+  for _, rate in ipairs({ s.rate or 1, s.cap or 1 }) do
+    if type(rate) ~= "number" or rate % 1 ~= 0 or rate < 1 or rate > 1250000000000 then return false end
+  end
   if s.waf ~= nil and (type(s.waf) ~= "number" or s.waf % 1 ~= 0 or s.waf < 1 or s.waf > 89999) then return false end
   if s.waf_static ~= nil then
     -- Extensions whose plain requests skip the WAF: only with a WAF profile, at most 100, 1 to 10 a-z 0-9.

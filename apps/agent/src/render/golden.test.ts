@@ -230,6 +230,22 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
       },
     },
   }),
+  // Sites and a stream of inactive packages (the suspension page, a throttle) and a bandwidth cap.
+  enforcement: makeSnapshot({
+    version: 9,
+    node: { http_port: 80, https_port: 443, max_cache_size_mb: 1024 },
+    sites: [
+      makeSite({ id: 1, domains: ['suspended.example.com'], enforcement: { mode: 'suspend', reason: 'traffic' } }),
+      makeSite({ id: 2, domains: ['throttled.example.com'], enforcement: { mode: 'throttle', rate_kbps: 64 } }),
+      makeSite({
+        id: 3,
+        domains: ['capped.example.com'],
+        bandwidth_bps: 1_250_000,
+        cache_rules: [{ match: 'prefix', value: '/static/', ttl: 600, ignore_query: true, honor_origin: false }],
+      }),
+    ],
+    streams: [makeStream({ id: 30, listen_port: 2222, enforcement: { mode: 'throttle', rate_kbps: 64 } })],
+  }),
 };
 
 describe('rendered configuration (golden files)', () => {

@@ -32,9 +32,14 @@ const SITE_FIELDS: Array<{ path: Path; base?: Partial<EdgeSite>; shape?: false; 
   { path: ['cache_rules', 0, 'match'], base: { cache_rules: [rule('prefix', '/static/')] } },
   { path: ['cache_rules', 0, 'ttl'], base: { cache_rules: [rule('prefix', '/static/')] } },
   { path: ['id'] },
+  { path: ['enforcement', 'mode'], base: { enforcement: { mode: 'throttle', rate_kbps: 64 } } },
+  { path: ['enforcement', 'reason'], base: { enforcement: { mode: 'suspend', reason: 'expired' } } },
+  { path: ['enforcement', 'rate_kbps'], base: { enforcement: { mode: 'throttle', rate_kbps: 64 } } },
+  { path: ['bandwidth_bps'], base: { bandwidth_bps: 1_000_000 } },
 ];
 
 const STREAM_FIELDS: Path[] = [
+  ['enforcement', 'rate_kbps'],
   ['listen_port'],
   ['protocol'],
   ['balance'],
@@ -54,6 +59,9 @@ function withValue<T>(base: T, path: Path, value: unknown): T {
   target[path.at(-1)!] = value;
   return copy as T;
 }
+
+/** Every stream field is checked on a throttled stream, so that its rate is one of them. */
+const throttledStream = makeStream({ enforcement: { mode: 'throttle', rate_kbps: 64 } });
 
 const siteContext = { resolved: new Map([['origin.example.com', ['192.0.2.1']]]) };
 
@@ -96,11 +104,11 @@ describe('the renderer refuses hostile values', () => {
   for (const path of STREAM_FIELDS) {
     it(`stream ${path.join('.')}: every hostile value is refused, with and without the schema check`, () => {
       for (const value of [...HOSTILE, ...MISSHAPEN]) {
-        const stream = withValue(makeStream(), path, value);
+        const stream = withValue(throttledStream, path, value);
         expect(() => renderStream(stream as EdgeStream, ''), JSON.stringify(value)).toThrow(RenderRefusal);
       }
       for (const value of HOSTILE) {
-        const stream = withValue(makeStream(), path, value);
+        const stream = withValue(throttledStream, path, value);
         expect(() => renderStreamBody(stream as EdgeStream, ''), JSON.stringify(value)).toThrow(RenderRefusal);
       }
     });

@@ -21,7 +21,20 @@ export interface HttpServerOptions {
   errorPages?: ErrorPageRoute[];
   /** The proxy cache zone (cacheZone); CACHE_ZONE when absent. */
   cacheZone?: string;
+  /** A site is throttled or capped: the router sets $limit_rate, which an origin must not lift. */
+  rateLimits?: boolean;
+  /** A site has a bandwidth cap: its open requests are counted (BANDWIDTH_DICT) and released when logged. */
+  bandwidthCaps?: boolean;
 }
+
+/** Open requests per capped site, shared by the workers (and by the old ones during a reload). */
+export const BANDWIDTH_DICT = 'rampart_open';
+
+/**
+ * An origin's `X-Accel-Limit-Rate` would replace the rate the router set: ignored wherever the proxy
+ * reads the origin's headers (a location's proxy_ignore_headers replaces the server's).
+ */
+const IGNORE_LIMIT_RATE = 'X-Accel-Limit-Rate';
 
 export const CACHE_ZONE = 'rampart_cache';
 
@@ -97,6 +110,7 @@ function named(name: string, body: string[], wafLines: string[] | null): string[
 export function renderHttpServer(options: HttpServerOptions): string[] {
   const { node } = options;
   const waf = Boolean(options.wafRulesFile);
+  const limits = Boolean(options.rateLimits);
   const errorRoutes = options.errorPages ?? [];
   const wafLines = waf ? [...WAF_LINES, ...errorPageLines(errorRoutes, ['403'])] : null;
   // Checked even without an HTTPS listener: the router builds HTTPS redirects with it.
@@ -140,6 +154,8 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
     'proxy_ssl_server_name on;',
     'proxy_ssl_name $rampart_ssl_name;',
     `gzip ${options.gzip ? 'on' : 'off'};`,
+    ...(limits ? [`proxy_ignore_headers ${IGNORE_LIMIT_RATE};`] : []),
+    ...(options.bandwidthCaps ? ['log_by_lua_block { rampart_router.release() }'] : []),
     ...errorPageLines(errorRoutes),
     '',
     'location / {',
@@ -155,12 +171,12 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
     ...(wafLines ? wafLocations(options.wafRulesFile!, Boolean(options.unknownHostWaf), wafLines) : []),
     ...errorPageLocations(errorRoutes),
     'location @rampart_variables {',
-    ...ROUTE_VARIABLES.map((name) => `    set $${name} "";`),
+    ...[...ROUTE_VARIABLES, ...(options.bandwidthCaps ? ['rampart_capped'] : [])].map((name) => `    set $${name} "";`),
     '    return 404;',
     '}',
     ...options.cacheProfiles.flatMap((profile) => [
       '',
-      ...cacheProfileLocation(profile, wafLines, options.cacheZone ?? CACHE_ZONE),
+      ...cacheProfileLocation(profile, wafLines, options.cacheZone ?? CACHE_ZONE, limits),
     ]),
   ];
   const maps = [
@@ -218,14 +234,15 @@ function wafLocations(rulesFile: string, unknownHost: boolean, wafLines: string[
 }
 
 /** A named location with the proxy_cache settings of one TTL profile (nginx cannot take a TTL from a variable). */
-function cacheProfileLocation(profile: CacheProfile, waf: string[] | null, zone: string): string[] {
+function cacheProfileLocation(profile: CacheProfile, waf: string[] | null, zone: string, limits: boolean): string[] {
   const ttl = integer(profile.ttl, 'ttl', 0, 31_536_000);
   const lines = [PROXY_PASS, HEADER_FILTER, `proxy_cache ${zone};`, 'proxy_cache_key $rampart_cache_key;'];
   if (profile.ttl === 0 && !profile.honorOrigin) {
     lines.push('proxy_no_cache 1;', 'proxy_cache_bypass 1;');
   } else {
     lines.push(`proxy_cache_valid 200 203 204 206 301 302 ${ttl}s;`);
-    if (!profile.honorOrigin) lines.push('proxy_ignore_headers Cache-Control Expires X-Accel-Expires;');
+    const limitRate = limits ? ` ${IGNORE_LIMIT_RATE}` : '';
+    if (!profile.honorOrigin) lines.push(`proxy_ignore_headers Cache-Control Expires X-Accel-Expires${limitRate};`);
     lines.push('proxy_cache_lock on;', 'proxy_cache_use_stale error timeout updating http_502 http_503 http_504;');
   }
   return named(cacheLocation(profile), lines, waf);

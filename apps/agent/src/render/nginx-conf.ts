@@ -1,5 +1,5 @@
 import { DEFAULT_EDGE_SETTINGS, type EdgeNodeSettings, type EdgeSettings } from '@rampart/contracts';
-import { cacheZone, type HttpServerOptions, renderHttpServer } from './http-server.ts';
+import { BANDWIDTH_DICT, cacheZone, type HttpServerOptions, renderHttpServer } from './http-server.ts';
 import { integer, mimeType, quote, RenderRefusal, safeText } from './quote.ts';
 import type { RenderOptions } from './types.ts';
 
@@ -166,6 +166,7 @@ export function renderMainConfig(
     '    # Protection: request counters of rate filters, and the bans this node sets (both survive reloads).',
     '    lua_shared_dict rampart_limits 64m;',
     '    lua_shared_dict rampart_bans 16m;',
+    ...(parts.http.bandwidthCaps ? [`    lua_shared_dict ${BANDWIDTH_DICT} 1m;`] : []),
     '    lua_regex_match_limit 100000;',
     '    # The routing table is read once, in the master: workers share it. Every module loads here too,',
     '    # so workers never read Lua files themselves.',

@@ -1,12 +1,15 @@
 import { isIP } from 'node:net';
 import {
+  BANDWIDTH_BPS_MAX,
   type Balance,
   type CacheRule,
   DOMAIN_PATTERN,
   type EdgeSite,
   type Header,
   type Origin,
+  type SiteEnforcement,
   type SiteProtection,
+  THROTTLE_KBPS_MAX,
 } from '@rampart/contracts';
 import { integer, RenderRefusal, safeText } from './quote.ts';
 import { siteSchemaErrors } from './validate.ts';
@@ -39,6 +42,12 @@ export interface SiteRoute {
   protection: SiteProtection | null;
   /** The WAF profile the site's requests are inspected with (waf/rules.conf); absent while the WAF is off. */
   waf?: number;
+  /** The site's package is inactive and the policy is `suspend`: every request gets the suspension page, saying why. */
+  suspend?: 'expired' | 'suspended' | 'traffic';
+  /** The site's package is inactive and the policy is `throttle`: bytes per second per request. */
+  rate?: number;
+  /** The package's bandwidth cap, bytes per second for the site's requests on this node together. */
+  cap?: number;
   /**
    * With `waf`: extensions whose plain GET/HEAD requests (no query, no body, a path of unreserved
    * characters) skip the engine; absent when the site inspects static files too.
@@ -143,7 +152,26 @@ export function siteRouteBody(site: EdgeSite, context: SiteRouteContext): SiteRo
     response_headers: responseHeaders,
     cache: site.cache_rules.map((rule, i) => cacheRoute(rule, `cache_rules[${i}]`)),
     protection: site.protection ?? null,
+    ...enforcementOf(site.enforcement),
+    ...(site.bandwidth_bps === undefined
+      ? {}
+      : { cap: Number(integer(site.bandwidth_bps, 'bandwidth_bps', 1, BANDWIDTH_BPS_MAX)) }),
   };
+}
+
+const SUSPEND_REASONS = new Set(['expired', 'suspended', 'traffic']);
+
+/** The suspension page's reason, or the throttle in bytes per second; nothing while the package is active. */
+function enforcementOf(enforcement: SiteEnforcement | undefined): Pick<SiteRoute, 'suspend' | 'rate'> {
+  if (enforcement === undefined) return {};
+  if (enforcement.mode === 'suspend') {
+    if (!SUSPEND_REASONS.has(enforcement.reason)) throw new RenderRefusal('enforcement.reason', 'unknown reason');
+    return { suspend: enforcement.reason };
+  }
+  if (enforcement.mode === 'throttle') {
+    return { rate: Number(integer(enforcement.rate_kbps, 'enforcement.rate_kbps', 1, THROTTLE_KBPS_MAX)) * 1024 };
+  }
+  throw new RenderRefusal('enforcement.mode', 'must be suspend or throttle');
 }
 
 /** The named location serving a TTL profile. */

@@ -1,4 +1,5 @@
 import type { EdgeStream } from '@rampart/contracts';
+import { THROTTLE_KBPS_MAX } from '@rampart/contracts';
 import { integer, RenderRefusal, safeText } from './quote.ts';
 import { renderUpstream } from './upstream.ts';
 import { streamSchemaErrors } from './validate.ts';
@@ -18,6 +19,10 @@ export function renderStreamBody(stream: EdgeStream, listenAddress: string): str
   if (stream.protocol !== 'tcp' && stream.protocol !== 'udp') throw new RenderRefusal('protocol', 'must be tcp or udp');
   const address = listenAddress === '' ? port : `${safeText(listenAddress, 'listen address', 64)}:${port}`;
   const name = streamUpstreamName(stream.id);
+  // A stream of an inactive package under the `throttle` policy: both directions, per connection.
+  const throttle = stream.enforcement
+    ? `${integer(stream.enforcement.rate_kbps, 'enforcement.rate_kbps', 1, THROTTLE_KBPS_MAX)}k`
+    : null;
   const lines = [
     `# stream ${id}`,
     renderUpstream(name, stream.origins, stream.balance, 'stream'),
@@ -30,6 +35,7 @@ export function renderStreamBody(stream: EdgeStream, listenAddress: string): str
     // A UDP "session" ends after this much silence; TCP keeps nginx's default of 10 minutes.
     ...(stream.protocol === 'udp' ? ['    proxy_timeout 20s;'] : []),
     `    proxy_protocol ${stream.proxy_protocol ? 'on' : 'off'};`,
+    ...(throttle ? [`    proxy_download_rate ${throttle};`, `    proxy_upload_rate ${throttle};`] : []),
     '}',
     '',
   ];

@@ -188,6 +188,8 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
     wafRulesFile: waf ? `${options.treeDir}/${WAF_RULES_FILE}` : null,
     unknownHostWaf: Boolean(waf?.unknownHost),
     errorPages: errorPages.routes,
+    rateLimits: routes.some((route) => route.rate !== undefined || route.cap !== undefined),
+    bandwidthCaps: routes.some((route) => route.cap !== undefined),
   };
   files.push(...errorPages.files);
 

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { EdgeSettings } from './edge-settings.ts';
+import { BandwidthBps, SiteEnforcement, StreamEnforcement } from './enforcement.ts';
 import { Port } from './fields.ts';
 import { EdgeProtection, SiteProtection } from './protection.ts';
 import { SiteSettings } from './site.ts';
@@ -9,10 +10,22 @@ import { StreamSettings } from './stream.ts';
  * What an agent renders: the whole configuration for one node at one config version. The agent
  * validates every site and stream again with these schemas and skips (and reports) what fails.
  */
-export const EdgeSite = Type.Object({ id: Type.Integer(), ...SiteSettings.properties });
+export const EdgeSite = Type.Object({
+  id: Type.Integer(),
+  ...SiteSettings.properties,
+  /** Absent while the site's package is active (or it has none). */
+  enforcement: Type.Optional(SiteEnforcement),
+  /** The package's bandwidth cap, for all of the site's requests on one node together; absent: unlimited. */
+  bandwidth_bps: Type.Optional(BandwidthBps),
+});
 export type EdgeSite = Static<typeof EdgeSite>;
 
-export const EdgeStream = Type.Object({ id: Type.Integer(), ...StreamSettings.properties });
+export const EdgeStream = Type.Object({
+  id: Type.Integer(),
+  ...StreamSettings.properties,
+  /** Absent while the stream's package is active (or it has none). */
+  enforcement: Type.Optional(StreamEnforcement),
+});
 export type EdgeStream = Static<typeof EdgeStream>;
 
 export const EdgeCert = Type.Object({

@@ -1,13 +1,28 @@
 import { gzipSync } from 'node:zlib';
-import type { EdgeJob, EdgeNodeSettings, EdgeUnknownHost, SiteSettings, StreamSettings } from '@rampart/contracts';
+import type {
+  EdgeJob,
+  EdgeNodeSettings,
+  EdgeSite,
+  EdgeStream,
+  EdgeUnknownHost,
+  SiteSettings,
+  StreamSettings,
+} from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { liveChallenges } from '../acme/challenges.repository.ts';
+import { EDGE_ENFORCEMENT } from '../edge-settings/edge-settings.configs.ts';
 import { edgeSettings } from '../edge-settings/edge-settings.service.ts';
+import {
+  bandwidthCaps,
+  enforcementReason,
+  siteEnforcement,
+  streamEnforcement,
+} from '../packages/package-enforcement.ts';
 import { edgeProtection } from '../protection/edge-protection.ts';
 import { readConfig, UNKNOWN_HOST, WAF_DEFAULTS } from '../settings/configs.ts';
-import { liveSites } from '../sites/sites.repository.ts';
-import { liveStreams } from '../streams/streams.repository.ts';
+import { snapshotSites } from '../sites/sites.repository.ts';
+import { snapshotStreams } from '../streams/streams.repository.ts';
 
 /**
  * The parts of a snapshot every node shares (sites, streams, certificates, ACME HTTP-01 challenges,
@@ -35,14 +50,35 @@ async function unknownHost(db: Kysely<Database>): Promise<EdgeUnknownHost> {
 }
 
 async function buildShared(db: Kysely<Database>, version: number): Promise<SharedPart> {
-  const [sites, streams, challenges, unknown, settings] = await Promise.all([
-    liveSites(db),
-    liveStreams(db),
+  const [sites, streams, challenges, unknown, settings, policy] = await Promise.all([
+    snapshotSites(db),
+    snapshotStreams(db),
     liveChallenges(db),
     unknownHost(db),
     edgeSettings(db),
+    readConfig(db, EDGE_ENFORCEMENT),
   ]);
-  const siteSettings = sites.map((row) => ({ id: row.id, ...(JSON.parse(row.settings) as SiteSettings) }));
+  const caps = await bandwidthCaps(
+    db,
+    sites.flatMap((row) => (row.user_package_id === null ? [] : [row.user_package_id])),
+  );
+  // Sites of inactive packages stay, with what the operator's policy does to them; their bandwidth
+  // cap (bytes/s) is the package's, applied by each node to the site's requests together.
+  const siteSettings = sites.map((row): EdgeSite => {
+    const enforcement = siteEnforcement(enforcementReason(row), policy.value);
+    const cap = row.user_package_id === null ? undefined : caps.get(row.user_package_id);
+    return {
+      id: row.id,
+      ...(JSON.parse(row.settings) as SiteSettings),
+      ...(enforcement && { enforcement }),
+      ...(cap !== undefined && { bandwidth_bps: cap }),
+    };
+  });
+  const streamSettings = streams.flatMap((row): EdgeStream[] => {
+    const enforcement = streamEnforcement(enforcementReason(row), policy.value);
+    if (enforcement === null) return [];
+    return [{ id: row.id, ...(JSON.parse(row.settings) as StreamSettings), ...(enforcement && { enforcement }) }];
+  });
   // Also fills each site's protection (the default rule group where it has none).
   const protection = await edgeProtection(db, siteSettings);
   const certIds = [
@@ -59,9 +95,7 @@ async function buildShared(db: Kysely<Database>, version: number): Promise<Share
           .where('cert_pem', '!=', '')
           .orderBy('id')
           .execute();
-  const json = `"sites":${JSON.stringify(siteSettings)},"streams":${JSON.stringify(
-    streams.map((row) => ({ id: row.id, ...(JSON.parse(row.settings) as StreamSettings) })),
-  )},"certs":${JSON.stringify(certs)},"acme_challenges":${JSON.stringify(challenges)},"protection":${JSON.stringify(protection)},"unknown_host":${JSON.stringify(unknown)},"edge_settings":${JSON.stringify(settings)}`;
+  const json = `"sites":${JSON.stringify(siteSettings)},"streams":${JSON.stringify(streamSettings)},"certs":${JSON.stringify(certs)},"acme_challenges":${JSON.stringify(challenges)},"protection":${JSON.stringify(protection)},"unknown_host":${JSON.stringify(unknown)},"edge_settings":${JSON.stringify(settings)}`;
   return { version, json, gzip: gzipSync(json, { level: 6 }) };
 }
 

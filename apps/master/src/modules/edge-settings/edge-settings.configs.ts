@@ -1,8 +1,10 @@
 import {
+  DEFAULT_EDGE_ENFORCEMENT,
   DEFAULT_EDGE_ERROR_PAGES,
   DEFAULT_EDGE_NGINX,
   DEFAULT_EDGE_RES,
   DEFAULT_NEW_SITE,
+  EdgeEnforcementSettings,
   EdgeErrorPages,
   EdgeNginxSettings,
   EdgeResSettings,
@@ -52,6 +54,19 @@ export const EDGE_ERROR_PAGES = entry({
   edge: true,
 });
 
+export const EDGE_ENFORCEMENT = entry({
+  scope_name: 'global',
+  scope_id: 0,
+  type: 'edge',
+  name: 'enforcement',
+  schema: EdgeEnforcementSettings,
+  fallback: DEFAULT_EDGE_ENFORCEMENT,
+  permission: PERMISSIONS.adminConfig,
+  description:
+    'Sites of a user package that is expired, suspended or past its monthly traffic: {policy: suspend (a suspension page) or throttle (served at throttle_kbps KB/s per connection), throttle_kbps}',
+  edge: true,
+});
+
 export const SITE_DEFAULTS = entry({
   scope_name: 'global',
   scope_id: 0,
@@ -69,5 +84,6 @@ export const EDGE_SETTING_CONFIGS: readonly ConfigDefinition[] = [
   EDGE_NGINX,
   EDGE_RES,
   EDGE_ERROR_PAGES,
+  EDGE_ENFORCEMENT,
   SITE_DEFAULTS,
 ];

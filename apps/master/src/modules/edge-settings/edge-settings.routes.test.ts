@@ -23,7 +23,7 @@ describe.each(DIALECTS)('edge settings on $dialect', (target) => {
     await test.close();
   });
 
-  it('answers the documented defaults and lists the four entries for admins only', async () => {
+  it('answers the documented defaults and lists the edge entries for admins only', async () => {
     expect(data(await test.call('GET', NGINX, { token: admin }))).toEqual(DEFAULT_EDGE_SETTINGS.nginx);
     expect(data(await test.call('GET', RES, { token: admin }))).toEqual(DEFAULT_EDGE_SETTINGS.res);
     expect(data(await test.call('GET', ERRORS, { token: admin }))).toEqual({ default_language: 'zh-CN', pages: {} });
@@ -36,6 +36,7 @@ describe.each(DIALECTS)('edge settings on $dialect', (target) => {
       'global-0-edge-nginx',
       'global-0-edge-res',
       'global-0-edge-error_pages',
+      'global-0-edge-enforcement',
     ]);
     expect((await test.call('GET', NGINX, { token: alice })).body.code).toBe('forbidden');
     expect((await test.call('PUT', RES, { token: alice, body: DEFAULT_EDGE_SETTINGS.res })).body.code).toBe(

@@ -28,6 +28,7 @@ describe.each(DIALECTS)('user packages past their end on $dialect', (target) => 
   /** Moves a package's end into the past, as time would. */
   const endNow = (id: number, end: number) =>
     test.database.db.updateTable('user_packages').set({ end_at: end }).where('id', '=', id).execute();
+  // Served in full (what the snapshot carries for the others: package-enforcement.test.ts).
   const served = async () => (await liveSites(test.database.db)).map((row) => row.id);
 
   beforeAll(async () => {
@@ -42,7 +43,7 @@ describe.each(DIALECTS)('user packages past their end on $dialect', (target) => 
   });
   afterAll(() => test.close());
 
-  it('expires a package at its end: its sites leave the edge with a new config version, and come back on renewal', async () => {
+  it('expires a package at its end: its sites stop being served in full at a new config version, and are again on renewal', async () => {
     const ann = await buyer('ann', 1000);
     const pkg = await buy(ann, false);
     const site = await createSite(test, ann, 'ann.example.test');
@@ -93,7 +94,7 @@ describe.each(DIALECTS)('user packages past their end on $dialect', (target) => 
     );
   });
 
-  it('takes a suspended package’s sites off the edge and brings them back when reactivated', async () => {
+  it('stops serving a suspended package’s sites in full, and serves them again when reactivated', async () => {
     const cy = await buyer('cy', 1000);
     const pkg = await buy(cy, false);
     const site = await createSite(test, cy, 'cy.example.test');
@@ -103,7 +104,7 @@ describe.each(DIALECTS)('user packages past their end on $dialect', (target) => 
     expect(await served()).toContain(site);
   });
 
-  it('takes a package’s sites off the edge once the month’s traffic passes its own, and back with a traffic pack', async () => {
+  it('stops serving a package’s sites in full once the month’s traffic passes its own, and again with a traffic pack', async () => {
     const capped = data(
       await test.call('POST', '/v1/packages', {
         token: admin,

@@ -8,9 +8,10 @@ import type { Db } from './catalogue.repository.ts';
 import { addTerms, termPrice } from './pricing.ts';
 
 /**
- * The edge serves a site or stream that counts against a user package only while that package is
- * active (agent snapshots join on it). So every change of a package's state that has sites or
- * streams behind it is written with a new config version, and agents pick it up on their next poll.
+ * The edge serves a site or stream that counts against a user package in full only while that
+ * package is active; otherwise the operator's policy applies (package-enforcement.ts: a suspension
+ * page or a throttle). So every change of a package's state that has sites or streams behind it is
+ * written with a new config version, and agents pick it up on their next poll.
  */
 
 /** Whether any site or stream counts against these user packages. */
@@ -31,8 +32,8 @@ export async function publishPackageStates(db: Kysely<Database>, ids: readonly n
 /**
  * The scheduled settlement (task `user-packages`, every minute): each active package past its end is
  * renewed for one more term from the owner's balance when auto-renew is on and the balance covers
- * the package's current price, else marked expired; expired sites leave the edge with the next
- * config version.
+ * the package's current price, else marked expired; expired sites get the operator's policy with
+ * the next config version.
  */
 export async function settleUserPackages(db: Kysely<Database>, now = Date.now()) {
   const due = await db

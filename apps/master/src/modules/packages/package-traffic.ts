@@ -29,9 +29,9 @@ export interface PackageTraffic {
 /**
  * The monthly traffic cap (part of the settlement task): a package whose sites sent more this UTC
  * month than its traffic (package plus traffic packs in force; 0 is unlimited) is marked exceeded,
- * and its sites and streams leave the agents' snapshots with a new config version; a new month, a
- * traffic pack or a bigger package clears the mark the same way. Answers the counts and each active
- * package's traffic (for the usage notices).
+ * and its sites and streams get the operator's policy (a suspension page or a throttle) with a new
+ * config version; a new month, a traffic pack or a bigger package clears the mark the same way.
+ * Answers the counts and each active package's traffic (for the usage notices).
  */
 export async function enforceMonthlyTraffic(db: Kysely<Database>, logs: Kysely<LogDatabase>, now = Date.now()) {
   const rows = await db.selectFrom('user_packages').selectAll().where('state', '=', 'active').execute();

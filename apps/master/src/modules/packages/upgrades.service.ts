@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { debit } from '../billing/ledger.ts';
 import { type Db, idList } from './catalogue.repository.ts';
+import { publishPackageStates } from './package-expiry.ts';
 import { findUserPackage, type UserPackageRow } from './user-packages.repository.ts';
 import type { Caller } from './user-packages.service.ts';
 
@@ -130,6 +131,8 @@ export async function buyUpgrade(db: Kysely<Database>, who: Caller, userPackageI
         .execute();
     }
   });
+  // The package's bandwidth is the cap its sites carry in the snapshot.
+  if (pack.kind === 'bandwidth_mbps') await publishPackageStates(db, [owner.id]);
 }
 
 /**

@@ -188,7 +188,10 @@ export async function deleteSites(db: Kysely<Database>, ids: readonly number[]) 
   if (ids.length > 0) await db.deleteFrom('sites').where('id', 'in', ids).execute();
 }
 
-/** Enabled sites of enabled users whose user package (if any) is active and within its monthly traffic, for snapshots. */
+/**
+ * Enabled sites of enabled users whose user package (if any) is active and within its monthly
+ * traffic: the sites served in full. (Snapshots use snapshotSites, which also carries the others.)
+ */
 export const liveSites = (db: Kysely<Database>) =>
   db
     .selectFrom('sites')
@@ -203,5 +206,27 @@ export const liveSites = (db: Kysely<Database>) =>
         eb.and([eb('user_packages.state', '=', 'active'), eb('user_packages.traffic_exceeded', '=', 0)]),
       ]),
     )
+    .orderBy('sites.id')
+    .execute();
+
+/**
+ * Enabled sites of enabled users, for snapshots, with the state of the user package each counts
+ * against (null columns: none): a site of an inactive package stays, and the policy decides what the
+ * edge does with it (package-enforcement.ts).
+ */
+export const snapshotSites = (db: Kysely<Database>) =>
+  db
+    .selectFrom('sites')
+    .innerJoin('users', 'users.id', 'sites.user_id')
+    .leftJoin('user_packages', 'user_packages.id', 'sites.user_package_id')
+    .select([
+      'sites.id',
+      'sites.settings',
+      'user_packages.id as user_package_id',
+      'user_packages.state as package_state',
+      'user_packages.traffic_exceeded',
+    ])
+    .where('sites.enabled', '=', 1)
+    .where('users.status', '=', 'enabled')
     .orderBy('sites.id')
     .execute();

@@ -119,7 +119,10 @@ export async function portUser(db: Kysely<Database>, protocol: string, port: num
   return node ? `the web server of node ${node.name}` : null;
 }
 
-/** Enabled streams of enabled users whose user package (if any) is active and within its monthly traffic, for snapshots. */
+/**
+ * Enabled streams of enabled users whose user package (if any) is active and within its monthly
+ * traffic: the streams served in full. (Snapshots use snapshotStreams, which also carries the others.)
+ */
 export const liveStreams = (db: Kysely<Database>) =>
   db
     .selectFrom('streams')
@@ -134,5 +137,23 @@ export const liveStreams = (db: Kysely<Database>) =>
         eb.and([eb('user_packages.state', '=', 'active'), eb('user_packages.traffic_exceeded', '=', 0)]),
       ]),
     )
+    .orderBy('streams.id')
+    .execute();
+
+/** Enabled streams of enabled users, for snapshots, with the state of the user package each counts against. */
+export const snapshotStreams = (db: Kysely<Database>) =>
+  db
+    .selectFrom('streams')
+    .innerJoin('users', 'users.id', 'streams.user_id')
+    .leftJoin('user_packages', 'user_packages.id', 'streams.user_package_id')
+    .select([
+      'streams.id',
+      'streams.settings',
+      'user_packages.id as user_package_id',
+      'user_packages.state as package_state',
+      'user_packages.traffic_exceeded',
+    ])
+    .where('streams.enabled', '=', 1)
+    .where('users.status', '=', 'enabled')
     .orderBy('streams.id')
     .execute();
