@@ -1,16 +1,23 @@
-import type { EdgeErrorPages, EdgeNginxSettings, EdgeResSettings, NewSiteDefaults } from '@rampart/contracts';
+import type {
+  EdgeEnforcementSettings,
+  EdgeErrorPages,
+  EdgeNginxSettings,
+  EdgeResSettings,
+  NewSiteDefaults,
+} from '@rampart/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RequestOptions } from '../../shared/http/client.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 
-export type { EdgeErrorPages, EdgeNginxSettings, EdgeResSettings, NewSiteDefaults };
+export type { EdgeEnforcementSettings, EdgeErrorPages, EdgeNginxSettings, EdgeResSettings, NewSiteDefaults };
 
-/** The configs entries of the four pages; GET, PUT and DELETE (back to the default) all answer the value. */
+/** The configs entries of the four pages (the resources page has two); GET, PUT and DELETE (back to the default) all answer the value. */
 export const EDGE_CONFIG_KEYS = {
   nginx: 'global-0-edge-nginx',
   res: 'global-0-edge-res',
   defaults: 'global-0-site-defaults',
   errors: 'global-0-edge-error_pages',
+  enforcement: 'global-0-edge-enforcement',
 } as const;
 export type EdgeConfigName = keyof typeof EDGE_CONFIG_KEYS;
 
@@ -19,6 +26,7 @@ export interface EdgeConfigValues {
   res: EdgeResSettings;
   defaults: NewSiteDefaults;
   errors: EdgeErrorPages;
+  enforcement: EdgeEnforcementSettings;
 }
 
 const pathOf = (name: EdgeConfigName) => `/v1/configs/${EDGE_CONFIG_KEYS[name]}`;

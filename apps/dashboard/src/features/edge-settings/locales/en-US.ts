@@ -63,6 +63,17 @@ export const edgeSettingsEnUS = {
       maxOpenFiles: 'Max open files',
       maxOpenFilesHelp: 'Files and connections each worker may open (worker_rlimit_nofile, default 65535)',
     },
+    enforcement: {
+      title: 'Inactive packages',
+      help: 'What the edges do with the sites of a package that has expired, is suspended or has used up its monthly traffic.',
+      policy: 'Policy',
+      policyHelp:
+        'Suspend: every request gets a page saying the service is suspended, and why; forwarding rules stop. Throttle: sites and forwarding rules keep being served, slowly (default suspend)',
+      suspend: 'Suspend',
+      throttle: 'Throttle',
+      throttleRate: 'Throttled rate',
+      throttleRateHelp: 'Per connection, when the policy is throttle (default 64 KB/s)',
+    },
     defaults: {
       title: 'Default settings',
       help: "What a new site starts with. The owner's own defaults and what is sent when the site is created come on top.",

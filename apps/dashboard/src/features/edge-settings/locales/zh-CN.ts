@@ -62,6 +62,17 @@ export const edgeSettingsZhCN = {
       maxOpenFiles: '最大打开文件数',
       maxOpenFilesHelp: '每个工作进程可打开的文件和连接数（worker_rlimit_nofile，默认 65535）',
     },
+    enforcement: {
+      title: '失效套餐',
+      help: '套餐到期、被暂停或本月流量用完后，边缘节点如何处理其下的站点。',
+      policy: '处理方式',
+      policyHelp:
+        '暂停：所有请求都会看到服务已暂停的页面及原因，端口转发停止。限速：站点和端口转发继续服务，但速度受限（默认暂停）',
+      suspend: '暂停',
+      throttle: '限速',
+      throttleRate: '限速速率',
+      throttleRateHelp: '处理方式为限速时每个连接的速率（默认 64 KB/s）',
+    },
     defaults: {
       title: '默认设置',
       help: '新网站的初始设置。网站所有者自己的默认设置和创建时提交的内容优先于这里。',
