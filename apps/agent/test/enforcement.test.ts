@@ -2,7 +2,7 @@ import { connect, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSite, makeStream } from '../src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from './support/edge.ts';
-import { edgeRequest } from './support/http.ts';
+import { edgeRequest, eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 import { freePort } from './support/ports.ts';
 
@@ -32,6 +32,13 @@ describe('sites of inactive packages and bandwidth caps on a real nginx', () => 
     const answer = await edgeRequest(edge.ports.http, { host, path });
     return { status: answer.status, length: answer.body.length, seconds: (performance.now() - started) / 1000 };
   };
+
+  /** The control server's count of requests open per capped site. */
+  const openRequests = async () =>
+    JSON.parse((await edgeRequest(edge.ports.control, { host: '127.0.0.1', path: '/bandwidth' })).body) as Record<
+      string,
+      number
+    >;
 
   beforeAll(async () => {
     origin = await startOrigin('origin');
@@ -132,14 +139,20 @@ describe('sites of inactive packages and bandwidth caps on a real nginx', () => 
     expect(alone).toMatchObject({ status: 200, length: BODY });
     expect(alone.seconds).toBeGreaterThanOrEqual(leastSeconds(BODY, CAP_BPS));
 
+    await eventually(async () => expect(await openRequests()).toEqual({ '5': 0 }));
+
     // The second of two downloads open together gets half of the cap.
-    const both = await Promise.all([timed('capped.test', '/big?1'), timed('capped.test', '/big?2')]);
+    const downloads = Promise.all([timed('capped.test', '/big?1'), timed('capped.test', '/big?2')]);
+    await eventually(async () => expect(await openRequests()).toEqual({ '5': 2 }));
+    const both = await downloads;
     for (const download of both) expect(download).toMatchObject({ status: 200, length: BODY });
     const slower = Math.max(...both.map((download) => download.seconds));
     expect(slower).toBeGreaterThanOrEqual(leastSeconds(BODY, CAP_BPS / 2));
+    // Both are released once logged; requests of other sites never counted.
+    await eventually(async () => expect(await openRequests()).toEqual({ '5': 0 }));
   });
 
-  it('throttles a stream of an inactive package (what the origin sends, as for upload)', async () => {
+  it('throttles a stream of an inactive package', async () => {
     const started = performance.now();
     const received = await new Promise<number>((resolve, reject) => {
       let bytes = 0;

@@ -113,6 +113,13 @@ local function limit_rate(site)
   if rate then var.limit_rate = rate < 1 and 1 or rate end
 end
 
+--- The control server's /bandwidth: the requests open per capped site, as JSON.
+function _M.open_requests()
+  local counts = {}
+  for _, sid in ipairs(open_requests:get_keys(0)) do counts[sid] = open_requests:get(sid) end
+  ngx.print(require("cjson.safe").encode(counts))
+end
+
 --- Log phase of every site request on a config with capped sites: the request no longer counts.
 function _M.release()
   if var.rampart_capped == "1" then open_requests:incr(var.rampart_site_id, -1, 1) end

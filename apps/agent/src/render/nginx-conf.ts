@@ -222,6 +222,15 @@ export function renderMainConfig(
     '            default_type text/plain;',
     '            content_by_lua_block { ngx.print(table.concat(require("rampart.routes").unprotected, ",")) }',
     '        }',
+    ...(parts.http.bandwidthCaps
+      ? [
+          '        # Requests open per capped site: {"<site id>": n}.',
+          '        location = /bandwidth {',
+          '            default_type application/json;',
+          '            content_by_lua_block { rampart_router.open_requests() }',
+          '        }',
+        ]
+      : []),
     '        location = /status {',
     '            stub_status;',
     '        }',

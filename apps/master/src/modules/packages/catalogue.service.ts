@@ -10,8 +10,11 @@ import type {
   PackageUpdate,
   PackageUpUpdate,
 } from '@rampart/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import type { Db } from './catalogue.repository.ts';
+import { publishPackageStates } from './package-expiry.ts';
 
 /** Writes to the catalogue (package groups, packages, upgrade packs, discounts, coupons), each checked. */
 
@@ -120,7 +123,7 @@ export async function createPackage(db: Db, body: PackageBody) {
   return row.id;
 }
 
-export async function updatePackage(db: Db, id: number, body: PackageUpdate) {
+export async function updatePackage(db: Kysely<Database>, id: number, body: PackageUpdate) {
   const current = await db.selectFrom('packages').selectAll().where('id', '=', id).executeTakeFirst();
   if (!current) throw notFound('package', id);
   await checkPackage(db, body);
@@ -131,6 +134,14 @@ export async function updatePackage(db: Db, id: number, body: PackageUpdate) {
     .set({ ...values, updated_at: Date.now() })
     .where('id', '=', id)
     .execute();
+  // The bandwidth is the cap the sites of its user packages carry in the snapshot.
+  if (values.bandwidth_mbps !== undefined && values.bandwidth_mbps !== current.bandwidth_mbps) {
+    const sold = await db.selectFrom('user_packages').select('id').where('package_id', '=', id).execute();
+    await publishPackageStates(
+      db,
+      sold.map((row) => row.id),
+    );
+  }
 }
 
 /** Deleting a package that was sold would orphan its user packages: take it off sale instead. */

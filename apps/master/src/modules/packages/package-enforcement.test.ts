@@ -159,4 +159,48 @@ describe.each(DIALECTS)('sites of inactive packages in the snapshot on $dialect'
     expect(siteIn(await snapshotOf(test, node), unlimited)).toBeDefined();
     expect(siteIn(await snapshotOf(test, node), unlimited)?.bandwidth_bps).toBeUndefined();
   });
+
+  it('sends a new cap when the package’s bandwidth changes, and drops a bandwidth pack left behind by a renewal', async () => {
+    const capped = data(
+      await test.call('POST', '/v1/packages', {
+        token: admin,
+        body: { name: '16 Mbit/s', price_month: 100, bandwidth_mbps: 16, max_sites: 2, max_domains: 2, on_sale: true },
+      }),
+    ).id;
+    const { token, pkg } = await buyer('fay', capped);
+    const site = await createSite(test, token, 'fay.example.test');
+    expect(siteIn(await snapshotOf(test, node), site)?.bandwidth_bps).toBe(2_000_000);
+    data(await test.call('PUT', `/v1/packages/${capped}`, { token: admin, body: { bandwidth_mbps: 24 } }));
+    expect(siteIn(await snapshotOf(test, node), site)?.bandwidth_bps).toBe(3_000_000);
+
+    const pack = data(
+      await test.call('POST', '/v1/package-ups', {
+        token: admin,
+        body: { name: '+8 Mbit/s', kind: 'bandwidth_mbps', amount: 8, price_month: 100 },
+      }),
+    ).id;
+    data(
+      await test.call('POST', `/v1/user-package/${pkg.id}/upgrades`, {
+        token,
+        body: { package_up_id: pack, amount: 1 },
+      }),
+    );
+    expect(siteIn(await snapshotOf(test, node), site)?.bandwidth_bps).toBe(4_000_000);
+    // The term ends and auto-renew takes another one from the balance; the pack stays at the old end.
+    const end = Date.now() - 1000;
+    await test.database.db
+      .updateTable('user_packages')
+      .set({ end_at: end, auto_renew: 1 })
+      .where('id', '=', pkg.id)
+      .execute();
+    await test.database.db
+      .updateTable('user_package_upgrades')
+      .set({ end_at: end })
+      .where('user_package_id', '=', pkg.id)
+      .execute();
+    expect(await settleUserPackages(test.database.db)).toMatchObject({ renewed: 1 });
+    const renewed = await snapshotOf(test, node);
+    expect(siteIn(renewed, site)?.enforcement).toBeUndefined();
+    expect(siteIn(renewed, site)?.bandwidth_bps).toBe(3_000_000);
+  });
 });

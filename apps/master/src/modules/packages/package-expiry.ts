@@ -46,11 +46,11 @@ export async function settleUserPackages(db: Kysely<Database>, now = Date.now())
     .orderBy('user_packages.id')
     .limit(1000)
     .execute();
-  let renewed = 0;
+  const renewed: number[] = [];
   const expired: number[] = [];
   for (const row of due) {
     const outcome = row.auto_renew === 1 && row.on_sale === 1 ? await autoRenew(db, row, now) : 'unpaid';
-    if (outcome === 'renewed') renewed++;
+    if (outcome === 'renewed') renewed.push(row.id);
     else if (outcome === 'unpaid') expired.push(row.id);
     // 'settled': another master's settlement got to it first.
   }
@@ -66,7 +66,23 @@ export async function settleUserPackages(db: Kysely<Database>, now = Date.now())
     if (await anythingCounted(db, expired)) await changeConfig(db, (trx) => write(trx));
     else await write(db);
   }
-  return { renewed, expired: expired.length };
+  await publishEndedBandwidth(db, renewed);
+  return { renewed: renewed.length, expired: expired.length };
+}
+
+/**
+ * A renewal leaves the package's upgrade packs at the old end (until the owner extends them): the
+ * bandwidth packs among them no longer add to the cap the sites carry in the snapshot.
+ */
+async function publishEndedBandwidth(db: Kysely<Database>, renewed: readonly number[]) {
+  if (renewed.length === 0) return;
+  const packs = await db
+    .selectFrom('user_package_upgrades')
+    .select('user_package_id')
+    .where('user_package_id', 'in', renewed)
+    .where('kind', '=', 'bandwidth_mbps')
+    .execute();
+  if (packs.length > 0) await publishPackageStates(db, [...new Set(packs.map((pack) => pack.user_package_id))]);
 }
 
 async function autoRenew(
