@@ -117,3 +117,65 @@ export const LineGroupView = Type.Object({
   published_at: Type.Union([Time, Type.Null()]),
 });
 export type LineGroupView = Static<typeof LineGroupView>;
+
+/** The TTLs Rampart asks a DNS provider for, in seconds; each provider raises them to its own minimum. */
+export const DNS_TTL = { min: 1, max: 86400 } as const;
+
+const TtlSeconds = (description: string) =>
+  Type.Integer({ minimum: DNS_TTL.min, maximum: DNS_TTL.max, description: `${description}: 1 to 86400 seconds` });
+
+/**
+ * The value of `global-0-dns-ttl` (/node/dns): the TTL of the records line groups publish (A/AAAA of
+ * each group's host) and of sites' CNAMEs. Providers with a larger minimum use theirs: Cloudflare 60
+ * (1 means automatic), DNSPod 600, AliDNS its edition's minimum (600 on the free edition).
+ */
+export const DnsTtlSettings = Type.Object(
+  {
+    address_ttl: TtlSeconds('TTL of line groups’ A and AAAA records'),
+    cname_ttl: TtlSeconds('TTL of sites’ CNAME records'),
+  },
+  { additionalProperties: false },
+);
+export type DnsTtlSettings = Static<typeof DnsTtlSettings>;
+
+/** Addresses change on failover: resolvers keep them a minute at most. */
+export const DEFAULT_DNS_TTL: DnsTtlSettings = { address_ttl: 60, cname_ttl: 300 };
+
+/** One record as the provider holds it or as publishing would write it. */
+export const DnsRecordState = Type.Object({
+  value: Type.String(),
+  ttl: Type.Integer(),
+  /** null where the provider keeps no weight or the line's records all weigh the same. */
+  weight: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type DnsRecordState = Static<typeof DnsRecordState>;
+
+/** A record that differs between the provider and what the line group says. */
+export const DnsDifference = Type.Object({
+  /** missing: publishing would write it; extra: the provider has it and publishing would remove it; different: both have it, unalike. */
+  kind: Type.Union([Type.Literal('missing'), Type.Literal('extra'), Type.Literal('different')]),
+  name: Type.String({ description: 'the record’s full name' }),
+  type: Type.String({ description: 'A, AAAA or CNAME' }),
+  line: Type.String({ description: 'the line as the provider names it; empty for its default line' }),
+  expected: Type.Union([DnsRecordState, Type.Null()], { description: 'what publishing writes; null for extra' }),
+  actual: Type.Union([DnsRecordState, Type.Null()], { description: 'what the provider holds; null for missing' }),
+  /** For different: which of value, ttl and weight differ. */
+  fields: Type.Array(Type.Union([Type.Literal('value'), Type.Literal('ttl'), Type.Literal('weight')])),
+});
+export type DnsDifference = Static<typeof DnsDifference>;
+
+/** A line group's records at its provider compared with what publishing would write now. */
+export const DnsDrift = Type.Object({
+  group_id: Id,
+  group_name: Type.String(),
+  /** The group's host.CNAME domain; '' when it has none (nothing is published, nothing checked). */
+  fqdn: Type.String(),
+  provider: Type.String({ description: 'the DNS provider of the group’s CNAME domain; empty when none' }),
+  checked_at: Time,
+  /** Site CNAMEs pointing at this group that were compared too. */
+  sites_checked: Type.Integer(),
+  differences: Type.Array(DnsDifference),
+  /** Why the check (or the repair) could not finish; '' when it did. */
+  error: Type.String(),
+});
+export type DnsDrift = Static<typeof DnsDrift>;

@@ -63,7 +63,12 @@ function signatureProblem(params: URLSearchParams, secrets: Record<string, strin
 }
 
 /** Alibaba Cloud DNS (API 2015-01-09) for the actions Rampart calls, signatures, nonces and times checked. */
-export async function startFakeAlidns(secrets: Record<string, string>, domains: string[]): Promise<FakeAlidns> {
+export async function startFakeAlidns(
+  secrets: Record<string, string>,
+  domains: string[],
+  /** The smallest TTL of the domains' edition (DescribeDomainInfo's MinTtl): 600 on the free one. */
+  minTtl = 600,
+): Promise<FakeAlidns> {
   const records: AlidnsRecord[] = [];
   const nonces = new Set<string>();
   /** name|RR|type|line of the record sets whose weighted round robin is on. */
@@ -114,15 +119,31 @@ export async function startFakeAlidns(secrets: Record<string, string>, domains: 
     if (action === 'UpdateDomainRecord') {
       const record = records.find((entry) => entry.RecordId === params.get('RecordId'));
       if (!record) return fail(400, 'DomainRecordNotBelongToUser');
-      if (record.Value === params.get('Value') && record.RR === params.get('RR'))
+      const ttl = Number(params.get('TTL') ?? 600);
+      const line = params.get('Line') ?? 'default';
+      if (
+        record.Value === params.get('Value') &&
+        record.RR === params.get('RR') &&
+        record.TTL === ttl &&
+        record.Line === line
+      )
         return fail(400, 'DomainRecordDuplicate');
-      Object.assign(record, { RR: params.get('RR'), Type: params.get('Type'), Value: params.get('Value') });
+      if (ttl < minTtl) return fail(400, 'InvalidTTL', `The TTL must be at least ${minTtl}.`);
+      Object.assign(record, {
+        RR: params.get('RR'),
+        Type: params.get('Type'),
+        Value: params.get('Value'),
+        TTL: ttl,
+        Line: line,
+      });
       return reply({ RecordId: record.RecordId });
     }
     const domain = params.get('DomainName') ?? '';
     if (!domains.includes(domain))
       return fail(400, 'InvalidDomainName.NoExist', 'The specified domain name does not exist.');
     if (action === 'DescribeSupportLines') return reply({ RecordLines: { RecordLine: ALIDNS_LINES } });
+    if (action === 'DescribeDomainInfo')
+      return reply({ DomainName: domain, ...(params.get('NeedDetailAttributes') === 'true' && { MinTtl: minTtl }) });
     if (action === 'SetDNSSLBStatus') {
       const sub = params.get('SubDomain') ?? '';
       const rr = sub === domain ? '@' : sub.slice(0, -domain.length - 1);
@@ -139,7 +160,7 @@ export async function startFakeAlidns(secrets: Record<string, string>, domains: 
         (record) =>
           record.DomainName === domain &&
           record.RR === rr &&
-          record.Type === params.get('Type') &&
+          (!params.get('Type') || record.Type === params.get('Type')) &&
           (!line || record.Line === line),
       );
       return reply({ TotalCount: found.length, DomainRecords: { Record: found } });
@@ -156,6 +177,7 @@ export async function startFakeAlidns(secrets: Record<string, string>, domains: 
       };
       if (!ALIDNS_LINES.some((line) => line.LineCode === record.Line))
         return fail(400, 'InvalidRR.Line', 'The line is invalid.');
+      if (record.TTL < minTtl) return fail(400, 'InvalidTTL', `The TTL must be at least ${minTtl}.`);
       const same = records.some(
         (entry) =>
           entry.DomainName === domain &&

@@ -88,7 +88,8 @@ export async function startFakeCloudflare(token: string, zones: Record<string, s
     if (!body.content || (body.type === 'TXT' && !/^".*"$/.test(body.content))) {
       return fail(400, 9007, 'Content for TXT record is invalid: must be quoted.');
     }
-    if (typeof body.ttl !== 'number') return fail(400, 9021, 'Invalid TTL.');
+    if (typeof body.ttl !== 'number' || !(body.ttl === 1 || (body.ttl >= 60 && body.ttl <= 86400)))
+      return fail(400, 9021, 'Invalid TTL. Must be between 60 and 86400 seconds, or 1 for Automatic.');
     if (request.method === 'PUT') {
       const existing = records.find((record) => record.id === recordId);
       if (!existing) return fail(404, 81044, 'Record does not exist.');

@@ -104,6 +104,9 @@ export async function startFakeDnspod(secrets: Record<string, string>, domains: 
         return error('InvalidParameter.WeightInvalid', 'the weight is invalid');
       if (!params.SubDomain || !params.RecordType || !params.Value)
         return error('MissingParameter', 'a field is missing');
+      // A free domain's records live 600 seconds at least.
+      if (params.TTL !== undefined && !(Number(params.TTL) >= 600 && Number(params.TTL) <= 604800))
+        return error('InvalidParameter.TTLInvalid', 'the TTL is invalid');
       if (action === 'ModifyRecord') {
         const record = records.find((entry) => entry.RecordId === params.RecordId);
         if (!record) return error('InvalidParameter.RecordIdInvalid', 'no such record');
@@ -112,6 +115,7 @@ export async function startFakeDnspod(secrets: Record<string, string>, domains: 
           Type: params.RecordType,
           Value: params.Value,
           Line: params.RecordLine,
+          TTL: Number(params.TTL ?? 600),
           Weight: params.Weight === undefined ? null : Number(params.Weight),
         });
         return reply({ RecordId: record.RecordId });

@@ -78,6 +78,44 @@ describe('AliDNS against a local stand-in that checks signatures, nonces and tim
     );
   });
 
+  it('writes the configured TTLs raised to the edition’s MinTtl, rewrites changed TTLs, and lists a name on every line', async () => {
+    const name = 'lg1.example.cn';
+    await alidns(KEYS, api.url, { address_ttl: 60, cname_ttl: 60 }).setAddresses('example.cn', name, null, [
+      { ip: '192.0.2.1', weight: 1 },
+    ]);
+    const provider = alidns(KEYS, api.url, { address_ttl: 1200, cname_ttl: 3600 });
+    expect(await provider.listRecords('example.cn', name)).toEqual([
+      { type: 'A', value: '192.0.2.1', line: null, ttl: 600, weight: null },
+    ]);
+    await provider.setAddresses('example.cn', name, null, [{ ip: '192.0.2.1', weight: 1 }]);
+    await provider.setAddresses('example.cn', name, 'telecom', [
+      { ip: '192.0.2.2', weight: 30 },
+      { ip: '192.0.2.3', weight: 70 },
+    ]);
+    await provider.setCname('example.cn', 's9.example.cn', name);
+    expect(await provider.listRecords('example.cn', name)).toEqual([
+      { type: 'A', value: '192.0.2.1', line: null, ttl: 1200, weight: null },
+      { type: 'A', value: '192.0.2.2', line: 'telecom', ttl: 1200, weight: 30 },
+      { type: 'A', value: '192.0.2.3', line: 'telecom', ttl: 1200, weight: 70 },
+    ]);
+    expect(await provider.listRecords('example.cn', 's9.example.cn')).toEqual([
+      { type: 'CNAME', value: name, line: null, ttl: 3600, weight: null },
+    ]);
+    expect(await provider.listRecords('example.cn', 'nothing.example.cn')).toEqual([]);
+  });
+
+  it('takes an edition’s smaller MinTtl from DescribeDomainInfo', async () => {
+    const paid = await startFakeAlidns({ [KEYS.access_key_id]: KEYS.access_key_secret }, ['example.cn'], 1);
+    try {
+      const provider = alidns(KEYS, paid.url, { address_ttl: 5, cname_ttl: 300 });
+      await provider.setAddresses('example.cn', 'lg1.example.cn', null, [{ ip: '192.0.2.1', weight: 1 }]);
+      expect(paid.records.map((record) => record.TTL)).toEqual([5]);
+      expect(await provider.ttlAt('example.cn', 'cname')).toBe(300);
+    } finally {
+      await paid.close();
+    }
+  });
+
   describe.each(DIALECTS)('as a DNS API on $dialect', (target) => {
     let test: TestApp;
     beforeAll(async () => {

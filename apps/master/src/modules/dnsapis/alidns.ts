@@ -1,11 +1,12 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { AlidnsCredentials } from '@rampart/contracts';
+import { type AlidnsCredentials, DEFAULT_DNS_TTL, type DnsTtlSettings } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
-import { addressType, bare, type DnsProvider, providerFetch } from './dns-provider.ts';
+import { addressType, bare, type DnsProvider, providerFetch, type RecordKind, ttlOf } from './dns-provider.ts';
 
 const VERSION = '2015-01-09';
-/** Records are made on AliDNS's default line with its smallest TTL for every edition. */
+/** Records are made on AliDNS's default line. */
 const DEFAULT_LINE = 'default';
+/** The smallest TTL of every edition (the free one's): TXT records use it, and zones whose edition is not answered. */
 const TTL = 600;
 const PAGE_SIZE = 100;
 const MAX_PAGES = 50;
@@ -39,6 +40,7 @@ interface AliRecord {
   Type: string;
   Value: string;
   Line?: string;
+  TTL?: number;
   Weight?: number;
 }
 
@@ -49,7 +51,11 @@ const KEY_REFUSALS = /^(InvalidAccessKeyId|SignatureDoesNotMatch|IncompleteSigna
  * Alibaba Cloud DNS (alidns.aliyuncs.com, API version 2015-01-09): RPC calls as signed GET query
  * strings, answers in JSON.
  */
-export function alidns(credentials: AlidnsCredentials, endpoint: string): DnsProvider {
+export function alidns(
+  credentials: AlidnsCredentials,
+  endpoint: string,
+  ttl: DnsTtlSettings = DEFAULT_DNS_TTL,
+): DnsProvider {
   const call = async <T>(action: string, params: Record<string, string>): Promise<T> => {
     const all: Record<string, string> = {
       ...params,
@@ -91,14 +97,26 @@ export function alidns(credentials: AlidnsCredentials, endpoint: string): DnsPro
     });
     return answer.DomainRecords?.Record ?? [];
   };
-  const add = (zone: string, name: string, type: string, value: string, line?: string) =>
+  // Each edition has its smallest TTL (DescribeDomainInfo's MinTtl with the detail attributes).
+  const minimums = new Map<string, number>();
+  const ttlAt = async (zone: string, kind: RecordKind) => {
+    if (!minimums.has(zone)) {
+      const info = await call<{ MinTtl?: number }>('DescribeDomainInfo', {
+        DomainName: zone,
+        NeedDetailAttributes: 'true',
+      });
+      minimums.set(zone, Number(info.MinTtl) > 0 ? Number(info.MinTtl) : TTL);
+    }
+    return ttlOf(ttl, kind, minimums.get(zone));
+  };
+  const add = (zone: string, name: string, type: string, value: string, options: { line?: string; ttl?: number }) =>
     call<{ RecordId: string }>('AddDomainRecord', {
       DomainName: zone,
       RR: rr(zone, name),
       Type: type,
       Value: value,
-      TTL: String(TTL),
-      ...(line !== undefined && { Line: line }),
+      TTL: String(options.ttl ?? TTL),
+      ...(options.line !== undefined && { Line: options.line }),
     });
   const lineRecords = async (zone: string, type: string, name: string, line: string) => {
     const answer = await call<{ DomainRecords?: { Record?: AliRecord[] } }>('DescribeSubDomainRecords', {
@@ -126,24 +144,25 @@ export function alidns(credentials: AlidnsCredentials, endpoint: string): DnsPro
       return zones.sort();
     },
     async setCname(zone, name, target) {
+      const cnameTtl = await ttlAt(zone, 'cname');
       const [existing] = await records(zone, 'CNAME', name);
       if (!existing) {
-        await add(zone, name, 'CNAME', target);
+        await add(zone, name, 'CNAME', target, { ttl: cnameTtl });
         return;
       }
-      if (existing.Value === target) return;
+      if (existing.Value === target && existing.TTL === cnameTtl) return;
       await call('UpdateDomainRecord', {
         RecordId: existing.RecordId,
         RR: rr(zone, name),
         Type: 'CNAME',
         Value: target,
         Line: DEFAULT_LINE,
-        TTL: String(TTL),
+        TTL: String(cnameTtl),
       });
     },
     async addTxt(zone, name, values) {
       const present = (await records(zone, 'TXT', name)).map((record) => record.Value);
-      for (const value of values.filter((entry) => !present.includes(entry))) await add(zone, name, 'TXT', value);
+      for (const value of values.filter((entry) => !present.includes(entry))) await add(zone, name, 'TXT', value, {});
     },
     async removeTxt(zone, name, values) {
       for (const record of await records(zone, 'TXT', name)) {
@@ -155,6 +174,7 @@ export function alidns(credentials: AlidnsCredentials, endpoint: string): DnsPro
     async setAddresses(zone, name, line, wanted) {
       const recordLine = line ?? DEFAULT_LINE;
       const weighted = new Set(wanted.map((record) => record.weight)).size > 1;
+      const addressTtl = await ttlAt(zone, 'address');
       for (const type of ['A', 'AAAA'] as const) {
         const ips = new Map(
           wanted.filter((record) => addressType(record.ip) === type).map((record) => [record.ip, record.weight]),
@@ -162,12 +182,26 @@ export function alidns(credentials: AlidnsCredentials, endpoint: string): DnsPro
         const present = await lineRecords(zone, type, name, recordLine);
         const ids = new Map<string, { id: string; weight: number | undefined }>();
         for (const record of present) {
-          if (ips.has(record.Value)) ids.set(record.Value, { id: record.RecordId, weight: record.Weight });
-          else await call('DeleteDomainRecord', { RecordId: record.RecordId });
+          if (!ips.has(record.Value)) {
+            await call('DeleteDomainRecord', { RecordId: record.RecordId });
+            continue;
+          }
+          ids.set(record.Value, { id: record.RecordId, weight: record.Weight });
+          if (record.TTL !== addressTtl)
+            await call('UpdateDomainRecord', {
+              RecordId: record.RecordId,
+              RR: rr(zone, name),
+              Type: type,
+              Value: record.Value,
+              Line: recordLine,
+              TTL: String(addressTtl),
+            });
         }
         for (const ip of ips.keys()) {
-          if (!ids.has(ip))
-            ids.set(ip, { id: (await add(zone, name, type, ip, recordLine)).RecordId, weight: undefined });
+          if (!ids.has(ip)) {
+            const { RecordId } = await add(zone, name, type, ip, { line: recordLine, ttl: addressTtl });
+            ids.set(ip, { id: RecordId, weight: undefined });
+          }
         }
         if (!weighted || ips.size < 2) continue;
         await call('SetDNSSLBStatus', {
@@ -192,5 +226,27 @@ export function alidns(credentials: AlidnsCredentials, endpoint: string): DnsPro
         .filter((line) => line.LineCode !== DEFAULT_LINE)
         .map((line) => ({ code: line.LineCode, name: line.LineDisplayName || line.LineName }));
     },
+    async listRecords(zone, name) {
+      const found: AliRecord[] = [];
+      for (let page = 1; page <= MAX_PAGES; page++) {
+        const answer = await call<{ TotalCount?: number; DomainRecords?: { Record?: AliRecord[] } }>(
+          'DescribeSubDomainRecords',
+          { SubDomain: bare(name), DomainName: zone, PageNumber: String(page), PageSize: '500' },
+        );
+        const batch = answer.DomainRecords?.Record ?? [];
+        found.push(...batch);
+        if (batch.length < 500 || found.length >= (answer.TotalCount ?? 0)) break;
+      }
+      return found
+        .filter((record) => record.RR === rr(zone, name))
+        .map((record) => ({
+          type: record.Type,
+          value: record.Type === 'CNAME' ? bare(record.Value) : record.Value,
+          line: (record.Line ?? DEFAULT_LINE) === DEFAULT_LINE ? null : (record.Line ?? null),
+          ttl: record.TTL ?? 0,
+          weight: record.Weight ?? null,
+        }));
+    },
+    ttlAt,
   };
 }

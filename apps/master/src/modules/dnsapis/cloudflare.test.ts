@@ -53,6 +53,35 @@ describe('Cloudflare API v4 against a local stand-in that checks requests as Clo
     );
   });
 
+  it('writes the configured TTLs (60 at least, 1 = automatic), rewrites a record whose TTL changed, and lists a name', async () => {
+    const name = 'lg1.cdn.example.com';
+    const records = [
+      { ip: '192.0.2.1', weight: 1 },
+      { ip: '2001:db8::1', weight: 1 },
+    ];
+    await cloudflare({ api_token: TOKEN }, api.api, { address_ttl: 30, cname_ttl: 1 }).setAddresses(
+      'example.com',
+      name,
+      null,
+      records,
+    );
+    const provider = cloudflare({ api_token: TOKEN }, api.api, { address_ttl: 120, cname_ttl: 1 });
+    expect(await provider.listRecords('example.com', name)).toEqual([
+      { type: 'A', value: '192.0.2.1', line: null, ttl: 60, weight: null },
+      { type: 'AAAA', value: '2001:db8::1', line: null, ttl: 60, weight: null },
+    ]);
+    await provider.setAddresses('example.com', name, null, records);
+    await provider.setCname('example.com', 's9.cdn.example.com', `${name}.`);
+    expect((await provider.listRecords('example.com', name)).map((record) => record.ttl)).toEqual([120, 120]);
+    expect(await provider.listRecords('example.com', 's9.cdn.example.com')).toEqual([
+      { type: 'CNAME', value: name, line: null, ttl: 1, weight: null },
+    ]);
+    expect([await provider.ttlAt('example.com', 'address'), await provider.ttlAt('example.com', 'cname')]).toEqual([
+      120, 1,
+    ]);
+    expect(await provider.listRecords('example.com', 'nothing.example.com')).toEqual([]);
+  });
+
   describe.each(DIALECTS)('as a DNS API on $dialect', (target) => {
     let test: TestApp;
     beforeAll(async () => {

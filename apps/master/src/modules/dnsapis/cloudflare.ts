@@ -1,4 +1,4 @@
-import type { CloudflareCredentials } from '@rampart/contracts';
+import { type CloudflareCredentials, DEFAULT_DNS_TTL, type DnsTtlSettings } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
 import {
   addressType,
@@ -7,6 +7,8 @@ import {
   onlyDefaultLine,
   providerFetch,
   quoted,
+  type RecordKind,
+  ttlOf,
   unquoted,
 } from './dns-provider.ts';
 
@@ -22,7 +24,16 @@ interface DnsRecord {
   type: string;
   name: string;
   content: string;
+  ttl: number;
 }
+
+/** Cloudflare's TTLs: 1 means automatic, else 60 to 86400 seconds (30 on Enterprise zones, not assumed). */
+const AUTOMATIC_TTL = 1;
+const MIN_TTL = 60;
+const cloudflareTtl = (ttl: DnsTtlSettings, kind: RecordKind) => {
+  const wanted = ttlOf(ttl, kind);
+  return wanted === AUTOMATIC_TTL ? AUTOMATIC_TTL : Math.max(MIN_TTL, wanted);
+};
 
 // Cloudflare's codes for a token that is invalid or lacks the permission.
 const AUTH_ERRORS = new Set([6003, 9103, 9106, 9109, 10000]);
@@ -31,7 +42,11 @@ const AUTH_ERRORS = new Set([6003, 9103, 9106, 9109, 10000]);
  * Cloudflare's API v4 with an API token (Bearer): zones by page from /zones, records under
  * /zones/{zone id}/dns_records. TXT content is sent quoted, as Cloudflare asks.
  */
-export function cloudflare(credentials: CloudflareCredentials, endpoint: string): DnsProvider {
+export function cloudflare(
+  credentials: CloudflareCredentials,
+  endpoint: string,
+  ttl: DnsTtlSettings = DEFAULT_DNS_TTL,
+): DnsProvider {
   const base = endpoint.replace(/\/$/, '');
   const call = async <T>(path: string, init: RequestInit = {}): Promise<CloudflareAnswer<T>> => {
     const { body } = await providerFetch(
@@ -77,6 +92,11 @@ export function cloudflare(credentials: CloudflareCredentials, endpoint: string)
     const query = `type=${type}&name=${encodeURIComponent(name)}&per_page=100`;
     return (await call<DnsRecord[]>(`/zones/${await zoneId(zone)}/dns_records?${query}`)).result;
   };
+  const update = async (zone: string, id: string, record: object) =>
+    call(`/zones/${await zoneId(zone)}/dns_records/${encodeURIComponent(id)}`, {
+      method: 'PUT',
+      body: JSON.stringify(record),
+    });
   const create = async (zone: string, record: object) =>
     call(`/zones/${await zoneId(zone)}/dns_records`, { method: 'POST', body: JSON.stringify(record) });
   const remove = async (zone: string, id: string) =>
@@ -85,16 +105,13 @@ export function cloudflare(credentials: CloudflareCredentials, endpoint: string)
   return {
     listZones,
     async setCname(zone, name, target) {
-      const record = { type: 'CNAME', name, content: target, ttl: 300, proxied: false };
+      const record = { type: 'CNAME', name, content: target, ttl: cloudflareTtl(ttl, 'cname'), proxied: false };
       const [existing] = await records(zone, 'CNAME', name);
       if (!existing) {
         await create(zone, record);
         return;
       }
-      await call(`/zones/${await zoneId(zone)}/dns_records/${encodeURIComponent(existing.id)}`, {
-        method: 'PUT',
-        body: JSON.stringify(record),
-      });
+      await update(zone, existing.id, record);
     },
     async addTxt(zone, name, values) {
       const present = (await records(zone, 'TXT', name)).map((record) => unquoted(record.content));
@@ -110,20 +127,42 @@ export function cloudflare(credentials: CloudflareCredentials, endpoint: string)
     // Cloudflare answers every resolver alike and has no record weights: one set per name and type.
     async setAddresses(zone, name, line, wanted) {
       onlyDefaultLine('Cloudflare', line);
+      const addressTtl = cloudflareTtl(ttl, 'address');
       for (const type of ['A', 'AAAA'] as const) {
         const ips = new Set(wanted.filter((record) => addressType(record.ip) === type).map((record) => record.ip));
         const present = await records(zone, type, name);
         for (const record of present) {
           if (!ips.has(record.content)) await remove(zone, record.id);
+          else if (record.ttl !== addressTtl)
+            await update(zone, record.id, { type, name, content: record.content, ttl: addressTtl, proxied: false });
         }
         const kept = new Set(present.map((record) => record.content));
         for (const ip of ips) {
-          if (!kept.has(ip)) await create(zone, { type, name, content: ip, ttl: 60, proxied: false });
+          if (!kept.has(ip)) await create(zone, { type, name, content: ip, ttl: addressTtl, proxied: false });
         }
       }
     },
     async listLines() {
       return [];
+    },
+    async listRecords(zone, name) {
+      const found: DnsRecord[] = [];
+      for (let page = 1; page <= 100; page++) {
+        const query = `name=${encodeURIComponent(name)}&per_page=100&page=${page}`;
+        const answer = await call<DnsRecord[]>(`/zones/${await zoneId(zone)}/dns_records?${query}`);
+        found.push(...answer.result);
+        if (page >= (answer.result_info?.total_pages ?? 1)) break;
+      }
+      return found.map((record) => ({
+        type: record.type,
+        value: record.type === 'CNAME' ? bare(record.content) : record.content,
+        line: null,
+        ttl: record.ttl,
+        weight: null,
+      }));
+    },
+    async ttlAt(_zone, kind) {
+      return cloudflareTtl(ttl, kind);
     },
   };
 }

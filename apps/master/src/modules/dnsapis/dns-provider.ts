@@ -1,4 +1,5 @@
 import { isIPv6 } from 'node:net';
+import type { DnsTtlSettings } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
 
 /** One A or AAAA record of a line group: the IP and its weight (1..100) among the line's records. */
@@ -6,6 +7,17 @@ export interface AddressRecord {
   ip: string;
   weight: number;
 }
+
+/** A record as the provider holds it: line null for its default line, weight null where it keeps none. */
+export interface ProviderRecord {
+  type: string;
+  value: string;
+  line: string | null;
+  ttl: number;
+  weight: number | null;
+}
+
+export type RecordKind = 'address' | 'cname';
 
 /** A DNS line as the provider lists it: its code in calls and its display name. */
 export interface ProviderLine {
@@ -31,7 +43,15 @@ export interface DnsProvider {
   setAddresses(zone: string, name: string, line: string | null, records: readonly AddressRecord[]): Promise<void>;
   /** The lines the provider offers for the zone, its default line left out (none where it has only that). */
   listLines(zone: string): Promise<ProviderLine[]>;
+  /** Every record of `name` on every line, as the provider holds them (the drift check reads them). */
+  listRecords(zone: string, name: string): Promise<ProviderRecord[]>;
+  /** The TTL this provider writes for address records or CNAMEs in the zone: the setting, raised to its minimum. */
+  ttlAt(zone: string, kind: RecordKind): Promise<number>;
 }
+
+/** The configured TTL of one kind of record, raised to a provider's minimum. */
+export const ttlOf = (ttl: DnsTtlSettings, kind: RecordKind, minimum = 1) =>
+  Math.max(minimum, kind === 'address' ? ttl.address_ttl : ttl.cname_ttl);
 
 export const addressType = (ip: string) => (isIPv6(ip) ? 'AAAA' : 'A');
 

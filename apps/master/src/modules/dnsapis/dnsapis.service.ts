@@ -3,8 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import type { SecretBox } from '../../secrets.ts';
+import { readConfig } from '../settings/configs.ts';
 import { loadSettings } from '../settings/settings.service.ts';
 import type { DnsProvider } from './dns-provider.ts';
+import { DNS_TTL } from './dns-ttl.ts';
 import type { DnsApiRow } from './dnsapis.repository.ts';
 import { checkProviderUrl } from './provider-url.ts';
 import { dnsProvider, isProviderName } from './providers.ts';
@@ -22,15 +24,21 @@ export function credentialsFor(provider: DnsProviderName, credentials: DnsApiCre
   return credentials;
 }
 
+/** A provider that writes records with the TTLs of the moment (`global-0-dns-ttl`). */
 async function buildProvider(db: Kysely<Database>, provider: DnsProviderName, credentials: DnsApiCredentials) {
-  const settings = await loadSettings(db);
+  const [settings, ttl] = await Promise.all([loadSettings(db), readConfig(db, DNS_TTL)]);
   // Only PowerDNS takes a URL from the user: it must not lead into the master's own network.
   if (provider === 'powerdns') await checkProviderUrl(credentials.url ?? '', settings.dnsapi_allow_private);
-  return dnsProvider(provider, credentials, {
-    cloudflare: settings.cloudflare_api_url,
-    dnspod: settings.dnspod_api_url,
-    alidns: settings.alidns_api_url,
-  });
+  return dnsProvider(
+    provider,
+    credentials,
+    {
+      cloudflare: settings.cloudflare_api_url,
+      dnspod: settings.dnspod_api_url,
+      alidns: settings.alidns_api_url,
+    },
+    ttl.value,
+  );
 }
 
 /** Checks the credentials with the provider (it must list the zones) and returns them sealed for storage. */

@@ -54,6 +54,33 @@ describe('DNSPod (Tencent Cloud API 3.0) against a local stand-in that checks th
     );
   });
 
+  it('writes the configured TTLs (600 at least), weights where they differ, rewrites changed TTLs, and lists a name on every line', async () => {
+    const name = 'lg1.shop.example.com';
+    await dnspod(KEYS, api.url, { address_ttl: 60, cname_ttl: 60 }).setAddresses('shop.example.com', name, null, [
+      { ip: '192.0.2.1', weight: 1 },
+    ]);
+    const provider = dnspod(KEYS, api.url, { address_ttl: 900, cname_ttl: 3600 });
+    expect(await provider.listRecords('shop.example.com', name)).toEqual([
+      { type: 'A', value: '192.0.2.1', line: null, ttl: 600, weight: null },
+    ]);
+    await provider.setAddresses('shop.example.com', name, null, [{ ip: '192.0.2.1', weight: 1 }]);
+    await provider.setAddresses('shop.example.com', name, '电信', [
+      { ip: '192.0.2.2', weight: 30 },
+      { ip: '192.0.2.3', weight: 70 },
+    ]);
+    await provider.setCname('shop.example.com', 's9.shop.example.com', name);
+    expect(await provider.listRecords('shop.example.com', name)).toEqual([
+      { type: 'A', value: '192.0.2.1', line: null, ttl: 900, weight: null },
+      { type: 'A', value: '192.0.2.2', line: '电信', ttl: 900, weight: 30 },
+      { type: 'A', value: '192.0.2.3', line: '电信', ttl: 900, weight: 70 },
+    ]);
+    expect(await provider.listRecords('shop.example.com', 's9.shop.example.com')).toEqual([
+      { type: 'CNAME', value: name, line: null, ttl: 3600, weight: null },
+    ]);
+    expect(await provider.ttlAt('shop.example.com', 'address')).toBe(900);
+    expect(await provider.listRecords('shop.example.com', 'nothing.shop.example.com')).toEqual([]);
+  });
+
   describe.each(DIALECTS)('as a DNS API on $dialect', (target) => {
     let test: TestApp;
     beforeAll(async () => {

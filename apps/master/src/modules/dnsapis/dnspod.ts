@@ -1,12 +1,17 @@
 import { createHash, createHmac } from 'node:crypto';
-import type { DnspodCredentials } from '@rampart/contracts';
+import { DEFAULT_DNS_TTL, type DnspodCredentials, type DnsTtlSettings } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
-import { addressType, bare, type DnsProvider, providerFetch } from './dns-provider.ts';
+import { addressType, bare, type DnsProvider, providerFetch, ttlOf } from './dns-provider.ts';
 
 const SERVICE = 'dnspod';
 const VERSION = '2021-03-23';
 const CONTENT_TYPE = 'application/json; charset=utf-8';
 const DEFAULT_LINE = '默认';
+/**
+ * The smallest TTL of DNSPod's free plan (its API takes 1 to 604800, each plan with its own minimum;
+ * paid plans go lower, but no answer we read names the plan's minimum, so the free plan's applies).
+ */
+const MIN_TTL = 600;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const hmac = (key: string | Buffer, text: string) => createHmac('sha256', key).update(text).digest();
@@ -45,6 +50,7 @@ interface DnspodRecord {
   Type: string;
   Value: string;
   Line?: string;
+  TTL?: number;
   Weight?: number | null;
 }
 
@@ -54,7 +60,11 @@ const NO_RECORDS = 'ResourceNotFound.NoDataOfRecord';
  * DNSPod through Tencent Cloud API 3.0 (dnspod.tencentcloudapi.com, version 2021-03-23): each call is
  * a signed JSON POST naming its action in X-TC-Action.
  */
-export function dnspod(credentials: DnspodCredentials, endpoint: string): DnsProvider {
+export function dnspod(
+  credentials: DnspodCredentials,
+  endpoint: string,
+  ttl: DnsTtlSettings = DEFAULT_DNS_TTL,
+): DnsProvider {
   const url = new URL(endpoint);
   const call = async <T>(action: string, params: object, tolerate?: string): Promise<T | null> => {
     const payload = JSON.stringify(params);
@@ -92,15 +102,23 @@ export function dnspod(credentials: DnspodCredentials, endpoint: string): DnsPro
         NO_RECORDS,
       )
     )?.RecordList ?? [];
-  const create = (zone: string, name: string, type: string, value: string, line = DEFAULT_LINE, weight?: number) =>
+  const addressTtl = ttlOf(ttl, 'address', MIN_TTL);
+  const cnameTtl = ttlOf(ttl, 'cname', MIN_TTL);
+  const create = (
+    zone: string,
+    name: string,
+    type: string,
+    value: string,
+    options: { line?: string; weight?: number | undefined; ttl?: number } = {},
+  ) =>
     call('CreateRecord', {
       Domain: zone,
       SubDomain: subdomain(zone, name),
       RecordType: type,
-      RecordLine: line,
+      RecordLine: options.line ?? DEFAULT_LINE,
       Value: value,
-      TTL: 600,
-      ...(weight !== undefined && { Weight: weight }),
+      TTL: options.ttl ?? MIN_TTL,
+      ...(options.weight !== undefined && { Weight: options.weight }),
     });
   const lineRecords = async (zone: string, type: string, name: string, line: string) =>
     (
@@ -124,7 +142,7 @@ export function dnspod(credentials: DnspodCredentials, endpoint: string): DnsPro
     async setCname(zone, name, target) {
       const [existing] = await records(zone, 'CNAME', name);
       if (!existing) {
-        await create(zone, name, 'CNAME', target);
+        await create(zone, name, 'CNAME', target, { ttl: cnameTtl });
         return;
       }
       await call('ModifyRecord', {
@@ -134,6 +152,7 @@ export function dnspod(credentials: DnspodCredentials, endpoint: string): DnsPro
         RecordType: 'CNAME',
         RecordLine: DEFAULT_LINE,
         Value: target,
+        TTL: cnameTtl,
       });
     },
     async addTxt(zone, name, values) {
@@ -158,7 +177,7 @@ export function dnspod(credentials: DnspodCredentials, endpoint: string): DnsPro
           const weight = ips.get(record.Value);
           if (weight === undefined) {
             await call('DeleteRecord', { Domain: zone, RecordId: record.RecordId });
-          } else if (weighted && record.Weight !== weight) {
+          } else if ((weighted && record.Weight !== weight) || record.TTL !== addressTtl) {
             await call('ModifyRecord', {
               Domain: zone,
               RecordId: record.RecordId,
@@ -166,13 +185,19 @@ export function dnspod(credentials: DnspodCredentials, endpoint: string): DnsPro
               RecordType: type,
               RecordLine: recordLine,
               Value: record.Value,
-              Weight: weight,
+              TTL: addressTtl,
+              ...(weighted && { Weight: weight }),
             });
           }
         }
         const kept = new Set(present.map((record) => record.Value));
         for (const [ip, weight] of ips) {
-          if (!kept.has(ip)) await create(zone, name, type, ip, recordLine, weighted ? weight : undefined);
+          if (!kept.has(ip))
+            await create(zone, name, type, ip, {
+              line: recordLine,
+              weight: weighted ? weight : undefined,
+              ttl: addressTtl,
+            });
         }
       }
     },
@@ -185,6 +210,25 @@ export function dnspod(credentials: DnspodCredentials, endpoint: string): DnsPro
       return (answer?.LineList ?? [])
         .filter((line) => line.Name !== DEFAULT_LINE)
         .map((line) => ({ code: line.Name, name: line.Name }));
+    },
+    async listRecords(zone, name) {
+      const answer = await call<{ RecordList: DnspodRecord[] }>(
+        'DescribeRecordList',
+        { Domain: zone, Subdomain: subdomain(zone, name), Limit: 3000 },
+        NO_RECORDS,
+      );
+      return (answer?.RecordList ?? [])
+        .filter((record) => record.Name === subdomain(zone, name))
+        .map((record) => ({
+          type: record.Type,
+          value: record.Type === 'CNAME' ? bare(record.Value) : record.Value,
+          line: record.Line === undefined || record.Line === DEFAULT_LINE ? null : record.Line,
+          ttl: record.TTL ?? 0,
+          weight: record.Weight ?? null,
+        }));
+    },
+    async ttlAt(_zone, kind) {
+      return kind === 'address' ? addressTtl : cnameTtl;
     },
   };
 }

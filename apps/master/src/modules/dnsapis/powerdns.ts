@@ -1,4 +1,4 @@
-import type { PowerDnsCredentials } from '@rampart/contracts';
+import { DEFAULT_DNS_TTL, type DnsTtlSettings, type PowerDnsCredentials } from '@rampart/contracts';
 import {
   addressType,
   bare,
@@ -7,20 +7,19 @@ import {
   onlyDefaultLine,
   providerFetch,
   quoted,
+  ttlOf,
   unquoted,
 } from './dns-provider.ts';
-
-/** Line groups' records change on failover: resolvers keep them a minute at most. */
-const ADDRESS_TTL = 60;
 
 interface RrSet {
   name: string;
   type: string;
-  records: { content: string }[];
+  ttl?: number;
+  records: { content: string; disabled?: boolean }[];
 }
 
 /** PowerDNS's HTTP API (v1): zones under /api/v1/servers/{server}/zones, records by PATCHing rrsets. */
-export function powerDns(credentials: PowerDnsCredentials): DnsProvider {
+export function powerDns(credentials: PowerDnsCredentials, ttl: DnsTtlSettings = DEFAULT_DNS_TTL): DnsProvider {
   const base = `${credentials.url.replace(/\/$/, '')}/api/v1/servers/${encodeURIComponent(credentials.server_id ?? 'localhost')}`;
   const call = async (path: string, init: RequestInit = {}) =>
     (
@@ -64,7 +63,7 @@ export function powerDns(credentials: PowerDnsCredentials): DnsProvider {
         {
           name: fqdn(name),
           type: 'CNAME',
-          ttl: 300,
+          ttl: ttlOf(ttl, 'cname'),
           changetype: 'REPLACE',
           records: [{ content: fqdn(target), disabled: false }],
         },
@@ -94,7 +93,7 @@ export function powerDns(credentials: PowerDnsCredentials): DnsProvider {
             : {
                 name: fqdn(name),
                 type,
-                ttl: ADDRESS_TTL,
+                ttl: ttlOf(ttl, 'address'),
                 changetype: 'REPLACE',
                 records: ips.map((ip) => ({ content: ip, disabled: false })),
               };
@@ -103,6 +102,27 @@ export function powerDns(credentials: PowerDnsCredentials): DnsProvider {
     },
     async listLines() {
       return [];
+    },
+    async listRecords(zone, name) {
+      const { rrsets } = (await call(`${zonePath(zone)}?rrset_name=${encodeURIComponent(fqdn(name))}`)) as {
+        rrsets: RrSet[];
+      };
+      return rrsets
+        .filter((rrset) => bare(rrset.name) === bare(name))
+        .flatMap((rrset) =>
+          rrset.records
+            .filter((record) => !record.disabled)
+            .map((record) => ({
+              type: rrset.type,
+              value: rrset.type === 'CNAME' ? bare(record.content) : record.content,
+              line: null,
+              ttl: rrset.ttl ?? 0,
+              weight: null,
+            })),
+        );
+    },
+    async ttlAt(_zone, kind) {
+      return ttlOf(ttl, kind);
     },
   };
 }

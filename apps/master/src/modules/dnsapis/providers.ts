@@ -4,6 +4,7 @@ import type {
   DnsApiCredentials,
   DnsProviderName,
   DnspodCredentials,
+  DnsTtlSettings,
   PowerDnsCredentials,
 } from '@rampart/contracts';
 import { alidns } from './alidns.ts';
@@ -23,16 +24,17 @@ export function dnsProvider(
   provider: DnsProviderName,
   credentials: DnsApiCredentials,
   endpoints: ProviderEndpoints,
+  ttl: DnsTtlSettings,
 ): DnsProvider {
   switch (provider) {
     case 'powerdns':
-      return powerDns(credentials as PowerDnsCredentials);
+      return powerDns(credentials as PowerDnsCredentials, ttl);
     case 'cloudflare':
-      return cloudflare(credentials as CloudflareCredentials, endpoints.cloudflare);
+      return cloudflare(credentials as CloudflareCredentials, endpoints.cloudflare, ttl);
     case 'dnspod':
-      return dnspod(credentials as DnspodCredentials, endpoints.dnspod);
+      return dnspod(credentials as DnspodCredentials, endpoints.dnspod, ttl);
     case 'alidns':
-      return alidns(credentials as AlidnsCredentials, endpoints.alidns);
+      return alidns(credentials as AlidnsCredentials, endpoints.alidns, ttl);
   }
 }
 

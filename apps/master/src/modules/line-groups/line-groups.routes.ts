@@ -1,4 +1,5 @@
 import {
+  DnsDrift,
   Envelope,
   IdParams,
   LineBody,
@@ -18,6 +19,7 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { checkAllDrift, checkDrift, repairAllDrift, repairDrift } from './drift.ts';
 import { readLineGroups } from './line-groups.repository.ts';
 import { createLineGroup, deleteLineGroup, type LineGroupServices, updateLineGroup } from './line-groups.service.ts';
 import { findLine, listLines, presentLine } from './lines.repository.ts';
@@ -25,6 +27,11 @@ import { deleteLine, saveLine, syncLines } from './lines.service.ts';
 
 const tags = ['nodes'];
 const admin = (request: FastifyRequest) => requirePermission(request, PERMISSIONS.adminNode);
+
+const DRIFT =
+  'Compares what the DNS provider holds for the group’s host (A/AAAA on every line: value, TTL, weight where the provider keeps weights) and for its sites’ CNAMEs (up to 200) with what publishing would write now: missing, extra and different records. A provider that cannot be read is answered in error.';
+const REPAIR =
+  'Republishes (the configured TTLs included), removes the host’s records on lines the group does not publish, then answers the differences left: none unless the provider refused a change (then error says why).';
 
 /** Admin calls for DNS lines (`/v1/lines`) and line groups (`/v1/node-groups`). */
 export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
@@ -96,6 +103,44 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
     async (request) => {
       admin(request);
       return ok(await createLineGroup(services(), request.body));
+    },
+  );
+
+  app.get(
+    '/v1/node-groups/drift',
+    { schema: { tags, description: `Every line group: ${DRIFT}`, response: { 200: Envelope(ListResult(DnsDrift)) } } },
+    async (request) => {
+      admin(request);
+      const list = await checkAllDrift(db, { secrets });
+      return ok({ list, total: list.length });
+    },
+  );
+
+  app.post(
+    '/v1/node-groups/drift/repair',
+    { schema: { tags, description: `Every line group: ${REPAIR}`, response: { 200: Envelope(ListResult(DnsDrift)) } } },
+    async (request) => {
+      admin(request);
+      const list = await repairAllDrift(services());
+      return ok({ list, total: list.length });
+    },
+  );
+
+  app.get(
+    '/v1/node-groups/:id/drift',
+    { schema: { tags, description: DRIFT, params: IdParams, response: { 200: Envelope(DnsDrift) } } },
+    async (request) => {
+      admin(request);
+      return ok(await checkDrift(db, { secrets }, request.params.id));
+    },
+  );
+
+  app.post(
+    '/v1/node-groups/:id/drift/repair',
+    { schema: { tags, description: REPAIR, params: IdParams, response: { 200: Envelope(DnsDrift) } } },
+    async (request) => {
+      admin(request);
+      return ok(await repairDrift(services(), request.params.id));
     },
   );
 

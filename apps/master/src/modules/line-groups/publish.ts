@@ -36,7 +36,7 @@ export interface PublishResult {
   failed: number;
 }
 
-interface GroupRow {
+export interface GroupRow {
   id: number;
   host: string;
   cname_domain_id: number | null;
@@ -106,7 +106,7 @@ export async function cnameDomainTarget(
 }
 
 /** A line's code at one provider: null for its default line; an error for another provider's line. */
-function lineAt(line: LineRow | undefined, providerName: string): string | null {
+export function lineAt(line: LineRow | undefined, providerName: string): string | null {
   if (!line) throw new Error('a line of the group no longer exists');
   const code = providerLineCode(line, providerName);
   if (code === undefined) throw new Error(`line ${line.code} is a ${line.provider} line, not one of ${providerName}`);
@@ -151,6 +151,21 @@ export function publishGroups(
 
 let publishing: Promise<void> = Promise.resolve();
 
+/** What publishing reads once for every group: its lines, and each group's planned records. */
+export async function planner(db: Kysely<Database>, drainNodeIds: readonly number[] = []) {
+  const [records, lines, serving, down] = await Promise.all([
+    db.selectFrom('line_group_records').select(['group_id', 'line_id', 'ip', 'weight', 'backup']).execute(),
+    db.selectFrom('lines').selectAll().execute(),
+    servingIps(db, drainNodeIds),
+    downIps(db),
+  ]);
+  const defaultLine = lines.find((line) => line.provider === '' && line.code === DEFAULT_LINE_CODE);
+  return {
+    lines,
+    linesOf: (group: GroupRow) => planLines(group, records, defaultLine?.id ?? 0, serving, down),
+  };
+}
+
 async function publishNow(
   db: Kysely<Database>,
   secrets: SecretBox,
@@ -164,16 +179,11 @@ async function publishNow(
     .orderBy('id')
     .execute();
   if (groups.length === 0) return { groups: [], failed: 0 };
-  const [records, lines, serving, down] = await Promise.all([
-    db.selectFrom('line_group_records').select(['group_id', 'line_id', 'ip', 'weight', 'backup']).execute(),
-    db.selectFrom('lines').selectAll().execute(),
-    servingIps(db, options.drainNodeIds ?? []),
-    downIps(db),
-  ]);
-  const defaultLine = lines.find((line) => line.provider === '' && line.code === DEFAULT_LINE_CODE);
+  const plan = await planner(db, options.drainNodeIds ?? []);
+  const { lines } = plan;
   const result: PublishResult = { groups: [], failed: 0 };
   for (const group of groups) {
-    const planned = planLines(group, records, defaultLine?.id ?? 0, serving, down);
+    const planned = plan.linesOf(group);
     const outcome: PublishedGroup = {
       id: group.id,
       fqdn: '',

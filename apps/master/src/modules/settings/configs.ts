@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely';
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { Database } from '../../db/schema.ts';
+import { DNS_TTL } from '../dnsapis/dns-ttl.ts';
 import { EDGE_SETTING_CONFIGS } from '../edge-settings/edge-settings.configs.ts';
 import { NODE_MONITOR } from '../health/monitor-settings.ts';
 import type { ConfigDefinition } from './config-definition.ts';
@@ -83,6 +84,7 @@ export const CONFIGS: readonly ConfigDefinition[] = [
   UNKNOWN_HOST,
   ...EDGE_SETTING_CONFIGS,
   NODE_MONITOR,
+  DNS_TTL,
   ...SYSTEM_SETTINGS,
 ];
 
