@@ -1,4 +1,4 @@
--- The routing table loader: WAF profiles on sites (run by apps/agent/test/lua.test.ts).
+-- The routing table loader: WAF profiles, suspended and rate-limited sites (run by apps/agent/test/lua.test.ts).
 local cjson = require "cjson"
 local routes = require "rampart.routes"
 
@@ -84,3 +84,28 @@ local closed = load_unknown({ action = "close", waf = 3 })
 assert(closed.close and closed.waf_tx == nil, "a closed connection is never inspected")
 local odd = load_unknown({ action = "page", waf = "3; evil" })
 assert(not odd.close and odd.waf_tx == nil, "a WAF profile that is not an integer is left out")
+
+-- Inactive packages and bandwidth caps: a known reason, and whole byte rates from 1 to 10 Tbit/s.
+local function limited(id, fields)
+  local s = site(id, nil)
+  for key, value in pairs(fields) do s[key] = value end
+  return s
+end
+local limits_path = os.tmpname()
+local limits_file = assert(io.open(limits_path, "wb"))
+limits_file:write(cjson.encode({
+  version = 6, https_port = 443, secret = "00", certs = {}, acme = {},
+  protection = { rule_groups = {}, acls = {}, bans = {}, unbans = {} },
+  sites = {
+    limited(21, { suspend = "traffic" }), limited(22, { rate = 65536, cap = 1250000 }),
+    limited(23, { suspend = "late; evil" }), limited(24, { rate = 0 }), limited(25, { cap = 1.5 }),
+    limited(26, { rate = "64k" }), limited(27, { cap = 1250000000001 }),
+  },
+}))
+limits_file:close()
+routes.refused = {}
+routes.load(limits_path)
+os.remove(limits_path)
+assert(routes.by_id["21"] and routes.by_id["21"].suspend == "traffic", "a suspended site keeps its reason")
+assert(routes.by_id["22"] and routes.by_id["22"].rate == 65536 and routes.by_id["22"].cap == 1250000, "rates load")
+assert(table.concat(routes.refused, ",") == "23,24,25,26,27", "refused: " .. table.concat(routes.refused, ","))
