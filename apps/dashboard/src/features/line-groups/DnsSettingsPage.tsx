@@ -12,20 +12,22 @@ import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { useDnsApis } from '../dns/api.ts';
 import { DnsApiModal } from '../dns/DnsApiModal.tsx';
-import { type CnameDomain, useCnameDomains, useLineGroupActions, useLines } from './api.ts';
+import { type CnameDomain, useCnameDomains, useDnsTtl, useLineGroupActions, useLines } from './api.ts';
 import { CnameDomainModal } from './CnameDomainModal.tsx';
+import { DnsTtlCard } from './DnsTtlCard.tsx';
 import { LineModal } from './LineModal.tsx';
 import { LINE_GROUPS_LOCALES } from './locales/bundle.ts';
 
 const CARD = { marginBottom: 16 } as const;
 
-/** Spec §2 /node/dns (DNS settings): DNS API accounts, CNAME domains with their account and zone, lines. */
+/** Spec §2 /node/dns (DNS settings): DNS API accounts, record TTLs, CNAME domains with their account and zone, lines. */
 export const Component = () => {
   const { t } = useLocales(LINE_GROUPS_LOCALES);
   const feedback = useFeedback();
   const accounts = useDnsApis();
   const domains = useCnameDomains();
   const lines = useLines();
+  const ttl = useDnsTtl();
   const actions = useLineGroupActions();
   const [managing, setManaging] = useState(false);
   const [editing, setEditing] = useState<CnameDomain | null>();
@@ -79,6 +81,7 @@ export const Component = () => {
           ]}
         />
       </Card>
+      {ttl.data && <DnsTtlCard ttl={ttl.data} />}
       <Card
         style={CARD}
         title={t('dnsSettings.domains.title')}

@@ -11,6 +11,7 @@ import { useNavigate } from 'react-router';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { useCnameDomains, useLineGroupActions, useLineGroups, useLines } from './api.ts';
+import { DnsDriftModal } from './DnsDriftModal.tsx';
 import { LineGroupDrawer } from './LineGroupDrawer.tsx';
 import { lineName } from './lineName.ts';
 import { LINE_GROUPS_LOCALES } from './locales/bundle.ts';
@@ -28,6 +29,7 @@ export const Component = () => {
   const actions = useLineGroupActions();
   // null: adding one; a group: editing it; undefined: closed.
   const [editing, setEditing] = useState<LineGroupView | null>();
+  const [checking, setChecking] = useState<LineGroupView>();
   const list = groups.data ?? [];
 
   return (
@@ -114,6 +116,15 @@ export const Component = () => {
                 <Button
                   type="link"
                   size="small"
+                  disabled={!group.fqdn}
+                  onClick={() => setChecking(group)}
+                  data-testid={`line-group-check-dns:${group.name}`}
+                >
+                  {t('lineGroups.action.checkDns')}
+                </Button>
+                <Button
+                  type="link"
+                  size="small"
                   onClick={() => setEditing(group)}
                   data-testid={`line-group-edit:${group.name}`}
                 >
@@ -142,6 +153,7 @@ export const Component = () => {
           },
         ]}
       />
+      {checking && <DnsDriftModal group={checking} onClose={() => setChecking(undefined)} />}
       {editing !== undefined && (
         <LineGroupDrawer
           group={editing}

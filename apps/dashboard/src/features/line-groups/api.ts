@@ -1,4 +1,6 @@
 import {
+  type DnsDrift,
+  type DnsTtlSettings,
   type LineBody,
   type LineGroupBody,
   type LineGroupUpdate,
@@ -12,7 +14,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RequestOptions } from '../../shared/http/client.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 
-export type { LineGroupView, LineView };
+export type { DnsDrift, DnsTtlSettings, LineGroupView, LineView };
 
 interface ListPage<T> {
   list: T[];
@@ -39,6 +41,8 @@ export interface CnameDomainChange {
 const GROUPS_KEY = ['node-groups'] as const;
 const LINES_KEY = ['lines'] as const;
 const CNAME_KEY = ['cname-domains'] as const;
+const TTL_KEY = ['dns-ttl'] as const;
+export const DNS_TTL_PATH = '/v1/configs/global-0-dns-ttl';
 
 /** GET /v1/node-groups: every line group with its records. */
 export const useLineGroups = () => {
@@ -122,5 +126,49 @@ export const useLineGroupActions = () => {
       http.put<CnameDomain>(`/v1/cname-domains/${id}`, body, options),
     ),
     removeCnameDomain: after([CNAME_KEY], (id: number) => http.delete<null>(`/v1/cname-domains/${id}`)),
+  };
+};
+
+/** The record TTLs (configs global-0-dns-ttl); GET and PUT both answer the value. */
+export const useDnsTtl = () => {
+  const http = useHttp();
+  return useQuery({
+    queryKey: [...TTL_KEY],
+    queryFn: ({ signal }) => http.get<DnsTtlSettings>(DNS_TTL_PATH, { signal }),
+  });
+};
+
+/** Saves the TTLs, then republishes every line group so the records take them now. */
+export const useSaveDnsTtl = () => {
+  const http = useHttp();
+  const queryClient = useQueryClient();
+  return async (ttl: DnsTtlSettings, options?: RequestOptions) => {
+    const saved = await http.put<DnsTtlSettings>(DNS_TTL_PATH, ttl, options);
+    queryClient.setQueryData([...TTL_KEY], saved);
+    const repaired = await http.post<ListPage<DnsDrift>>('/v1/node-groups/drift/repair');
+    await queryClient.invalidateQueries({ queryKey: [...GROUPS_KEY] });
+    return repaired.list;
+  };
+};
+
+/** GET /v1/node-groups/{id}/drift: the group's records at its provider against what publishing writes. */
+export const useDnsDrift = (id: number) => {
+  const http = useHttp();
+  return useQuery({
+    queryKey: [...GROUPS_KEY, id, 'drift'],
+    queryFn: ({ signal }) => http.get<DnsDrift>(`/v1/node-groups/${id}/drift`, { signal }),
+    gcTime: 0,
+  });
+};
+
+/** POST /v1/node-groups/{id}/drift/repair: republishes the group and answers the differences left. */
+export const useRepairDnsDrift = (id: number) => {
+  const http = useHttp();
+  const queryClient = useQueryClient();
+  return async () => {
+    const left = await http.post<DnsDrift>(`/v1/node-groups/${id}/drift/repair`);
+    queryClient.setQueryData([...GROUPS_KEY, id, 'drift'], left);
+    await queryClient.invalidateQueries({ queryKey: [...GROUPS_KEY], exact: true });
+    return left;
   };
 };
