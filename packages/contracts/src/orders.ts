@@ -39,22 +39,23 @@ export const OrderView = Type.Object({
 });
 export type OrderView = Static<typeof OrderView>;
 
+/** One of ORDER_KINDS, as a query filter. */
+export const OrderKindFilter = Type.Union(
+  [
+    Type.Literal('recharge'),
+    Type.Literal('purchase'),
+    Type.Literal('renewal'),
+    Type.Literal('upgrade'),
+    Type.Literal('refund'),
+    Type.Literal('adjustment'),
+  ],
+  { description: ORDER_KINDS.join(', ') },
+);
+
 export const OrderListQuery = Type.Object({
   ...ListQuery.properties,
   user_id: Type.Optional(Id),
-  kind: Type.Optional(
-    Type.Union(
-      [
-        Type.Literal('recharge'),
-        Type.Literal('purchase'),
-        Type.Literal('renewal'),
-        Type.Literal('upgrade'),
-        Type.Literal('refund'),
-        Type.Literal('adjustment'),
-      ],
-      { description: ORDER_KINDS.join(', ') },
-    ),
-  ),
+  kind: Type.Optional(OrderKindFilter),
   channel: Type.Optional(
     Type.Union([Type.Literal('balance'), Type.Literal('admin'), Type.Literal('wxpay'), Type.Literal('alipay')], {
       description: ORDER_CHANNELS.join(', '),

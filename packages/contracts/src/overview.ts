@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { OrderKindFilter } from './orders.ts';
 import { UsageDate } from './usage.ts';
 
 /** The overview pages (`home`, `admin-home`) load in one call each; the count calls feed admin trend charts. */
@@ -96,3 +97,30 @@ export const CountSeries = Type.Object({
   list: Type.Array(Type.Object({ date: UsageDate, count: Count })),
 });
 export type CountSeries = Static<typeof CountSeries>;
+
+/** `GET /v1/order/count`: the count series, optionally of one kind of order. */
+export const OrderCountQuery = Type.Object(
+  {
+    from: Type.Optional(UsageDate),
+    to: Type.Optional(UsageDate),
+    kind: Type.Optional(OrderKindFilter),
+  },
+  { additionalProperties: false },
+);
+export type OrderCountQuery = Static<typeof OrderCountQuery>;
+
+const ChannelSums = Type.Record(Type.String(), Type.Integer(), {
+  description: 'whole cents per payment channel (balance, admin, wxpay, alipay); only channels with orders',
+});
+
+/** Paid orders per UTC day of payment, every day listed: how many, their sum, and the sum per channel. */
+export const OrderCountSeries = Type.Object({
+  from: UsageDate,
+  to: UsageDate,
+  total: Count,
+  /** Whole cents: the orders' sum (money spent from a balance counts negative). */
+  amount: Type.Integer(),
+  by_channel: ChannelSums,
+  list: Type.Array(Type.Object({ date: UsageDate, count: Count, amount: Type.Integer(), by_channel: ChannelSums })),
+});
+export type OrderCountSeries = Static<typeof OrderCountSeries>;

@@ -1,7 +1,7 @@
+import type { OrderCountSeries } from '@rampart/contracts';
 import { useQuery } from '@tanstack/react-query';
 import Alert from 'antd/es/alert';
 import DatePicker from 'antd/es/date-picker';
-import Progress from 'antd/es/progress';
 import Table from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
@@ -10,8 +10,7 @@ import { FINANCE_LOCALES } from './locales/bundle.ts';
 import { formatMoney } from './money.ts';
 import { orderLabel } from './orderText.ts';
 import { RechargeChart } from './RechargeChart.tsx';
-import { readAllOrders } from './readAllOrders.ts';
-import { aggregateRecharges, MAX_RANGE_DAYS, type RechargeDay, rangeFits } from './rechargeStats.ts';
+import { MAX_RANGE_DAYS, NO_RECHARGES, type RechargeDay, rangeFits, rechargeStats } from './rechargeStats.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -46,27 +45,17 @@ export const Component = () => {
   const { t } = useLocales(FINANCE_LOCALES);
   const http = useHttp();
   const [range, setRange] = useState(() => lastDays(30));
-  const [progress, setProgress] = useState({ read: 0, total: 0 });
   const fits = rangeFits(range.from, range.to);
   const recharges = useQuery({
     queryKey: ['orders', 'recharge-count', range.from, range.to],
     enabled: fits,
     queryFn: ({ signal }) =>
-      readAllOrders(
-        http,
-        {
-          kind: 'recharge',
-          state: 'paid',
-          from: new Date(range.from).toISOString(),
-          to: new Date(range.to).toISOString(),
-        },
-        { signal, onProgress: (read, total) => setProgress({ read, total }) },
-      ),
+      http.get<OrderCountSeries>('/v1/order/count', {
+        query: { kind: 'recharge', from: isoDay(range.from), to: isoDay(range.to) },
+        signal,
+      }),
   });
-  const stats = useMemo(
-    () => aggregateRecharges(recharges.data?.list ?? [], range.from, range.to),
-    [recharges.data, range.from, range.to],
-  );
+  const stats = useMemo(() => (recharges.data ? rechargeStats(recharges.data) : NO_RECHARGES), [recharges.data]);
   const money = (cents: number | undefined) => formatMoney(cents ?? 0);
   const loading = recharges.isFetching;
 
@@ -81,17 +70,8 @@ export const Component = () => {
         <span data-testid="recharge-count-range">
           {isoDay(range.from)} – {isoDay(range.to)}
         </span>
-        {loading && progress.total > 0 && (
-          <span data-testid="recharge-count-progress" style={{ minWidth: 240 }}>
-            {t('finance.count.loading', { read: progress.read, total: progress.total })}
-            <Progress percent={Math.floor((progress.read / progress.total) * 100)} size="small" />
-          </span>
-        )}
       </div>
       {!fits && <Alert type="warning" showIcon title={t('finance.count.rangeTooLong', { days: MAX_RANGE_DAYS })} />}
-      {recharges.data && !recharges.data.complete && (
-        <Alert type="warning" showIcon title={t('finance.count.partial', { count: recharges.data.list.length })} />
-      )}
       {fits && <RechargeChart stats={stats} />}
       {fits && (
         <Table<RechargeDay>

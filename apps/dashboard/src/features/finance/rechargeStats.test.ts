@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateRecharges, MAX_RANGE_DAYS, rangeFits, utcDays } from './rechargeStats.ts';
+import { MAX_RANGE_DAYS, rangeFits, rechargeStats, utcDays } from './rechargeStats.ts';
 
 const from = Date.parse('2026-03-01T00:00:00Z');
 const to = Date.parse('2026-03-03T23:59:59.999Z');
-const order = (channel: string, amount: number, paidAt: string) => ({
-  channel,
-  amount,
-  paid_at: paidAt,
-  created_at: paidAt,
-});
 
 describe('utcDays', () => {
   it('lists each UTC day of the range, both ends included', () => {
@@ -30,40 +24,28 @@ describe('rangeFits', () => {
   });
 });
 
-describe('aggregateRecharges', () => {
-  it('sums per UTC day of payment and channel, with empty days kept', () => {
-    const stats = aggregateRecharges(
-      [
-        order('wxpay', 1000, '2026-03-01T10:00:00Z'),
-        order('wxpay', 250, '2026-03-01T23:59:59Z'),
-        order('alipay', 300, '2026-03-01T12:00:00Z'),
-        // 00:30 in UTC+8 on the 4th is still the 3rd in UTC.
-        order('admin', 5000, '2026-03-03T16:30:00Z'),
+describe('rechargeStats', () => {
+  it('takes the server’s days as they are and orders the channels, the known ones first', () => {
+    const stats = rechargeStats({
+      from: '2026-03-01',
+      to: '2026-03-03',
+      total: 4,
+      amount: 6550,
+      by_channel: { admin: 5000, alipay: 300, wxpay: 1250, voucher: 0 },
+      list: [
+        { date: '2026-03-01', count: 3, amount: 1550, by_channel: { wxpay: 1250, alipay: 300 } },
+        { date: '2026-03-02', count: 0, amount: 0, by_channel: {} },
+        { date: '2026-03-03', count: 1, amount: 5000, by_channel: { admin: 5000 } },
       ],
-      from,
-      to,
-    );
+    });
     expect(stats.days).toEqual([
       { day: '2026-03-01', byChannel: { wxpay: 1250, alipay: 300 }, total: 1550, count: 3 },
       { day: '2026-03-02', byChannel: {}, total: 0, count: 0 },
       { day: '2026-03-03', byChannel: { admin: 5000 }, total: 5000, count: 1 },
     ]);
-    expect(stats.channels).toEqual(['wxpay', 'alipay', 'admin']);
-    expect(stats.totalByChannel).toEqual({ wxpay: 1250, alipay: 300, admin: 5000 });
+    expect(stats.channels).toEqual(['wxpay', 'alipay', 'admin', 'voucher']);
+    expect(stats.totalByChannel).toEqual({ admin: 5000, alipay: 300, wxpay: 1250, voucher: 0 });
     expect(stats.total).toBe(6550);
     expect(stats.count).toBe(4);
-  });
-
-  it('leaves out orders paid outside the range and falls back to the creation time', () => {
-    const stats = aggregateRecharges(
-      [
-        order('wxpay', 1, '2026-02-28T23:59:59Z'),
-        { channel: 'alipay', amount: 7, paid_at: null, created_at: '2026-03-02T08:00:00Z' },
-      ],
-      from,
-      to,
-    );
-    expect(stats.total).toBe(7);
-    expect(stats.days[1]?.byChannel).toEqual({ alipay: 7 });
   });
 });

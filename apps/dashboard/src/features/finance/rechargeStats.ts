@@ -1,14 +1,8 @@
+import type { OrderCountSeries } from '@rampart/contracts';
+
 /** At most this many days per statistics range (a quarter). */
 export const MAX_RANGE_DAYS = 92;
 const DAY_MS = 86_400_000;
-
-export interface PaidRecharge {
-  channel: string;
-  amount: number;
-  /** When the money arrived (ISO); the creation time when absent. */
-  paid_at: string | null;
-  created_at: string;
-}
 
 export interface RechargeDay {
   /** YYYY-MM-DD in UTC. */
@@ -43,30 +37,25 @@ export const utcDays = (fromMs: number, toMs: number): string[] => {
 export const rangeFits = (fromMs: number, toMs: number): boolean =>
   toMs >= fromMs && utcDays(fromMs, toMs).length <= MAX_RANGE_DAYS;
 
+/** What the page shows until the figures arrive. */
+export const NO_RECHARGES: RechargeStats = { days: [], channels: [], totalByChannel: {}, total: 0, count: 0 };
+
 /**
- * Paid recharges summed per UTC day (of payment) and channel, with every day of the range present
- * (zero when nothing came in) so the chart's axis has no gaps.
+ * The server's paid recharges per UTC day of payment (`GET /v1/order/count?kind=recharge`), every day
+ * of the range present (zero when nothing came in) so the chart's axis has no gaps, and the channels
+ * in a stable order (the known ones first).
  */
-export const aggregateRecharges = (orders: readonly PaidRecharge[], fromMs: number, toMs: number): RechargeStats => {
-  const days = new Map(utcDays(fromMs, toMs).map((day) => [day, { day, byChannel: {}, total: 0, count: 0 }]));
-  const totalByChannel: Record<string, number> = {};
-  let total = 0;
-  let count = 0;
-  for (const order of orders) {
-    const entry = days.get(utcDay(Date.parse(order.paid_at ?? order.created_at)));
-    if (!entry) continue;
-    const byChannel: Record<string, number> = entry.byChannel;
-    byChannel[order.channel] = (byChannel[order.channel] ?? 0) + order.amount;
-    entry.total += order.amount;
-    entry.count += 1;
-    totalByChannel[order.channel] = (totalByChannel[order.channel] ?? 0) + order.amount;
-    total += order.amount;
-    count += 1;
-  }
-  const seen = Object.keys(totalByChannel);
+export const rechargeStats = (series: OrderCountSeries): RechargeStats => {
+  const days = series.list.map((entry) => ({
+    day: entry.date,
+    byChannel: { ...entry.by_channel },
+    total: entry.amount,
+    count: entry.count,
+  }));
+  const seen = Object.keys(series.by_channel);
   const channels = [
     ...KNOWN_CHANNELS.filter((channel) => seen.includes(channel)),
     ...seen.filter((channel) => !KNOWN_CHANNELS.includes(channel)).sort(),
   ];
-  return { days: [...days.values()], channels, totalByChannel, total, count };
+  return { days, channels, totalByChannel: { ...series.by_channel }, total: series.amount, count: series.total };
 };

@@ -56,23 +56,41 @@ export async function newUsersPerDay(db: Kysely<Database>, fromMs: number, toMs:
   return rows.map((row) => ({ dayMs: Number(row.day), count: Number(row.count) }));
 }
 
-/** Packages sold (user packages made) or paid orders per UTC day in [fromMs, toMs). */
-export async function salesPerDay(
-  db: Kysely<Database>,
-  table: 'user_packages' | 'orders',
-  fromMs: number,
-  toMs: number,
-) {
+/** Packages sold (user packages made) per UTC day in [fromMs, toMs). */
+export async function packagesSoldPerDay(db: Kysely<Database>, fromMs: number, toMs: number) {
   const day = sql<number | string>`(created_at / 86400000) * 86400000`;
   const rows = await db
-    .selectFrom(table)
+    .selectFrom('user_packages')
     .select([day.as('day'), count()])
-    .$if(table === 'orders', (qb) => qb.where('state', '=', 'paid'))
     .where('created_at', '>=', fromMs)
     .where('created_at', '<', toMs)
     .groupBy(day)
     .execute();
   return rows.map((row) => ({ dayMs: Number(row.day), count: Number(row.count) }));
+}
+
+/**
+ * Paid orders (of one kind, or all) per UTC day of payment in [fromMs, toMs) and channel: how many
+ * and their sum in cents. By the day the money moved, not the day the order was opened: an online
+ * recharge opened before midnight and paid after it counts on the day it was paid.
+ */
+export async function paidOrdersPerDay(db: Kysely<Database>, fromMs: number, toMs: number, kind?: string) {
+  const day = sql<number | string>`(paid_at / 86400000) * 86400000`;
+  const rows = await db
+    .selectFrom('orders')
+    .select([day.as('day'), 'channel', count(), sql<number | string>`sum(amount)`.as('amount')])
+    .where('state', '=', 'paid')
+    .where('paid_at', '>=', fromMs)
+    .where('paid_at', '<', toMs)
+    .$if(kind !== undefined, (qb) => qb.where('kind', '=', kind ?? ''))
+    .groupBy([day, 'channel'])
+    .execute();
+  return rows.map((row) => ({
+    dayMs: Number(row.day),
+    channel: row.channel,
+    count: Number(row.count),
+    amount: Number(row.amount),
+  }));
 }
 
 /** The user's issued certificates that end before `beforeMs`, soonest first: how many, and the first `limit`. */

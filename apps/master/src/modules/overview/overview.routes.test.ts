@@ -119,13 +119,15 @@ describe.each(DIALECTS)('overviews on $dialect', (target) => {
     expect(month.total).toBe(2);
     for (const path of ['/v1/package-sold/count', '/v1/order/count']) {
       const zero = data<CountSeries>(await test.call('GET', `${path}?${range}`, { token: admin }));
+      const sums = path === '/v1/order/count' ? { amount: 0, by_channel: {} } : {};
       expect(zero, path).toEqual({
         from: date(today - DAY_MS),
         to: date(today),
         total: 0,
+        ...sums,
         list: [
-          { date: date(today - DAY_MS), count: 0 },
-          { date: date(today), count: 0 },
+          { date: date(today - DAY_MS), count: 0, ...sums },
+          { date: date(today), count: 0, ...sums },
         ],
       });
       const reversed = await test.call('GET', `${path}?from=${date(today)}&to=${date(today - DAY_MS)}`, {
@@ -133,6 +135,57 @@ describe.each(DIALECTS)('overviews on $dialect', (target) => {
       });
       expect(reversed.body, path).toMatchObject({ code: 'invalid_param', msg: 'to: must not be before from' });
     }
+  });
+
+  it('counts paid orders by the day they were paid, with their sums per channel, of one kind or all', async () => {
+    const owner = data<{ id: number }>(await test.call('GET', '/v1/user', { token: alice })).id;
+    const order = (kind: string, channel: string, amount: number, createdAt: number, paidAt: number | null) => ({
+      user_id: owner,
+      kind,
+      channel,
+      state: paidAt === null ? 'pending' : 'paid',
+      amount,
+      balance_after: null,
+      user_package_id: null,
+      coupon_id: null,
+      out_trade_no: `t-${kind}-${channel}-${amount}-${createdAt}`,
+      provider_txn_id: null,
+      created_at: createdAt,
+      paid_at: paidAt,
+    });
+    const yesterday = today - DAY_MS;
+    await test.database.db
+      .insertInto('orders')
+      .values([
+        // Opened yesterday, paid today: today's.
+        order('recharge', 'wxpay', 5000, yesterday + 3_600_000, today + 60_000),
+        order('recharge', 'alipay', 2000, today + 1000, today + 2000),
+        order('recharge', 'admin', 300, yesterday + 1000, yesterday + 1000),
+        order('purchase', 'balance', -1000, today + 5000, today + 5000),
+        // Never paid: not counted.
+        order('recharge', 'wxpay', 9900, today + 6000, null),
+      ])
+      .execute();
+    const range = `from=${date(yesterday)}&to=${date(today)}`;
+    const recharges = data(await test.call('GET', `/v1/order/count?${range}&kind=recharge`, { token: admin }));
+    expect(recharges).toEqual({
+      from: date(yesterday),
+      to: date(today),
+      total: 3,
+      amount: 7300,
+      by_channel: { wxpay: 5000, alipay: 2000, admin: 300 },
+      list: [
+        { date: date(yesterday), count: 1, amount: 300, by_channel: { admin: 300 } },
+        { date: date(today), count: 2, amount: 7000, by_channel: { wxpay: 5000, alipay: 2000 } },
+      ],
+    });
+    const all = data<{ total: number; amount: number; by_channel: Record<string, number> }>(
+      await test.call('GET', `/v1/order/count?${range}`, { token: admin }),
+    );
+    expect(all).toMatchObject({ total: 4, amount: 6300, by_channel: { balance: -1000, wxpay: 5000 } });
+    const unknown = await test.call('GET', `/v1/order/count?${range}&kind=gift`, { token: admin });
+    expect(unknown.body).toMatchObject({ code: 'invalid_param' });
+    expect(unknown.body.msg).toContain('kind');
   });
 
   it('refuses the admin calls to users', async () => {

@@ -1,9 +1,17 @@
-import { AdminOverview, CountSeries, CountSeriesQuery, Envelope, UserOverview } from '@rampart/contracts';
+import {
+  AdminOverview,
+  CountSeries,
+  CountSeriesQuery,
+  Envelope,
+  OrderCountQuery,
+  OrderCountSeries,
+  UserOverview,
+} from '@rampart/contracts';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { caller, requireAdmin } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
-import { adminOverview, newUserCount, salesCount, userOverview } from './overview.service.ts';
+import { adminOverview, newUserCount, orderCount, packagesSoldCount, userOverview } from './overview.service.ts';
 
 const tags = ['overview'];
 
@@ -61,20 +69,24 @@ export async function overviewRoutes(app: App, { db, logs }: AppContext) {
     { schema: countSchema('Admin: packages sold (user packages bought or granted) per day.') },
     async (request) => {
       requireAdmin(request);
-      return ok(await salesCount(stores, 'user_packages', request.query, Date.now()));
+      return ok(await packagesSoldCount(stores, request.query, Date.now()));
     },
   );
 
   app.get(
     '/v1/order/count',
     {
-      schema: countSchema(
-        'Admin: paid orders (recharges, purchases, renewals, upgrades, refunds, adjustments) per day.',
-      ),
+      schema: {
+        tags,
+        description:
+          'Admin: paid orders (recharges, purchases, renewals, upgrades, refunds, adjustments, or one `kind` of them) per UTC day of payment, with their sum in cents and the sum per payment channel; from and to included (default: the last 30 days), at most 366 days.',
+        querystring: OrderCountQuery,
+        response: { 200: Envelope(OrderCountSeries) },
+      },
     },
     async (request) => {
       requireAdmin(request);
-      return ok(await salesCount(stores, 'orders', request.query, Date.now()));
+      return ok(await orderCount(stores, request.query, Date.now()));
     },
   );
 }

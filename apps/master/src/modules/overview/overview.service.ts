@@ -2,6 +2,8 @@ import {
   type AdminOverview,
   type CountSeries,
   type CountSeriesQuery,
+  type OrderCountQuery,
+  type OrderCountSeries,
   OVERVIEW_LIMITS,
   type TrafficDay,
   type TrafficToday,
@@ -19,7 +21,8 @@ import {
   expiringCerts,
   newUsersPerDay,
   nodeCounts,
-  salesPerDay,
+  packagesSoldPerDay,
+  paidOrdersPerDay,
   siteIdsOfUser,
   sitesByIds,
   topSitesOfDay,
@@ -137,14 +140,46 @@ export async function newUserCount(stores: OverviewStores, query: CountSeriesQue
   return series(firstMs, lastMs, new Map(rows.map((row) => [row.dayMs, row.count])));
 }
 
-/** Packages sold (user packages made, bought or granted) or paid orders per day. */
-export async function salesCount(
+/** Packages sold (user packages made, bought or granted) per day. */
+export async function packagesSoldCount(
   stores: OverviewStores,
-  table: 'user_packages' | 'orders',
   query: CountSeriesQuery,
   now: number,
 ): Promise<CountSeries> {
   const { firstMs, lastMs } = countRange(query, now);
-  const rows = await salesPerDay(stores.db, table, firstMs, lastMs + DAY_MS);
+  const rows = await packagesSoldPerDay(stores.db, firstMs, lastMs + DAY_MS);
   return series(firstMs, lastMs, new Map(rows.map((row) => [row.dayMs, row.count])));
+}
+
+/** Paid orders (of one kind, or all) per day of payment: how many, their sum, and the sum per channel. */
+export async function orderCount(
+  stores: OverviewStores,
+  query: OrderCountQuery,
+  now: number,
+): Promise<OrderCountSeries> {
+  const { firstMs, lastMs } = countRange(query, now);
+  const rows = await paidOrdersPerDay(stores.db, firstMs, lastMs + DAY_MS, query.kind);
+  const days = new Map<number, { count: number; amount: number; by_channel: Record<string, number> }>();
+  const answer: OrderCountSeries = {
+    from: dateOf(firstMs),
+    to: dateOf(lastMs),
+    total: 0,
+    amount: 0,
+    by_channel: {},
+    list: [],
+  };
+  for (const row of rows) {
+    const day = days.get(row.dayMs) ?? { count: 0, amount: 0, by_channel: {} };
+    days.set(row.dayMs, day);
+    day.count += row.count;
+    day.amount += row.amount;
+    day.by_channel[row.channel] = (day.by_channel[row.channel] ?? 0) + row.amount;
+    answer.total += row.count;
+    answer.amount += row.amount;
+    answer.by_channel[row.channel] = (answer.by_channel[row.channel] ?? 0) + row.amount;
+  }
+  for (let ms = firstMs; ms <= lastMs; ms += DAY_MS) {
+    answer.list.push({ date: dateOf(ms), ...(days.get(ms) ?? { count: 0, amount: 0, by_channel: {} }) });
+  }
+  return answer;
 }

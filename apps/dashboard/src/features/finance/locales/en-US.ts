@@ -114,8 +114,6 @@ export const financeEnUS = {
       total: 'Total',
       orders: 'Orders',
       sum: 'Sum',
-      loading: 'Reading {{read}} of {{total}} orders',
-      partial: 'The range holds more than {{count}} recharges: only the newest are counted.',
       empty: 'No paid recharge in this range.',
     },
   },

@@ -115,8 +115,6 @@ export const financeZhCN: typeof financeEnUS = {
       total: '合计',
       orders: '订单数',
       sum: '金额',
-      loading: '正在读取 {{read}} / {{total}} 个订单',
-      partial: '该范围内充值超过 {{count}} 笔：只统计了最新的部分。',
       empty: '该范围内没有已支付的充值。',
     },
   },
