@@ -144,6 +144,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
         dialect: database.dialect,
         log: app.log,
         notifier,
+        secrets,
       });
       notifier.start();
       // Node IP health checks and failover, as /node/monitor-setting sets them.

@@ -181,6 +181,37 @@ describe.each(DIALECTS)('the DNS drift check against a real PowerDNS on $dialect
       expect.objectContaining({ fqdn: FQDN, differences: [], error: '' }),
     ]);
     expect(data<object>(await call('DELETE', TTL_PATH))).toEqual({ address_ttl: 60, cname_ttl: 300 });
+    expect(data<{ list: Drift[] }>(await call('POST', '/v1/node-groups/drift/repair')).list).toEqual([
+      expect.objectContaining({ differences: [], error: '' }),
+    ]);
+  });
+
+  it('the scheduled DNS check tells the admins of a group whose records differ, and nothing once repaired', async () => {
+    const runCheck = async () => {
+      const run = await call('POST', '/v1/tasks/scheduled/dns-drift/run');
+      expect(run.body.code, run.body.msg).toBe(0);
+      await expect
+        .poll(async () => {
+          const list = data<{ list: { name: string; running: boolean; last_result: string | null }[] }>(
+            await call('GET', '/v1/tasks/scheduled'),
+          ).list;
+          const task = list.find((entry) => entry.name === 'dns-drift');
+          return task && !task.running ? task.last_result : 'running';
+        })
+        .toBe('ok');
+    };
+    const told = () =>
+      test.database.db.selectFrom('messages').select(['title', 'body']).where('type', '=', 'node_failover').execute();
+    await runCheck();
+    expect(await told()).toEqual([]);
+    await patchPowerDns(FQDN, 'A', 60, ['192.0.2.10']);
+    await runCheck();
+    const messages = await told();
+    expect(messages.map((message) => message.title)).toEqual(['DNS of 1 line group(s) differs from their settings']);
+    expect(messages[0]?.body).toContain(`(${FQDN}): 1 missing, 0 extra, 0 different`);
+    expect(data<Drift>(await call('POST', `/v1/node-groups/${groupId}/drift/repair`)).differences).toEqual([]);
+    await runCheck();
+    expect(await told()).toHaveLength(1);
   });
 
   it('refuses bad TTLs naming the field, unknown groups and ordinary users; a group with no host says why', async () => {

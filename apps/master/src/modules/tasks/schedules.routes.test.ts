@@ -60,6 +60,7 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
   it('lists certificate renewal, log retention, expiry notices and package settlement, and changes whether and how often they run', async () => {
     expect(await scheduled()).toEqual([
       expect.objectContaining({ name: 'cert-renewal', enabled: true, interval_seconds: 3600, last_result: null }),
+      expect.objectContaining({ name: 'dns-drift', enabled: true, interval_seconds: 3600, running: false }),
       expect.objectContaining({ name: 'expiry-notices', enabled: true, interval_seconds: 3600, running: false }),
       expect.objectContaining({ name: 'log-retention', enabled: true, interval_seconds: 3600, running: false }),
       expect.objectContaining({ name: 'traffic-retention', enabled: true, interval_seconds: 3600, running: false }),
@@ -84,7 +85,7 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
     const unknown = await test.call('POST', '/v1/tasks/scheduled/coffee/run', { token: admin });
     expect(unknown.body).toMatchObject({
       code: 'not_found',
-      msg: 'scheduled task coffee does not exist; there are cert-renewal, log-retention, traffic-retention, user-packages, expiry-notices',
+      msg: 'scheduled task coffee does not exist; there are cert-renewal, log-retention, traffic-retention, user-packages, expiry-notices, dns-drift',
     });
   });
 
@@ -105,14 +106,10 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
     const { db } = test.database;
     const log = test.app.log;
     const messenger = createMessenger({ db, log, smtpFrom: 'test@localhost' });
-    const notifier = createNotifier({
-      db,
-      log,
-      messenger,
-      secrets: secretBox(loadSecretKey(test.database.dataDir, undefined)),
-    });
+    const secrets = secretBox(loadSecretKey(test.database.dataDir, undefined));
+    const notifier = createNotifier({ db, log, messenger, secrets });
     const { logs, dialect } = test.database;
-    const schedules = startSchedules({ db, logs, dialect, log, notifier });
+    const schedules = startSchedules({ db, logs, dialect, log, notifier, secrets });
     try {
       await expect.poll(async () => (await one('log-retention'))?.last_result, { timeout: 15_000 }).toBe('ok');
     } finally {

@@ -3,8 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
+import type { SecretBox } from '../../secrets.ts';
 import { renewDueCerts } from '../acme/renewals.ts';
 import { pruneAccountLogs } from '../audit/log-retention.ts';
+import { reportDnsDrift } from '../line-groups/drift-notices.ts';
 import { sendCertExpiryNotices } from '../messages/expiry-notices.ts';
 import type { Notifier } from '../messages/notifier.ts';
 import { sendPackageExpiryNotices, sendPackageTrafficNotices } from '../messages/package-notices.ts';
@@ -26,6 +28,7 @@ export interface ScheduleDeps {
   dialect: Dialect;
   log: FastifyBaseLogger;
   notifier: Notifier;
+  secrets: SecretBox;
 }
 
 export interface ScheduledJob {
@@ -81,6 +84,14 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
       if (certs > 0) log.info({ sent: certs }, 'sent certificate expiry notices');
       const packages = await sendPackageExpiryNotices(db, notifier);
       if (packages > 0) log.info({ sent: packages }, 'sent package expiry and renewal balance notices');
+    },
+  },
+  {
+    name: 'dns-drift',
+    intervalSeconds: 3600,
+    async run(deps) {
+      const drifted = await reportDnsDrift(deps);
+      if (drifted > 0) deps.log.info({ drifted }, 'told the admins of line groups whose DNS records differ');
     },
   },
 ];

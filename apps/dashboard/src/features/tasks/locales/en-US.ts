@@ -8,6 +8,7 @@ export const tasksEnUS = {
       'expiry-notices': 'Expiry notices',
       'traffic-retention': 'Traffic data retention',
       'user-packages': 'Package settlement',
+      'dns-drift': 'DNS record check',
     },
     about: {
       'traffic-retention':
@@ -18,6 +19,8 @@ export const tasksEnUS = {
         'Renews or expires packages past their end, applies the monthly traffic cap, and tells owners at 80% and 100% of it.',
       'cert-renewal': 'Queues the renewal of ACME certificates that expire soon.',
       'log-retention': 'Deletes operation and sign-in log entries older than the retention (at least 180 days).',
+      'dns-drift':
+        'Compares each line group’s records at its DNS provider with its settings, and tells the admins when they differ or cannot be read.',
     },
     column: {
       name: 'Task',

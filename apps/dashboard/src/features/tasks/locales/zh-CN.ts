@@ -8,6 +8,7 @@ export const tasksZhCN = {
       'expiry-notices': '到期提醒',
       'traffic-retention': '流量数据保留',
       'user-packages': '套餐结算',
+      'dns-drift': 'DNS 记录检查',
     },
     about: {
       'traffic-retention': '删除超过系统设置中保留期的访问日志、流量汇总、节点上报和用量采样。',
@@ -16,6 +17,7 @@ export const tasksZhCN = {
       'user-packages': '续费或停用到期套餐，执行月流量上限，并在用量达到 80% 和 100% 时通知用户。',
       'cert-renewal': '为即将到期的 ACME 证书排队续期。',
       'log-retention': '删除超过保留期（至少 180 天）的操作日志和登录日志。',
+      'dns-drift': '比对各线路分组在 DNS 服务商上的记录与其设置，有差异或无法读取时通知管理员。',
     },
     column: {
       name: '任务',
