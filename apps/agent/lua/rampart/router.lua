@@ -110,7 +110,8 @@ local function limit_rate(site)
     local share = floor(cap / (open > 1 and open or 1))
     if rate == nil or share < rate then rate = share end
   end
-  if rate then var.limit_rate = rate < 1 and 1 or rate end
+  -- As digits: a number would be written in exponent form past 14 digits, which nginx cannot read.
+  if rate then var.limit_rate = string.format("%d", rate < 1 and 1 or rate) end
 end
 
 --- The control server's /bandwidth: the requests open per capped site, as JSON.
