@@ -66,10 +66,14 @@ function signatureProblem(params: URLSearchParams, secrets: Record<string, strin
 export async function startFakeAlidns(
   secrets: Record<string, string>,
   domains: string[],
-  /** The smallest TTL of the domains' edition (DescribeDomainInfo's MinTtl): 600 on the free one. */
-  minTtl = 600,
+  /**
+   * The smallest TTL of the domains' edition (DescribeDomainInfo's MinTtl): 600 on the free one;
+   * null: a key whose policy does not allow DescribeDomainInfo (600 still applies to records).
+   */
+  edition: number | null = 600,
 ): Promise<FakeAlidns> {
   const records: AlidnsRecord[] = [];
+  const minTtl = edition ?? 600;
   const nonces = new Set<string>();
   /** name|RR|type|line of the record sets whose weighted round robin is on. */
   const slb = new Set<string>();
@@ -142,6 +146,8 @@ export async function startFakeAlidns(
     if (!domains.includes(domain))
       return fail(400, 'InvalidDomainName.NoExist', 'The specified domain name does not exist.');
     if (action === 'DescribeSupportLines') return reply({ RecordLines: { RecordLine: ALIDNS_LINES } });
+    if (action === 'DescribeDomainInfo' && edition === null)
+      return fail(403, 'Forbidden.RAM', 'User not authorized to operate on the specified resource.');
     if (action === 'DescribeDomainInfo')
       return reply({ DomainName: domain, ...(params.get('NeedDetailAttributes') === 'true' && { MinTtl: minTtl }) });
     if (action === 'SetDNSSLBStatus') {

@@ -104,6 +104,17 @@ describe('AliDNS against a local stand-in that checks signatures, nonces and tim
     expect(await provider.listRecords('example.cn', 'nothing.example.cn')).toEqual([]);
   });
 
+  it('publishes with 600 seconds at least when the key may not read DescribeDomainInfo', async () => {
+    const limited = await startFakeAlidns({ [KEYS.access_key_id]: KEYS.access_key_secret }, ['example.cn'], null);
+    try {
+      const provider = alidns(KEYS, limited.url, { address_ttl: 60, cname_ttl: 300 });
+      await provider.setAddresses('example.cn', 'lg1.example.cn', null, [{ ip: '192.0.2.1', weight: 1 }]);
+      expect(limited.records.map((record) => record.TTL)).toEqual([600]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('takes an edition’s smaller MinTtl from DescribeDomainInfo', async () => {
     const paid = await startFakeAlidns({ [KEYS.access_key_id]: KEYS.access_key_secret }, ['example.cn'], 1);
     try {

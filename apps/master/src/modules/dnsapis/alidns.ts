@@ -97,14 +97,15 @@ export function alidns(
     });
     return answer.DomainRecords?.Record ?? [];
   };
-  // Each edition has its smallest TTL (DescribeDomainInfo's MinTtl with the detail attributes).
+  // Each edition has its smallest TTL (DescribeDomainInfo's MinTtl with the detail attributes); a key
+  // not allowed that read publishes with every edition's minimum rather than not at all.
   const minimums = new Map<string, number>();
   const ttlAt = async (zone: string, kind: RecordKind) => {
     if (!minimums.has(zone)) {
       const info = await call<{ MinTtl?: number }>('DescribeDomainInfo', {
         DomainName: zone,
         NeedDetailAttributes: 'true',
-      });
+      }).catch(() => ({ MinTtl: undefined }));
       minimums.set(zone, Number(info.MinTtl) > 0 ? Number(info.MinTtl) : TTL);
     }
     return ttlOf(ttl, kind, minimums.get(zone));
