@@ -85,7 +85,26 @@ export const Usage = Type.Object({
 });
 export type Usage = Static<typeof Usage>;
 
-export const UserPackageUsage = Type.Object({ user_package_id: Type.Integer(), ...Usage.properties });
+/** A stream's traffic in the month (streams have no 5-minute samples: their bytes are not in the percentile). */
+export const UsageStream = Type.Object({
+  stream_id: Type.Integer(),
+  name: Type.String(),
+  bytes_in: Count,
+  bytes_out: Count,
+});
+export type UsageStream = Static<typeof UsageStream>;
+
+/**
+ * A user package's month: `total`, `days` and `sites` are its sites'; `streams` its streams';
+ * `counted_bytes_out` is what counts against its monthly traffic (sites' and streams' bytes out).
+ */
+export const UserPackageUsage = Type.Object({
+  user_package_id: Type.Integer(),
+  ...Usage.properties,
+  /** Per stream, the most traffic out first. */
+  streams: Type.Array(UsageStream),
+  counted_bytes_out: Count,
+});
 export type UserPackageUsage = Static<typeof UserPackageUsage>;
 
 /** The package decides whose usage it is: no user_id. */

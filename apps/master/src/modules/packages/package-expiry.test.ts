@@ -162,4 +162,70 @@ describe.each(DIALECTS)('user packages past their end on $dialect', (target) => 
     expect(await enforceMonthlyTraffic(test.database.db, test.database.logs)).toMatchObject({ cleared: 1 });
     expect(await served()).toContain(site);
   });
+
+  it('counts the streams’ traffic of the month against the package: past its traffic through streams alone it is exceeded', async () => {
+    const capped = data(
+      await test.call('POST', '/v1/packages', {
+        token: admin,
+        body: { name: 'Streams', price_month: 100, traffic_gb: 1, max_sites: 2, max_domains: 2, on_sale: true },
+      }),
+    ).id;
+    const eve = await buyer('eve', 10_000);
+    const pkg = data<UserPackageView>(
+      await test.call('POST', '/v1/user-packages', { token: eve, body: { package_id: capped } }),
+    );
+    const stream = await test.database.db
+      .insertInto('streams')
+      .values({
+        user_id: await userId(eve),
+        user_package_id: pkg.id,
+        group_id: null,
+        name: 'game',
+        listen_port: 30_960,
+        protocol: 'tcp',
+        settings: '{}',
+        enabled: 1,
+        version: 1,
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const today = Math.floor(Date.now() / 86_400_000) * 86_400;
+    const streamed = (bucket: number, bytesOut: number, bytesIn = 0) =>
+      test.database.logs
+        .insertInto('stream_traffic_days')
+        .values({
+          stream_id: stream.id,
+          bucket,
+          connections: 1,
+          failed: 0,
+          bytes_in: bytesIn,
+          bytes_out: bytesOut,
+          session_ms: 1000,
+        })
+        .execute();
+    const usageOf = (usage: { id: number; sent: number }[]) => usage.find((row) => row.id === pkg.id);
+    // Bytes in (from the clients) do not count, and neither does last month.
+    await streamed(today, 600_000_000, 5_000_000_000);
+    const monthStart = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1) / 1000;
+    await streamed(monthStart - 86_400, 5_000_000_000);
+    const under = await enforceMonthlyTraffic(test.database.db, test.database.logs);
+    expect(under).toMatchObject({ exceeded: 0 });
+    expect(usageOf(under.usage)).toMatchObject({ sent: 600_000_000, cap: 1_000_000_000 });
+
+    await test.database.logs
+      .updateTable('stream_traffic_days')
+      .set({ bytes_out: 1_100_000_000 })
+      .where('stream_id', '=', stream.id)
+      .where('bucket', '=', today)
+      .execute();
+    const before = await currentConfigVersion(test.database.db);
+    const over = await enforceMonthlyTraffic(test.database.db, test.database.logs);
+    expect(over).toMatchObject({ exceeded: 1 });
+    expect(usageOf(over.usage)).toMatchObject({ sent: 1_100_000_000 });
+    expect(await currentConfigVersion(test.database.db)).toBeGreaterThan(before);
+    const view = data<UserPackageView>(await test.call('GET', `/v1/user-packages/${pkg.id}`, { token: eve }));
+    expect(view.traffic_exceeded).toBe(true);
+  });
 });

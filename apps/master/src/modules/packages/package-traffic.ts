@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
 import { changeConfig } from '../config/config-version.ts';
-import { readDays } from '../usage/usage.repository.ts';
+import { readDays, streamTotals } from '../usage/usage.repository.ts';
 import { limitsOfUserPackages } from './user-packages.repository.ts';
 
 const GB = 1_000_000_000;
@@ -18,7 +18,7 @@ export interface PackageTraffic {
   id: number;
   user_id: number;
   name: string;
-  /** Bytes its sites sent this month. */
+  /** Bytes its sites and streams sent this month. */
   sent: number;
   /** Bytes it may send this month (package plus traffic packs in force); 0 is unlimited. */
   cap: number;
@@ -27,7 +27,7 @@ export interface PackageTraffic {
 }
 
 /**
- * The monthly traffic cap (part of the settlement task): a package whose sites sent more this UTC
+ * The monthly traffic cap (part of the settlement task): a package whose sites and streams sent more this UTC
  * month than its traffic (package plus traffic packs in force; 0 is unlimited) is marked exceeded,
  * and its sites and streams get the operator's policy (a suspension page or a throttle) with a new
  * config version; a new month, a traffic pack or a bigger package clears the mark the same way.
@@ -37,26 +37,20 @@ export async function enforceMonthlyTraffic(db: Kysely<Database>, logs: Kysely<L
   const rows = await db.selectFrom('user_packages').selectAll().where('state', '=', 'active').execute();
   if (rows.length === 0) return { exceeded: 0, cleared: 0, usage: [] as PackageTraffic[] };
   const limits = await limitsOfUserPackages(db, rows, now);
-  const ids = rows.map((row) => row.id);
-  const sites = await db
-    .selectFrom('sites')
-    .select(['id', 'user_package_id'])
-    .where('user_package_id', 'in', ids)
-    .execute();
-  const packageOf = new Map(sites.map((site) => [site.id, site.user_package_id]));
   const month = monthStartSeconds(now);
-  const days = await readDays(logs, [...packageOf.keys()], month, Math.ceil(now / 1000) + 86_400);
-  const sent = new Map<number, number>();
-  for (const day of days) {
-    const owner = packageOf.get(day.site_id);
-    if (owner != null) sent.set(owner, (sent.get(owner) ?? 0) + day.bytes_out);
-  }
+  const sent = await packagesBytesOut(
+    db,
+    logs,
+    rows.map((row) => row.id),
+    month,
+    Math.ceil(now / 1000) + 86_400,
+  );
   const over: number[] = [];
   const under: number[] = [];
   const usage: PackageTraffic[] = [];
   for (const row of rows) {
     const cap = (limits.get(row.id)?.traffic_gb ?? 0) * GB;
-    const bytes = sent.get(row.id) ?? 0;
+    const bytes = (sent.get(row.id)?.sites ?? 0) + (sent.get(row.id)?.streams ?? 0);
     usage.push({ id: row.id, user_id: row.user_id, name: row.name, sent: bytes, cap, month: month * 1000 });
     const exceeded = cap > 0 && bytes >= cap;
     if (exceeded && row.traffic_exceeded === 0) over.push(row.id);
@@ -73,4 +67,44 @@ export async function enforceMonthlyTraffic(db: Kysely<Database>, logs: Kysely<L
     });
   }
   return { exceeded: over.length, cleared: under.length, usage };
+}
+
+/** Bytes out of one user package's sites and of its streams. */
+export interface PackageBytesOut {
+  sites: number;
+  streams: number;
+}
+
+/**
+ * The bytes out that count against each user package's traffic in [from, to) (seconds, whole UTC
+ * days): its sites' (to the clients, as billed) and its streams' (to the clients) from the day rollups.
+ */
+export async function packagesBytesOut(
+  db: Kysely<Database>,
+  logs: Kysely<LogDatabase>,
+  userPackageIds: readonly number[],
+  from: number,
+  to: number,
+): Promise<Map<number, PackageBytesOut>> {
+  const sent = new Map<number, PackageBytesOut>(userPackageIds.map((id) => [id, { sites: 0, streams: 0 }]));
+  if (userPackageIds.length === 0) return sent;
+  const [sites, streams] = await Promise.all([
+    db.selectFrom('sites').select(['id', 'user_package_id']).where('user_package_id', 'in', userPackageIds).execute(),
+    db.selectFrom('streams').select(['id', 'user_package_id']).where('user_package_id', 'in', userPackageIds).execute(),
+  ]);
+  const siteOwner = new Map(sites.map((site) => [site.id, site.user_package_id]));
+  const streamOwner = new Map(streams.map((stream) => [stream.id, stream.user_package_id]));
+  const [days, streamSums] = await Promise.all([
+    readDays(logs, [...siteOwner.keys()], from, to),
+    streamTotals(logs, [...streamOwner.keys()], from, to),
+  ]);
+  for (const day of days) {
+    const owner = sent.get(siteOwner.get(day.site_id) ?? 0);
+    if (owner) owner.sites += day.bytes_out;
+  }
+  for (const stream of streamSums) {
+    const owner = sent.get(streamOwner.get(stream.stream_id) ?? 0);
+    if (owner) owner.streams += stream.bytes_out;
+  }
+  return sent;
 }

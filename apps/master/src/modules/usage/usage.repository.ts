@@ -155,3 +155,47 @@ export async function siteOwners(db: Kysely<Database>): Promise<{ id: number; us
 
 export const userExists = async (db: Kysely<Database>, userId: number): Promise<boolean> =>
   (await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()) !== undefined;
+
+export interface StreamTotals {
+  stream_id: number;
+  bytes_in: number;
+  bytes_out: number;
+}
+
+/** The streams' traffic summed over their day rollup rows in [from, to) (seconds), per stream. */
+export async function streamTotals(
+  logs: Kysely<LogDatabase>,
+  streamIds: readonly number[],
+  from: number,
+  to: number,
+): Promise<StreamTotals[]> {
+  if (streamIds.length === 0) return [];
+  const rows = await logs
+    .selectFrom('stream_traffic_days')
+    .select([
+      'stream_id',
+      sql<number | string>`sum(bytes_in)`.as('bytes_in'),
+      sql<number | string>`sum(bytes_out)`.as('bytes_out'),
+    ])
+    .where('stream_id', 'in', streamIds)
+    .where('bucket', '>=', from)
+    .where('bucket', '<', to)
+    .groupBy('stream_id')
+    .execute();
+  // PostgreSQL sums bigints as numeric, which arrives as text.
+  return rows.map((row) => ({
+    stream_id: Number(row.stream_id),
+    bytes_in: Number(row.bytes_in),
+    bytes_out: Number(row.bytes_out),
+  }));
+}
+
+/** The streams that count against a user package. */
+export async function streamsOfUserPackage(db: Kysely<Database>, userPackageId: number) {
+  return db
+    .selectFrom('streams')
+    .select(['id', 'name'])
+    .where('user_package_id', '=', userPackageId)
+    .orderBy('id')
+    .execute();
+}

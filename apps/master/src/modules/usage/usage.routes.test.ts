@@ -246,7 +246,7 @@ describe.each(DIALECTS)('usage and the 95th percentile on $dialect', (target) =>
     expect(second.list.map((row) => row.account)).toEqual(['bob']);
   });
 
-  it("answers a user package's usage: only the sites that count against it, for its owner and admins", async () => {
+  it("answers a user package's usage: only the sites and streams that count against it, for its owner and admins", async () => {
     const grant = async (userId: number) => {
       const pkg = data(
         await test.call('POST', '/v1/packages', {
@@ -277,6 +277,45 @@ describe.each(DIALECTS)('usage and the 95th percentile on $dialect', (target) =>
     );
     expect(counted.sites.map((site) => site.site_id)).toEqual([world.shop]);
     expect(counted.total.bytes_out).toBeGreaterThan(0);
+    expect(counted).toMatchObject({ streams: [], counted_bytes_out: counted.total.bytes_out });
+
+    // Its streams' traffic of the month counts against it too (a day of August does not).
+    const stream = await test.database.db
+      .insertInto('streams')
+      .values({
+        user_id: world.aliceId,
+        user_package_id: alicePackage,
+        group_id: null,
+        name: 'game',
+        listen_port: 30_950,
+        protocol: 'tcp',
+        settings: '{}',
+        enabled: 1,
+        version: 1,
+        created_at: SEPT,
+        updated_at: SEPT,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const streamDay = (bucket: number, bytesOut: number) => ({
+      stream_id: stream.id,
+      bucket,
+      connections: 1,
+      failed: 0,
+      bytes_in: 7,
+      bytes_out: bytesOut,
+      session_ms: 1000,
+    });
+    await test.database.logs
+      .insertInto('stream_traffic_days')
+      .values([streamDay(SEPT / 1000 + 86_400, 5_000), streamDay(SEPT / 1000 - 86_400, 1_000_000)])
+      .execute();
+    const withStream = data<UserPackageUsage>(
+      await test.call('GET', `/v1/user-package/${alicePackage}/usage?month=${MONTH}`, { token: world.alice }),
+    );
+    expect(withStream.streams).toEqual([{ stream_id: stream.id, name: 'game', bytes_in: 7, bytes_out: 5_000 }]);
+    expect(withStream.total.bytes_out).toBe(counted.total.bytes_out);
+    expect(withStream.counted_bytes_out).toBe(counted.total.bytes_out + 5_000);
     const foreign = await test.call('GET', `/v1/user-package/${alicePackage}/usage`, { token: world.bob });
     expect(foreign.status).toBe(404);
     const bad = await test.call('GET', '/v1/user-package/0/usage', { token: world.alice });

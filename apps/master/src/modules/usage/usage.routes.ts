@@ -17,7 +17,7 @@ import { caller, requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { findUserPackage } from '../packages/user-packages.repository.ts';
 import { ownerOf } from '../tenancy.ts';
-import { usageCount, usageOf, userUsageRanking } from './usage.service.ts';
+import { usageCount, usageOf, userPackageUsageOf, userUsageRanking } from './usage.service.ts';
 
 const tags = ['usage'];
 
@@ -76,7 +76,7 @@ export async function usageRoutes(app: App, { db, logs }: AppContext) {
       schema: {
         tags,
         description:
-          'The usage of a user package in a month: the traffic, 95th percentile and forecast of the sites that count against it. Customers read their own packages; admins any.',
+          "The usage of a user package in a month: the traffic, 95th percentile and forecast of the sites that count against it, the traffic of its streams, and counted_bytes_out (its sites' and streams' bytes out, what counts against its monthly traffic). Customers read their own packages; admins any.",
         params: IdParams,
         querystring: UserPackageUsageQuery,
         response: { 200: Envelope(UserPackageUsage) },
@@ -85,9 +85,7 @@ export async function usageRoutes(app: App, { db, logs }: AppContext) {
     async (request) => {
       const { user } = caller(request);
       const pkg = await findUserPackage(stores.db, request.params.id, { id: user.id, isAdmin: user.type === 1 });
-      const query = { ...(request.query.month && { month: request.query.month }), user_id: pkg.user_id };
-      const usage = await usageOf(stores, ownerOf(request), query, Date.now(), pkg.id);
-      return ok({ user_package_id: pkg.id, ...usage });
+      return ok(await userPackageUsageOf(stores, ownerOf(request), pkg, request.query.month, Date.now()));
     },
   );
 }

@@ -6,6 +6,7 @@ import {
   type UsageDay,
   type UsageFigures,
   type UsageQuery,
+  type UserPackageUsage,
   type UserUsageList,
   type UserUsageQuery,
 } from '@rampart/contracts';
@@ -33,6 +34,8 @@ import {
   readSamples,
   siteOwners,
   sitesOfUser,
+  streamsOfUserPackage,
+  streamTotals,
   totalsPerSite,
   userExists,
 } from './usage.repository.ts';
@@ -151,6 +154,48 @@ export async function usageOf(
         ),
       }))
       .sort((a, b) => b.bytes_out - a.bytes_out || a.site_id - b.site_id),
+  };
+}
+
+/**
+ * A user package's month: its sites' usage, its streams' traffic, and the bytes out that count
+ * against its monthly traffic (the figure the traffic cap and the usage notices use).
+ */
+export async function userPackageUsageOf(
+  stores: UsageStores,
+  owner: Owner,
+  userPackage: { id: number; user_id: number },
+  month: string | undefined,
+  now: number,
+): Promise<UserPackageUsage> {
+  const query = { ...(month && { month }), user_id: userPackage.user_id };
+  const usage = await usageOf(stores, owner, query, now, userPackage.id);
+  const period = billingPeriod(month, now);
+  const streams = await streamsOfUserPackage(stores.db, userPackage.id);
+  const totals = new Map(
+    (
+      await streamTotals(
+        stores.logs,
+        streams.map((stream) => stream.id),
+        seconds(period.fromMs),
+        seconds(period.toMs),
+      )
+    ).map((row) => [row.stream_id, row]),
+  );
+  const streamUsage = streams
+    .map((stream) => ({
+      stream_id: stream.id,
+      name: stream.name,
+      bytes_in: totals.get(stream.id)?.bytes_in ?? 0,
+      bytes_out: totals.get(stream.id)?.bytes_out ?? 0,
+    }))
+    .sort((a, b) => b.bytes_out - a.bytes_out || a.stream_id - b.stream_id);
+  const streamsOut = streamUsage.reduce((sum, stream) => sum + stream.bytes_out, 0);
+  return {
+    user_package_id: userPackage.id,
+    ...usage,
+    streams: streamUsage,
+    counted_bytes_out: usage.total.bytes_out + streamsOut,
   };
 }
 
