@@ -20,7 +20,7 @@ export interface PowerDns extends PowerDnsAddress {
   /** Creates a native zone through the API. */
   createZone(zone: string): Promise<void>;
   /** Replaces one record set (contents in zone-file syntax: TXT quoted, names with a final dot). */
-  setRecords(zone: string, name: string, type: string, contents: string[]): Promise<void>;
+  setRecords(zone: string, name: string, type: string, contents: string[], ttl?: number): Promise<void>;
   /** Deletes the zones this client created. */
   deleteZones(): Promise<void>;
   close(): Promise<void>;
@@ -109,9 +109,27 @@ const powerDnsApi =
       headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
     });
 
+/**
+ * One shared PowerDNS serves every test file of a run, and its SQLite backend answers 500 when a
+ * write waits on another file's write for longer than its lock timeout (seen on a busy machine,
+ * deleting a zone). Such an answer is tried again, at most five times, a little later each time;
+ * any other answer is final.
+ */
+const ATTEMPTS = 5;
+const retried =
+  (api: ReturnType<typeof powerDnsApi>) =>
+  async (path: string, init: RequestInit = {}): Promise<Response> => {
+    for (let attempt = 1; ; attempt++) {
+      const response = await api(path, init);
+      if (response.status < 500 || attempt === ATTEMPTS) return response;
+      await response.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  };
+
 /** Zone and record calls on a running PowerDNS; `close` is what ends this test file's use of it. */
 export function powerDnsClient(address: PowerDnsAddress, close: (zones: readonly string[]) => Promise<void>): PowerDns {
-  const api = powerDnsApi(address.apiUrl, address.apiKey);
+  const api = retried(powerDnsApi(address.apiUrl, address.apiKey));
   const zones: string[] = [];
   return {
     ...address,
@@ -123,7 +141,7 @@ export function powerDnsClient(address: PowerDnsAddress, close: (zones: readonly
       if (!response.ok) throw new Error(`zone ${zone}: ${response.status} ${await response.text()}`);
       zones.push(zone);
     },
-    async setRecords(zone, name, type, contents) {
+    async setRecords(zone, name, type, contents, ttl = 60) {
       const response = await api(`/zones/${zone}.`, {
         method: 'PATCH',
         body: JSON.stringify({
@@ -131,7 +149,7 @@ export function powerDnsClient(address: PowerDnsAddress, close: (zones: readonly
             {
               name: `${name}.`,
               type,
-              ttl: 60,
+              ttl,
               changetype: 'REPLACE',
               records: contents.map((content) => ({ content, disabled: false })),
             },
@@ -143,7 +161,9 @@ export function powerDnsClient(address: PowerDnsAddress, close: (zones: readonly
     async deleteZones() {
       for (const zone of zones.splice(0)) {
         const response = await api(`/zones/${zone}.`, { method: 'DELETE' });
-        if (!response.ok && response.status !== 404) throw new Error(`delete zone ${zone}: ${response.status}`);
+        if (!response.ok && response.status !== 404) {
+          throw new Error(`delete zone ${zone}: ${response.status} ${await response.text()}`);
+        }
       }
     },
     close: () => close(zones),
