@@ -197,6 +197,60 @@ describe('/user-package/buy and /user-package/my: buying, renewing and a balance
     await page.getByTestId(`user-package-name:${owned.id}`).filter({ hasText: 'Shop' }).waitFor();
   });
 
+  it('after a renewal, extends the upgrade packs to the package’s end at the price it showed first', async () => {
+    const user = await customer('tomas', 10_000);
+    const { baseUrl } = suite.master();
+    await callApi(baseUrl, 'POST', '/v1/user-packages', {
+      token: user.token,
+      body: { package_id: (await starterId(user)).id, term: 'month', terms: 1 },
+    });
+    const [owned] = await packagesOf(user);
+    const packs = await callApi<{ list: { id: number; name: string }[] }>(baseUrl, 'GET', '/v1/package-ups', {
+      token: user.token,
+    });
+    const pack = packs.list.find((entry) => entry.name === 'More sites');
+    if (!owned || !pack) throw new Error('no user package or no upgrade pack');
+    await callApi(baseUrl, 'POST', `/v1/user-package/${owned.id}/upgrades`, {
+      token: user.token,
+      body: { package_up_id: pack.id, amount: 1 },
+    });
+    await callApi(baseUrl, 'PUT', `/v1/user-packages/${owned.id}`, {
+      token: user.token,
+      body: { renew: { term: 'month', terms: 1 } },
+    });
+    const quote = await callApi<{ price: number }>(baseUrl, 'PUT', `/v1/user-package/${owned.id}/upgrades`, {
+      token: user.token,
+      body: { quote: true },
+    });
+    const before = await balanceOf(user);
+    const money = (cents: number) => (cents / 100).toFixed(2);
+
+    const page = await suite.openPage({ token: user.token });
+    await page.goto(suite.url('/user-package/my'));
+    await page.getByTestId('user-package-my-page').waitFor();
+    await row(page, 'Starter').getByRole('button', { name: 'Expand row' }).click();
+    const dialog = await openDialog(page, page.getByTestId('extend-packs:Starter'));
+    await dialog
+      .getByTestId('extend-price')
+      .filter({ hasText: money(quote.price) })
+      .waitFor();
+    expect(await balanceOf(user)).toBe(before);
+    await dialog.getByRole('button', { name: 'Pay from balance' }).click();
+    await page
+      .getByTestId('user-balance')
+      .filter({ hasText: money(before - quote.price) })
+      .waitFor();
+    await page.getByTestId('extend-packs:Starter').waitFor({ state: 'detached' });
+    const [renewed] = await packagesOf(user);
+    const upgrades = await callApi<{ list: { end_at: string }[] }>(
+      baseUrl,
+      'GET',
+      `/v1/user-package/${owned.id}/upgrades`,
+      { token: user.token },
+    );
+    expect(upgrades.list.map((upgrade) => upgrade.end_at)).toEqual([renewed?.end_at]);
+  });
+
   it('speaks Chinese on both pages', async () => {
     const user = await customer('rosa', 3000);
     await callApi(suite.master().baseUrl, 'POST', '/v1/user-packages', {

@@ -159,6 +159,28 @@ export const UpgradeQuote = Type.Object({
 });
 export type UpgradeQuote = Static<typeof UpgradeQuote>;
 
+/** PUT upgrades: carries the packs that end before the package to its end; `quote` only prices it. */
+export const UpgradeExtend = Type.Object(
+  {
+    /** Answers the price without paying. */
+    quote: Type.Optional(Type.Boolean()),
+    /** The quoted price the user agreed to (cents): refused when the price is no longer that. */
+    price: Type.Optional(Type.Integer({ minimum: 0, description: 'cents, 0 or more' })),
+  },
+  { additionalProperties: false },
+);
+export type UpgradeExtend = Static<typeof UpgradeExtend>;
+
+export const UpgradeExtendResult = Type.Object({
+  /** Packs carried (or, with `quote`, to carry) to the package's end. */
+  extended: Type.Integer(),
+  price: Type.Integer({ description: 'cents: each pack prorated by the day from its end to the package’s' }),
+  /** The balance after paying (with `quote`, the balance now). */
+  balance: Type.Integer(),
+  quote: Type.Boolean(),
+});
+export type UpgradeExtendResult = Static<typeof UpgradeExtendResult>;
+
 export const UpgradeView = Type.Object({
   id: Id,
   user_package_id: Id,

@@ -77,7 +77,7 @@ export const Component = () => {
         locale={{ emptyText: t('userPackages.my.empty') }}
         scroll={{ x: 'max-content' }}
         expandable={{
-          expandedRowRender: (row) => <UpgradeList userPackageId={row.id} />,
+          expandedRowRender: (row) => <UpgradeList userPackage={row} />,
           columnTitle: t('userPackages.my.column.upgrades'),
         }}
         pagination={{

@@ -5,6 +5,7 @@ import {
   type PackageUpView,
   type PackageView,
   type PriceQuote,
+  type UpgradeExtendResult,
   type UpgradeQuote,
   type UpgradeView,
   type User,
@@ -16,7 +17,7 @@ import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { useSession } from '../../shared/session/session.ts';
 import { buyRequest, type PurchaseDraft, renewRequest } from './pricing.ts';
 
-export type { PriceQuote, UpgradeQuote, UserPackageView };
+export type { PriceQuote, UpgradeExtendResult, UpgradeQuote, UserPackageView };
 
 interface ListPage<T> {
   list: T[];
@@ -118,6 +119,15 @@ export const useUserPackageActions = () => {
         options,
       );
       await refresh(USER_PACKAGES_KEY, ME_KEY, UPGRADES_KEY);
+    },
+    /** PUT /v1/user-package/{id}/upgrades with `quote`: the price of carrying the packs to the package's end. */
+    quoteExtendUpgrades: (id: number, options?: RequestOptions) =>
+      http.put<UpgradeExtendResult>(`/v1/user-package/${id}/upgrades`, { quote: true }, options),
+    /** Pays the quoted `price`; the server refuses it if the price changed since. */
+    extendUpgrades: async (id: number, price: number, options?: RequestOptions) => {
+      const paid = await http.put<UpgradeExtendResult>(`/v1/user-package/${id}/upgrades`, { price }, options);
+      await refresh(USER_PACKAGES_KEY, ME_KEY, UPGRADES_KEY);
+      return paid;
     },
   };
 };

@@ -1,8 +1,8 @@
-import type { UpgradeBuy, UpgradeQuote, UpgradeView } from '@rampart/contracts';
+import type { UpgradeBuy, UpgradeExtend, UpgradeExtendResult, UpgradeQuote, UpgradeView } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
-import { debit } from '../billing/ledger.ts';
+import { balanceOf, debit } from '../billing/ledger.ts';
 import { type Db, idList } from './catalogue.repository.ts';
 import { publishPackageStates } from './package-expiry.ts';
 import { findUserPackage, type UserPackageRow } from './user-packages.repository.ts';
@@ -137,9 +137,15 @@ export async function buyUpgrade(db: Kysely<Database>, who: Caller, userPackageI
 
 /**
  * PUT: carries every upgrade that ends before the package does up to the package's end (after a
- * renewal), paying the prorated price of the extra days for each.
+ * renewal), paying the prorated price of the extra days for each; `quote` answers the price only, and
+ * `price` (the quote the user agreed to) refuses a price that changed since (a day passed).
  */
-export async function extendUpgrades(db: Kysely<Database>, who: Caller, userPackageId: number) {
+export async function extendUpgrades(
+  db: Kysely<Database>,
+  who: Caller,
+  userPackageId: number,
+  body: UpgradeExtend = {},
+): Promise<UpgradeExtendResult> {
   const now = Date.now();
   const owner = await findUserPackage(db, userPackageId, who);
   usable(owner, now);
@@ -159,9 +165,15 @@ export async function extendUpgrades(db: Kysely<Database>, who: Caller, userPack
   let total = 0;
   for (const row of rows)
     total += proratedPrice(row.price_month, row.amount, daysLeft(owner.end_at, Math.max(now, row.end_at)));
-  if (rows.length === 0) return { extended: 0, price: 0 };
-  await db.transaction().execute(async (trx) => {
-    await debit(
+  if (body.quote || rows.length === 0) {
+    const balance = await balanceOf(db, owner.user_id);
+    return { extended: rows.length, price: total, balance, quote: body.quote === true };
+  }
+  if (body.price !== undefined && body.price !== total) {
+    throw invalidParam('price', `the price is now ${total} cents, not ${body.price}; quote again`);
+  }
+  const paid = await db.transaction().execute(async (trx) => {
+    const order = await debit(
       trx,
       owner.user_id,
       total,
@@ -182,8 +194,9 @@ export async function extendUpgrades(db: Kysely<Database>, who: Caller, userPack
         rows.map((row) => row.id),
       )
       .execute();
+    return order;
   });
-  return { extended: rows.length, price: total };
+  return { extended: rows.length, price: total, balance: paid.balance, quote: false };
 }
 
 /** DELETE: removes the pack from the user package at once; what is left of it is not refunded. */

@@ -256,6 +256,53 @@ describe.each(DIALECTS)('buying packages from the balance on $dialect', (target)
     expect(missing.body.msg).toMatch(/ids: user package 999999 does not exist/);
   });
 
+  it('carries the packs a renewal left behind to the package’s end: quoted first, and a changed price or a short balance pays nothing', async () => {
+    const packer = await newUser('packer', 10_000);
+    const call = as(packer);
+    const pkg = data<UserPackageView>(await call('POST', '/v1/user-packages', { package_id: basic }));
+    const pack = data(
+      await adminCall('POST', '/v1/package-ups', { name: '+1 site', kind: 'max_sites', amount: 1, price_month: 300 }),
+    ).id;
+    data(await call('POST', `/v1/user-package/${pkg.id}/upgrades`, { package_up_id: pack, amount: 2 }));
+    const nothing = data(await call('PUT', `/v1/user-package/${pkg.id}/upgrades`, { quote: true }));
+    expect(nothing).toMatchObject({ extended: 0, price: 0, quote: true });
+    const renewed = data<UserPackageView>(
+      await call('PUT', `/v1/user-packages/${pkg.id}`, { renew: { term: 'month', terms: 1 } }),
+    );
+    const packs = async () =>
+      data<{ list: { end_at: string }[] }>(await call('GET', `/v1/user-package/${pkg.id}/upgrades`)).list;
+    const packEnd = (await packs())[0]?.end_at;
+    expect(Date.parse(packEnd ?? '')).toBeLessThan(Date.parse(renewed.end_at));
+
+    const before = await balance(packer);
+    const quote = data<{ extended: number; price: number; balance: number; quote: boolean }>(
+      await call('PUT', `/v1/user-package/${pkg.id}/upgrades`, { quote: true }),
+    );
+    const days = Math.ceil((Date.parse(renewed.end_at) - Date.parse(packEnd ?? '')) / 86_400_000);
+    expect(quote).toEqual({ extended: 1, price: Math.round((300 * 2 * days) / 30), balance: before, quote: true });
+
+    const changed = await call('PUT', `/v1/user-package/${pkg.id}/upgrades`, { price: quote.price + 1 });
+    expect(changed.body.code).toBe('invalid_param');
+    expect(changed.body.msg).toMatch(/^price: the price is now \d+ cents/);
+    await test.database.db
+      .updateTable('users')
+      .set({ balance: quote.price - 1 })
+      .where('id', '=', await userId(packer))
+      .execute();
+    const short = await call('PUT', `/v1/user-package/${pkg.id}/upgrades`, { price: quote.price });
+    expect(short.body.code).toBe('balance_insufficient');
+    expect(await balance(packer)).toBe(quote.price - 1);
+    expect((await packs())[0]?.end_at).toBe(packEnd);
+
+    await recharge(packer, 1);
+    const paid = data(await call('PUT', `/v1/user-package/${pkg.id}/upgrades`, { price: quote.price }));
+    expect(paid).toEqual({ extended: 1, price: quote.price, balance: 0, quote: false });
+    expect((await packs())[0]?.end_at).toBe(renewed.end_at);
+    const again = data(await call('PUT', `/v1/user-package/${pkg.id}/upgrades`, {}));
+    expect(again).toMatchObject({ extended: 0, price: 0, quote: false });
+    expect(await balance(packer)).toBe(0);
+  });
+
   it('lets an admin adjust a balance but never below zero, and counts sales per day', async () => {
     const frank = await newUser('frank', 500);
     const uid = await userId(frank);

@@ -4,6 +4,8 @@ import {
   ListResult,
   PriceQuote,
   UpgradeBuy,
+  UpgradeExtend,
+  UpgradeExtendResult,
   UpgradeParams,
   UpgradeQuote,
   UpgradeQuoteQuery,
@@ -151,12 +153,13 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
       schema: {
         tags,
         description:
-          'Carries every upgrade that ends before the package up to its end (after a renewal), paid from the balance.',
+          'Carries every upgrade that ends before the package up to its end (after a renewal), paid from the balance; `quote: true` answers the price without paying, and `price` (the quote agreed to) is refused if the price changed since.',
         params: IdParams,
-        response: { 200: Envelope(Type.Object({ extended: Type.Integer(), price: Type.Integer() })) },
+        body: UpgradeExtend,
+        response: { 200: Envelope(UpgradeExtendResult) },
       },
     },
-    async (request) => ok(await extendUpgrades(db, who(request), request.params.id)),
+    async (request) => ok(await extendUpgrades(db, who(request), request.params.id, request.body)),
   );
 
   app.get(

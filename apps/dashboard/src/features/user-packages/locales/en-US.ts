@@ -84,6 +84,17 @@ export const userPackagesEnUS = {
       days: 'Days to the package’s end',
       done: 'Upgrade bought',
     },
+    extend: {
+      button: 'Extend packs to the package’s end',
+      title: 'Extend the upgrade packs of {{name}}',
+      intro:
+        'Upgrade packs end on the date the package had when they were bought. After a renewal they end before the package: carry them to its end, paying each pack by the day.',
+      packs: 'Packs to extend',
+      until: 'New end',
+      pay: 'Pay from balance',
+      done: 'Upgrade packs extended to the package’s end',
+      nothing: 'Every upgrade pack already lasts until the package’s end.',
+    },
     upgrades: {
       empty: 'No upgrade packs on this package.',
       name: 'Upgrade pack',

@@ -84,6 +84,16 @@ export const userPackagesZhCN = {
       days: '距套餐到期天数',
       done: '升级包已购买',
     },
+    extend: {
+      button: '将升级包延长至套餐到期',
+      title: '延长 {{name}} 的升级包',
+      intro: '升级包的到期时间为购买时套餐的到期时间，续费后会早于套餐到期：可将其延长至套餐到期，按天计费。',
+      packs: '需延长的升级包',
+      until: '新的到期时间',
+      pay: '余额支付',
+      done: '升级包已延长至套餐到期',
+      nothing: '所有升级包均已持续到套餐到期。',
+    },
     upgrades: {
       empty: '该套餐没有升级包。',
       name: '升级包',
