@@ -36,6 +36,8 @@ export const OrderView = Type.Object({
   provider_txn_id: Nullable(Type.String()),
   created_at: Time,
   paid_at: Nullable(Time),
+  /** A refund: the online recharge it gives money back from. */
+  refund_of: Nullable(Id),
 });
 export type OrderView = Static<typeof OrderView>;
 
@@ -96,6 +98,26 @@ export const OrderUpdate = Type.Object(
   { additionalProperties: false },
 );
 export type OrderUpdate = Static<typeof OrderUpdate>;
+
+/** A refund number: what the payment provider refunds once, however often it is asked. */
+export const REFUND_NO_PATTERN = '^[0-9A-Za-z_-]{6,64}$';
+
+/**
+ * POST /v1/orders/{id}/refunds: an admin gives part or all of a paid online recharge back to the
+ * payer through its provider, taking it from the balance (never below zero).
+ */
+export const OrderRefundBody = Type.Object(
+  {
+    amount: Type.Integer({ minimum: 1, maximum: MAX_CENTS, description: `whole cents from 1 to ${MAX_CENTS}` }),
+    reason: Type.Optional(Type.String({ maxLength: 80, description: 'at most 80 characters' })),
+    refund_no: Type.String({
+      pattern: REFUND_NO_PATTERN,
+      description: '6 to 64 letters, digits, _ or -: the same number refunds once, so a call may be retried',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type OrderRefundBody = Static<typeof OrderRefundBody>;
 
 /** POST /v1/user/{uid}/recharge: an admin credits (or, negative, debits) a balance. */
 export const AdminRechargeBody = Type.Object(

@@ -125,6 +125,8 @@ export interface OrdersTable {
   provider_txn_id: string | null;
   created_at: number;
   paid_at: number | null;
+  /** A refund: the paid online recharge it gives money back from. */
+  refund_of: Generated<number | null>;
 }
 
 export interface PackagesTables {

@@ -48,6 +48,8 @@ export const ADMIN_ROUTE_ACCESS: readonly { path: string; access: readonly Permi
   { path: '/v1/configs/global-0-payment-alipay', access: [adminSys] },
   // Balance adjustments by an admin; a customer's own recharge goes through /v1/orders.
   { path: '/v1/user/:uid/recharge', access: [adminFinance] },
+  // Refunds of online recharges through the payment provider.
+  { path: '/v1/orders/:id/refunds', access: [adminFinance] },
 ];
 
 const byPath = new Map<string, readonly Permission[] | null>();

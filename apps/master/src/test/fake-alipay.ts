@@ -3,7 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * The Alipay open platform gateway for alipay.trade.precreate, written apart from the master's client:
+ * The Alipay open platform gateway for alipay.trade.precreate and alipay.trade.refund (one refund per
+ * out_request_no, never more than the trade), written apart from the master's client:
  * the request's RSA2 sign is verified with the application's public key, answers are signed with
  * the Alipay key over the exact text of the response member, and notifications are built as Alipay
  * posts them (form-encoded, RSA2 over the sorted parameters without sign and sign_type).
@@ -23,11 +24,26 @@ export interface AlipayPrecreateSeen {
   notify_url: string;
 }
 
+export interface AlipayRefundSeen {
+  out_trade_no: string;
+  out_request_no: string;
+  refund_amount: string;
+  refund_reason: string;
+}
+
 export interface FakeAlipay {
   url: string;
   keys: AlipayKeys;
   precreates: AlipayPrecreateSeen[];
   refusals: string[];
+  /** Refunds made, one per out_request_no however often it was asked. */
+  refunds: AlipayRefundSeen[];
+  /** Refund requests received, repeats included. */
+  refundCalls: number;
+  /** Set to refuse the refunds asked from now on (a business failure with this sub_code and sub_msg). */
+  refuseRefunds: { sub_code: string; sub_msg: string } | null;
+  /** The total of each trade, as the gateway knows it when asked to refund (yuan). */
+  trades: Map<string, string>;
   /** A form-encoded notification of a trade: what Alipay posts to the notify_url. */
   notification(
     trade: { out_trade_no: string; total_amount: string; trade_no: string; trade_status?: string; app_id?: string },
@@ -61,6 +77,10 @@ const sign = (key: KeyObject, text: string) => createSign('RSA-SHA256').update(t
 export async function startFakeAlipay(keys = makeAlipayKeys()): Promise<FakeAlipay> {
   const precreates: AlipayPrecreateSeen[] = [];
   const refusals: string[] = [];
+  const refunds: AlipayRefundSeen[] = [];
+  const trades = new Map<string, string>();
+  const state = { refundCalls: 0, refuseRefunds: null as FakeAlipay['refuseRefunds'] };
+  const cents = (yuan: string) => Math.round(Number(yuan) * 100);
   const reply = (member: string, body: object, signed = true) => {
     const inner = JSON.stringify(body);
     const signPart = signed ? `,"sign":${JSON.stringify(sign(keys.alipayPrivateKey, inner))}` : '';
@@ -81,10 +101,49 @@ export async function startFakeAlipay(keys = makeAlipayKeys()): Promise<FakeAlip
       .update(sortedText(params, ['sign']), 'utf8')
       .verify(keys.appPublicKey, Buffer.from(params.get('sign') ?? '', 'base64'));
     if (!signed) return refuse('isv.invalid-signature', 'the sign does not verify');
-    if (method !== 'alipay.trade.precreate') return refuse('isv.invalid-method', 'unknown method');
     const biz = JSON.parse(params.get('biz_content') ?? '{}') as Record<string, string>;
+    if (method === 'alipay.trade.refund') {
+      state.refundCalls++;
+      if (!biz.out_trade_no || !biz.out_request_no || !/^\d+\.\d{2}$/.test(biz.refund_amount ?? ''))
+        return refuse('isv.missing-parameters', 'out_trade_no, out_request_no and refund_amount are required');
+      const failed = (subCode: string, subMsg: string) =>
+        reply(member, { code: '40004', msg: 'Business Failed', sub_code: subCode, sub_msg: subMsg });
+      if (state.refuseRefunds) return failed(state.refuseRefunds.sub_code, state.refuseRefunds.sub_msg);
+      const total = trades.get(biz.out_trade_no);
+      if (total === undefined) return failed('ACQ.TRADE_NOT_EXIST', '交易不存在');
+      const ofTrade = refunds.filter((entry) => entry.out_trade_no === biz.out_trade_no);
+      let made = ofTrade.find((entry) => entry.out_request_no === biz.out_request_no);
+      const fresh = made === undefined;
+      if (!made) {
+        const before = ofTrade.reduce((sum, entry) => sum + cents(entry.refund_amount), 0);
+        if (before + cents(biz.refund_amount ?? '0') > cents(total))
+          return failed('ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', '退款金额超限');
+        made = {
+          out_trade_no: biz.out_trade_no,
+          out_request_no: biz.out_request_no,
+          refund_amount: biz.refund_amount ?? '',
+          refund_reason: biz.refund_reason ?? '',
+        };
+        refunds.push(made);
+      }
+      const refundFee = refunds
+        .filter((entry) => entry.out_trade_no === biz.out_trade_no)
+        .reduce((sum, entry) => sum + cents(entry.refund_amount), 0);
+      return reply(member, {
+        code: '10000',
+        msg: 'Success',
+        trade_no: `2026112522001${biz.out_trade_no.slice(0, 8)}`,
+        out_trade_no: biz.out_trade_no,
+        buyer_logon_id: '159****5620',
+        // 'N' when the same out_request_no asked again: no money moved this time.
+        fund_change: fresh ? 'Y' : 'N',
+        refund_fee: (refundFee / 100).toFixed(2),
+      });
+    }
+    if (method !== 'alipay.trade.precreate') return refuse('isv.invalid-method', 'unknown method');
     if (!biz.out_trade_no || !/^\d+\.\d{2}$/.test(biz.total_amount ?? '') || !biz.subject)
       return refuse('isv.missing-parameters', 'out_trade_no, total_amount and subject are required');
+    trades.set(biz.out_trade_no, biz.total_amount ?? '0.00');
     precreates.push({
       out_trade_no: biz.out_trade_no,
       total_amount: biz.total_amount ?? '',
@@ -116,6 +175,17 @@ export async function startFakeAlipay(keys = makeAlipayKeys()): Promise<FakeAlip
     keys,
     precreates,
     refusals,
+    refunds,
+    trades,
+    get refundCalls() {
+      return state.refundCalls;
+    },
+    get refuseRefunds() {
+      return state.refuseRefunds;
+    },
+    set refuseRefunds(refusal) {
+      state.refuseRefunds = refusal;
+    },
     notification(trade, options = {}) {
       const params = new Map<string, string>([
         ['notify_time', '2026-11-25 20:00:00'],

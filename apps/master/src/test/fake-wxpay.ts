@@ -16,6 +16,7 @@ import { join } from 'node:path';
 
 /**
  * WeChat Pay API v3 as a merchant meets it, written apart from the master's client: Native pre-orders
+ * and refunds (one per out_refund_no, never more than the order)
  * whose Authorization (WECHATPAY2-SHA256-RSA2048) is verified with the merchant's public key, answers
  * signed with the platform key, and payment notifications built as WeChat Pay sends them
  * (AEAD_AES_256_GCM resource under the API v3 key, Wechatpay-* signature headers).
@@ -42,11 +43,26 @@ export interface WxpayPreorderSeen {
   notify_url: string;
 }
 
+export interface WxpayRefundSeen {
+  out_trade_no: string;
+  out_refund_no: string;
+  refund: number;
+  total: number;
+  reason: string;
+  refund_id: string;
+}
+
 export interface FakeWxpay {
   url: string;
   merchant: WxpayMerchant;
   platform: WxpayPlatformKeys;
   preorders: WxpayPreorderSeen[];
+  /** Refunds made, one per out_refund_no however often it was asked. */
+  refunds: WxpayRefundSeen[];
+  /** Refund requests received, repeats included. */
+  refundCalls: number;
+  /** Set to refuse the refunds asked from now on, as WeChat Pay does (an HTTP status with code and message). */
+  refuseRefunds: { status: number; code: string; message: string } | null;
   /** Requests refused, with the reason (a bad signature shows here). */
   refusals: string[];
   /** A notification of a paid order: the body and headers WeChat Pay posts. */
@@ -150,6 +166,8 @@ export async function startFakeWxpay(
   const serial = options.publicKeyId ?? platform.serial;
   const preorders: WxpayPreorderSeen[] = [];
   const refusals: string[] = [];
+  const refunds: WxpayRefundSeen[] = [];
+  const state = { refundCalls: 0, refuseRefunds: null as FakeWxpay['refuseRefunds'] };
   const send = (res: ServerResponse, status: number, reply: object) => {
     const text = JSON.stringify(reply);
     res
@@ -159,12 +177,74 @@ export async function startFakeWxpay(
       })
       .end(text);
   };
+  const refund = (res: ServerResponse, body: string) => {
+    state.refundCalls++;
+    const asked = JSON.parse(body) as {
+      out_trade_no?: string;
+      out_refund_no?: string;
+      reason?: string;
+      amount?: { refund?: number; total?: number; currency?: string };
+    };
+    const amount = asked.amount ?? {};
+    if (
+      !asked.out_trade_no ||
+      !/^[0-9A-Za-z_\-|*@]{1,64}$/.test(asked.out_refund_no ?? '') ||
+      !Number.isInteger(amount.refund) ||
+      !Number.isInteger(amount.total) ||
+      amount.currency !== 'CNY'
+    ) {
+      refusals.push(`bad refund parameters ${body}`);
+      return send(res, 400, { code: 'PARAM_ERROR', message: 'parameters are wrong' });
+    }
+    if (state.refuseRefunds) {
+      const { status, code, message } = state.refuseRefunds;
+      return send(res, status, { code, message });
+    }
+    let made = refunds.find((entry) => entry.out_refund_no === asked.out_refund_no);
+    if (made && (made.refund !== amount.refund || made.out_trade_no !== asked.out_trade_no))
+      return send(res, 400, { code: 'INVALID_REQUEST', message: 'out_refund_no already used with other parameters' });
+    if (!made) {
+      const before = refunds
+        .filter((entry) => entry.out_trade_no === asked.out_trade_no)
+        .reduce((sum, entry) => sum + entry.refund, 0);
+      if (before + (amount.refund ?? 0) > (amount.total ?? 0))
+        return send(res, 400, { code: 'INVALID_REQUEST', message: '申请退款金额超过订单可退金额' });
+      made = {
+        out_trade_no: asked.out_trade_no,
+        out_refund_no: asked.out_refund_no ?? '',
+        refund: amount.refund ?? 0,
+        total: amount.total ?? 0,
+        reason: asked.reason ?? '',
+        refund_id: `50000${randomBytes(10).toString('hex')}`,
+      };
+      refunds.push(made);
+    }
+    return send(res, 200, {
+      refund_id: made.refund_id,
+      out_refund_no: made.out_refund_no,
+      transaction_id: '',
+      out_trade_no: made.out_trade_no,
+      channel: 'ORIGINAL',
+      user_received_account: '支付用户零钱',
+      status: 'PROCESSING',
+      create_time: new Date().toISOString(),
+      funds_account: 'AVAILABLE',
+      amount: {
+        total: made.total,
+        refund: made.refund,
+        payer_total: made.total,
+        payer_refund: made.refund,
+        currency: 'CNY',
+      },
+    });
+  };
   const answer = (req: IncomingMessage, res: ServerResponse, body: string) => {
-    if (req.method !== 'POST' || req.url !== '/v3/pay/transactions/native')
+    const known = ['/v3/pay/transactions/native', '/v3/refund/domestic/refunds'];
+    if (req.method !== 'POST' || !known.includes(req.url ?? ''))
       return send(res, 404, { code: 'NOT_FOUND', message: 'no such API' });
     const problem = authorizationProblem(merchant, {
       method: req.method,
-      url: req.url,
+      url: req.url ?? '',
       body,
       authorization: String(req.headers.authorization ?? ''),
     });
@@ -172,6 +252,7 @@ export async function startFakeWxpay(
       refusals.push(problem);
       return send(res, 401, { code: 'SIGN_ERROR', message: problem });
     }
+    if (req.url === '/v3/refund/domestic/refunds') return refund(res, body);
     const order = JSON.parse(body) as {
       appid?: string;
       mchid?: string;
@@ -210,6 +291,16 @@ export async function startFakeWxpay(
     platform,
     preorders,
     refusals,
+    refunds,
+    get refundCalls() {
+      return state.refundCalls;
+    },
+    get refuseRefunds() {
+      return state.refuseRefunds;
+    },
+    set refuseRefunds(refusal) {
+      state.refuseRefunds = refusal;
+    },
     notification(payment, options = {}) {
       const transaction = {
         mchid: merchant.mchid,

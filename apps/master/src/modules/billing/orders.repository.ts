@@ -26,6 +26,7 @@ export function presentOrder(row: Row): OrderView {
     provider_txn_id: row.provider_txn_id,
     created_at: new Date(row.created_at).toISOString(),
     paid_at: iso(row.paid_at),
+    refund_of: row.refund_of,
   };
 }
 

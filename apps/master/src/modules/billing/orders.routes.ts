@@ -97,9 +97,11 @@ export async function orderRoutes(app: App, { db }: AppContext) {
         .set({ state: 'closed', ...(request.body.description && { description: request.body.description }) })
         .where('id', '=', order.id)
         .where('state', '=', 'pending')
+        // A refund held while its provider is asked is settled by the refund call, never closed here.
+        .where('kind', '=', 'recharge')
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0)
-        throw invalidParam('state', `order ${order.id} is ${order.state}, not pending`);
+        throw invalidParam('state', `order ${order.id} is a ${order.state} ${order.kind}, not a pending recharge`);
       return ok(await readOrder(db, who(request), order.id));
     },
   );

@@ -2,6 +2,7 @@ import { createSign, createVerify, type KeyObject } from 'node:crypto';
 import type { AlipaySettings } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
 import { notifyUrl, rsaPrivateKey, rsaPublicKey } from './payment-settings.ts';
+import type { ProviderRefusal, RefundOutcome, RefundRequest } from './wxpay.ts';
 
 /**
  * Alipay open platform (RSA2): requests signed with the application key over the sorted parameter
@@ -68,12 +69,19 @@ export function rawMember(text: string, name: string): string | null {
 const unavailable = (detail: string) => new AppError('conflict', `Alipay: ${detail}`);
 const toYuan = (cents: number) => (cents / 100).toFixed(2);
 
-/** alipay.trade.precreate: the qr_code the payer scans. The answer's sign is verified first. */
-export async function alipayPrecreate(
+type GatewayAnswer = { ok: true; body: Record<string, unknown> } | { ok: false; refusal: ProviderRefusal };
+
+/**
+ * One signed gateway call. A refusal (a code other than 10000) is answered with its code and
+ * message; a success must be signed by Alipay. No answer, or one that is not Alipay's, throws: what
+ * happened there is unknown.
+ */
+async function gatewayCall(
   settings: AlipaySettings,
-  order: { out_trade_no: string; amount: number; description: string },
-): Promise<string> {
-  const method = 'alipay.trade.precreate';
+  method: string,
+  biz: object,
+  extra: Record<string, string> = {},
+): Promise<GatewayAnswer> {
   const params: Record<string, string> = {
     app_id: settings.app_id,
     method,
@@ -82,12 +90,8 @@ export async function alipayPrecreate(
     sign_type: 'RSA2',
     timestamp: gatewayTime(),
     version: '1.0',
-    notify_url: notifyUrl(settings.notify_base_url, 'alipay'),
-    biz_content: JSON.stringify({
-      out_trade_no: order.out_trade_no,
-      total_amount: toYuan(order.amount),
-      subject: order.description,
-    }),
+    ...extra,
+    biz_content: JSON.stringify(biz),
   };
   params.sign = rsa2Sign(signingText(params), rsaPrivateKey('app_private_key', settings.app_private_key));
   const publicKey = rsaPublicKey('alipay_public_key', settings.alipay_public_key);
@@ -112,21 +116,52 @@ export async function alipayPrecreate(
     throw unavailable('the answer is not JSON');
   }
   const member = `${method.replaceAll('.', '_')}_response`;
-  const body = answer[member] as {
-    code?: unknown;
-    msg?: unknown;
-    sub_code?: unknown;
-    sub_msg?: unknown;
-    qr_code?: unknown;
-  };
+  const body = answer[member] as Record<string, unknown> | null | undefined;
   if (body === null || typeof body !== 'object') throw unavailable(`the answer has no ${member}`);
   if (body.code !== '10000') {
-    const detail = [body.code, body.msg, body.sub_code, body.sub_msg].filter((part) => typeof part === 'string');
-    throw unavailable(`the gateway refused: ${detail.join(' ').slice(0, 300)}`);
+    const text = (value: unknown) => (typeof value === 'string' ? value : '');
+    return {
+      ok: false,
+      refusal: {
+        code: (text(body.sub_code) || text(body.code) || 'UNKNOWN').slice(0, 64),
+        message: [body.msg, body.sub_msg]
+          .filter((part) => typeof part === 'string')
+          .join(': ')
+          .slice(0, 300),
+      },
+    };
   }
   const signed = rawMember(text, member);
   if (typeof answer.sign !== 'string' || signed === null || !rsa2Verifies(signed, answer.sign, publicKey))
     throw unavailable('the answer is not signed by Alipay');
-  if (typeof body.qr_code !== 'string') throw unavailable('the answer has no qr_code');
-  return body.qr_code;
+  return { ok: true, body };
+}
+
+/** alipay.trade.precreate: the qr_code the payer scans. The answer's sign is verified first. */
+export async function alipayPrecreate(
+  settings: AlipaySettings,
+  order: { out_trade_no: string; amount: number; description: string },
+): Promise<string> {
+  const result = await gatewayCall(
+    settings,
+    'alipay.trade.precreate',
+    { out_trade_no: order.out_trade_no, total_amount: toYuan(order.amount), subject: order.description },
+    { notify_url: notifyUrl(settings.notify_base_url, 'alipay') },
+  );
+  if (!result.ok) throw unavailable(`the gateway refused: ${result.refusal.code} ${result.refusal.message}`.trim());
+  if (typeof result.body.qr_code !== 'string') throw unavailable('the answer has no qr_code');
+  return result.body.qr_code;
+}
+
+/** alipay.trade.refund, idempotent on out_request_no (the same number refunds once). */
+export async function alipayRefund(settings: AlipaySettings, refund: RefundRequest): Promise<RefundOutcome> {
+  const result = await gatewayCall(settings, 'alipay.trade.refund', {
+    out_trade_no: refund.out_trade_no,
+    out_request_no: refund.refund_no,
+    refund_amount: toYuan(refund.amount),
+    ...(refund.reason && { refund_reason: refund.reason }),
+  });
+  if (!result.ok) return result;
+  if (result.body.out_trade_no !== refund.out_trade_no) throw unavailable('the answer is for another trade');
+  return { ok: true, provider_refund_id: null };
 }

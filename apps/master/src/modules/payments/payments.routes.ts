@@ -2,6 +2,9 @@ import {
   AlipayPreorder,
   AlipaySettings,
   Envelope,
+  IdParams,
+  OrderRefundBody,
+  OrderView,
   PERMISSIONS,
   PreorderBody,
   WxpayPreorder,
@@ -17,6 +20,7 @@ import type { App } from '../../http.ts';
 import { requireAccess } from '../../plugins/admin-access.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { readOrder } from '../billing/orders.repository.ts';
 import { alipayPrecreate } from './alipay.ts';
 import {
   ALIPAY,
@@ -27,6 +31,7 @@ import {
   WXPAY,
   writePaymentSettings,
 } from './payment-settings.ts';
+import { refundOrder } from './refunds.service.ts';
 import { wxpayNativePreorder } from './wxpay.ts';
 
 const tags = ['payments'];
@@ -120,6 +125,24 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
       if (!settings.enabled) throw new AppError('conflict', 'Alipay is not enabled');
       const qrCode = await alipayPrecreate(settings, order);
       return ok({ qr_code: qrCode, out_trade_no: order.out_trade_no, amount: order.amount });
+    },
+  );
+
+  app.post(
+    '/v1/orders/:id/refunds',
+    {
+      schema: {
+        tags,
+        description:
+          'Admin (admin:finance): refunds part or all of a paid online recharge through its provider (WeChat Pay refund, Alipay alipay.trade.refund), taken from the balance in the same step: never below zero, never more than the order less its refunds. Answers the refund order (kind refund, negative amount). The same refund_no refunds once: a repeated call answers the refund made. A provider refusal changes nothing and is reported with its code and message.',
+        params: IdParams,
+        body: OrderRefundBody,
+        response: { 200: Envelope(OrderView) },
+      },
+    },
+    async (request) => {
+      const refundId = await refundOrder(db, request.params.id, request.body);
+      return ok(await readOrder(db, { id: caller(request).user.id, isAdmin: true }, refundId));
     },
   );
 }

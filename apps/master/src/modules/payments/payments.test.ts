@@ -13,8 +13,10 @@ const NOTIFY_BASE = 'https://panel.example.com';
 
 interface Order {
   id: number;
+  kind: string;
   state: string;
   amount: number;
+  refund_of: number | null;
   balance_after: number | null;
   out_trade_no: string;
   provider_txn_id: string | null;
@@ -313,5 +315,173 @@ describe.each(DIALECTS)('online recharge on $dialect', (target) => {
     expect(await order(opened.id)).toMatchObject({ state: 'pending', provider_txn_id: null });
     expect((await postAlipay(alipay.notification({ ...trade, total_amount: '10.5' }))).body).toBe('success');
     expect(await balance()).toBe(1_050);
+  });
+
+  /** A wxpay or alipay recharge of `cents`, pre-ordered and paid by its verified notification. */
+  const paidOrder = async (channel: 'wxpay' | 'alipay', cents: number) => {
+    const opened = await openOrder(channel, cents);
+    data(await test.call('POST', `/v1/${channel}/preorder`, { token: alice, body: { order_id: opened.id } }));
+    const txn = `42000${opened.id}${Date.now()}`;
+    if (channel === 'wxpay') {
+      const paid = await postWxpay(
+        wxpay.notification({ out_trade_no: opened.out_trade_no, total: cents, transaction_id: txn }),
+      );
+      expect(paid.body).toEqual({ code: 'SUCCESS' });
+    } else {
+      const form = alipay.notification({
+        out_trade_no: opened.out_trade_no,
+        total_amount: (cents / 100).toFixed(2),
+        trade_no: txn,
+      });
+      expect((await postAlipay(form)).body).toBe('success');
+    }
+    return opened;
+  };
+  const refund = (orderId: number, body: object, token = admin) =>
+    test.call('POST', `/v1/orders/${orderId}/refunds`, { token, body });
+  const refundsOf = async (orderId: number) =>
+    test.database.db.selectFrom('orders').selectAll().where('refund_of', '=', orderId).execute();
+
+  it('refunds a paid WeChat Pay recharge through the provider once per refund number, from the balance', async () => {
+    const paid = await paidOrder('wxpay', 10_000);
+    const body = { amount: 3_000, reason: 'paid twice', refund_no: `rf-wx-${paid.id}-1` };
+    const made = data<Order>(await refund(paid.id, body));
+    expect(made).toMatchObject({
+      kind: 'refund',
+      state: 'paid',
+      amount: -3_000,
+      balance_after: 7_000,
+      refund_of: paid.id,
+      out_trade_no: body.refund_no,
+      provider_txn_id: expect.stringMatching(/^50000/),
+    });
+    expect(wxpay.refunds.filter((seen) => seen.out_trade_no === paid.out_trade_no)).toEqual([
+      expect.objectContaining({ out_refund_no: body.refund_no, refund: 3_000, total: 10_000, reason: 'paid twice' }),
+    ]);
+    expect(await balance()).toBe(7_000);
+    // Asked again (a retry), the refund made is answered and nothing moves.
+    const calls = wxpay.refundCalls;
+    expect(data<Order>(await refund(paid.id, body)).id).toBe(made.id);
+    expect(wxpay.refundCalls).toBe(calls);
+    expect(await balance()).toBe(7_000);
+    expect(await refundsOf(paid.id)).toHaveLength(1);
+    const reused = await refund(paid.id, { ...body, amount: 2_000 });
+    expect(reused.body.code).toBe('invalid_param');
+    expect(reused.body.msg).toMatch(/^refund_no: refund \d+ with this number is for 30\.00, not 20\.00/);
+    // Only an admin refunds.
+    expect((await refund(paid.id, { ...body, refund_no: 'rf-by-alice' }, alice)).body.code).toBe('forbidden');
+
+    // More than is left of the order, or more than the balance: refused before the provider is asked.
+    const tooMuch = await refund(paid.id, { amount: 7_001, refund_no: `rf-wx-${paid.id}-2` });
+    expect(tooMuch.body.code).toBe('invalid_param');
+    expect(tooMuch.body.msg).toBe(
+      `amount: 70.01 is more than the 70.00 left to refund of order ${paid.id} (100.00, 30.00 refunded)`,
+    );
+    const aliceId = data<{ id: number }>(await test.call('GET', '/v1/user', { token: alice })).id;
+    data(await test.call('POST', `/v1/user/${aliceId}/recharge`, { token: admin, body: { amount: -6_000 } }));
+    const short = await refund(paid.id, { amount: 2_000, refund_no: `rf-wx-${paid.id}-3` });
+    expect(short.body.code).toBe('balance_insufficient');
+    expect(short.body.msg).toBe(
+      'amount: the balance (10.00) is less than the refund (20.00); a refund never takes a balance below zero',
+    );
+    expect(wxpay.refundCalls).toBe(calls);
+    expect(await balance()).toBe(1_000);
+    expect(await refundsOf(paid.id)).toHaveLength(1);
+    // The rest of the balance can still go back.
+    data(await refund(paid.id, { amount: 1_000, refund_no: `rf-wx-${paid.id}-4` }));
+    expect(await balance()).toBe(0);
+  });
+
+  it('changes nothing when WeChat Pay refuses a refund, and reports its code and message', async () => {
+    const paid = await paidOrder('wxpay', 5_000);
+    const body = { amount: 5_000, refund_no: `rf-wx-${paid.id}-9` };
+    wxpay.refuseRefunds = { status: 403, code: 'NOT_ENOUGH', message: '基本账户余额不足，请充值后重新发起' };
+    try {
+      const refused = await refund(paid.id, body);
+      expect(refused.body.code).toBe('conflict');
+      expect(refused.body.msg).toBe('WeChat Pay refused the refund: NOT_ENOUGH 基本账户余额不足，请充值后重新发起');
+    } finally {
+      wxpay.refuseRefunds = null;
+    }
+    expect(await balance()).toBe(5_000);
+    expect(await refundsOf(paid.id)).toEqual([]);
+    expect(data<Order>(await refund(paid.id, body))).toMatchObject({ state: 'paid', amount: -5_000, balance_after: 0 });
+  });
+
+  it('holds a refund whose answer is not WeChat Pay’s, and settles it when asked again with its number', async () => {
+    const paid = await paidOrder('wxpay', 2_000);
+    const body = { amount: 500, refund_no: `rf-wx-${paid.id}-h` };
+    const other = await startFakeWxpay();
+    try {
+      data(
+        await test.call('PUT', WXPAY_SETTINGS, {
+          token: admin,
+          body: { ...wxpaySettings(wxpay), platform_cert: other.platform.certPem },
+        }),
+      );
+      const unknown = await refund(paid.id, body);
+      expect(unknown.body.code).toBe('conflict');
+      expect(unknown.body.msg).toMatch(/not signed by WeChat Pay.*5\.00 stays held from the balance/);
+    } finally {
+      await other.close();
+    }
+    expect(await balance()).toBe(1_500);
+    expect(await refundsOf(paid.id)).toMatchObject([{ state: 'pending', amount: -500 }]);
+    // A held refund is not closed as a pending recharge would be.
+    const [held] = await refundsOf(paid.id);
+    expect((await test.call('PUT', `/v1/orders/${held?.id}`, { token: admin, body: { state: 'closed' } })).status).toBe(
+      400,
+    );
+    data(await test.call('PUT', WXPAY_SETTINGS, { token: admin, body: wxpaySettings(wxpay) }));
+    expect(data<Order>(await refund(paid.id, body))).toMatchObject({ id: held?.id, state: 'paid' });
+    expect(wxpay.refunds.filter((seen) => seen.out_refund_no === body.refund_no)).toHaveLength(1);
+    expect(await balance()).toBe(1_500);
+  });
+
+  it('refunds a paid Alipay recharge once per out_request_no, reports a refusal with its code, and refunds only paid online recharges', async () => {
+    const paid = await paidOrder('alipay', 9_900);
+    const body = { amount: 1_050, reason: 'service not used', refund_no: `rf-ali-${paid.id}-1` };
+    alipay.refuseRefunds = { sub_code: 'ACQ.SELLER_BALANCE_NOT_ENOUGH', sub_msg: '卖家余额不足' };
+    try {
+      const refused = await refund(paid.id, body);
+      expect(refused.body.code).toBe('conflict');
+      expect(refused.body.msg).toBe(
+        'Alipay refused the refund: ACQ.SELLER_BALANCE_NOT_ENOUGH Business Failed: 卖家余额不足',
+      );
+    } finally {
+      alipay.refuseRefunds = null;
+    }
+    expect(await balance()).toBe(9_900);
+    expect(await refundsOf(paid.id)).toEqual([]);
+
+    const made = data<Order>(await refund(paid.id, body));
+    expect(made).toMatchObject({ kind: 'refund', state: 'paid', amount: -1_050, balance_after: 8_850 });
+    expect(data<Order>(await refund(paid.id, body)).id).toBe(made.id);
+    expect(alipay.refunds.filter((seen) => seen.out_trade_no === paid.out_trade_no)).toEqual([
+      {
+        out_trade_no: paid.out_trade_no,
+        out_request_no: body.refund_no,
+        refund_amount: '10.50',
+        refund_reason: 'service not used',
+      },
+    ]);
+    expect(await balance()).toBe(8_850);
+    const tooMuch = await refund(paid.id, { amount: 8_851, refund_no: `rf-ali-${paid.id}-2` });
+    expect(tooMuch.body.msg).toMatch(/^amount: 88\.51 is more than the 88\.50 left to refund/);
+
+    const pending = await openOrder('alipay', 100);
+    const unpaid = await refund(pending.id, { amount: 100, refund_no: `rf-ali-${pending.id}-1` });
+    expect(unpaid.body.msg).toBe(`id: order ${pending.id} is pending, not paid`);
+    const aliceId = data<{ id: number }>(await test.call('GET', '/v1/user', { token: alice })).id;
+    const adjusted = data<Order>(
+      await test.call('POST', `/v1/user/${aliceId}/recharge`, { token: admin, body: { amount: 100 } }),
+    );
+    expect((await refund(adjusted.id, { amount: 100, refund_no: 'rf-admin-1' })).body.msg).toMatch(
+      /^id: order \d+ is not an online recharge/,
+    );
+    expect((await refund(paid.id, { amount: 1, refund_no: paid.out_trade_no })).body.msg).toBe(
+      `refund_no: ${paid.out_trade_no} already numbers order ${paid.id}`,
+    );
+    expect((await refund(999_999, { amount: 1, refund_no: 'rf-none-1' })).status).toBe(404);
   });
 });

@@ -97,20 +97,21 @@ export function decryptResource(
 
 const unavailable = (detail: string) => new AppError('conflict', `WeChat Pay: ${detail}`);
 
-/** Native pre-order: the code_url the payer scans. The answer's signature is verified first. */
-export async function wxpayNativePreorder(
-  settings: WxpaySettings,
-  order: { out_trade_no: string; amount: number; description: string },
-): Promise<string> {
-  const path = '/v3/pay/transactions/native';
-  const body = JSON.stringify({
-    appid: settings.appid,
-    mchid: settings.mchid,
-    description: order.description,
-    out_trade_no: order.out_trade_no,
-    notify_url: notifyUrl(settings.notify_base_url, 'wxpay'),
-    amount: { total: order.amount, currency: 'CNY' },
-  });
+/** A definite refusal by the provider: its error code and message (nothing happened there). */
+export interface ProviderRefusal {
+  code: string;
+  message: string;
+}
+
+type WxpayAnswer = { ok: true; answer: Record<string, unknown> } | { ok: false; refusal: ProviderRefusal };
+
+/**
+ * One signed POST to the API v3. A refusal (a 4xx/5xx answer with its code and message) is answered
+ * as it is; an answer that is acted on must be signed by the platform. No answer, or one that is not
+ * WeChat Pay's, throws: what happened there is unknown.
+ */
+async function wxpayPost(settings: WxpaySettings, path: string, request: object): Promise<WxpayAnswer> {
+  const body = JSON.stringify(request);
   const platform = wxpayPlatform(settings);
   let response: Response;
   try {
@@ -129,16 +130,20 @@ export async function wxpayNativePreorder(
     throw unavailable(`the API did not answer: ${error instanceof Error ? error.message : 'error'}`);
   }
   const text = await response.text();
-  let answer: { code_url?: unknown; code?: unknown; message?: unknown } = {};
+  let answer: Record<string, unknown> = {};
   try {
     answer = JSON.parse(text) as typeof answer;
   } catch {
     if (response.ok) throw unavailable('the answer is not JSON');
   }
-  // A refusal is reported as it is; only an answer that is acted on must be signed.
   if (!response.ok) {
-    const detail = `${String(answer.code ?? '')} ${String(answer.message ?? '')}`.trim().slice(0, 300);
-    throw unavailable(`the API answered ${response.status}${detail ? `: ${detail}` : ''}`);
+    return {
+      ok: false,
+      refusal: {
+        code: String(answer.code ?? `HTTP_${response.status}`).slice(0, 64),
+        message: String(answer.message ?? '').slice(0, 300),
+      },
+    };
   }
   const problem = wxpaySignatureProblem(
     platform,
@@ -146,6 +151,57 @@ export async function wxpayNativePreorder(
     text,
   );
   if (problem) throw unavailable(`the answer is not signed by WeChat Pay (${problem})`);
-  if (typeof answer.code_url !== 'string') throw unavailable('the answer has no code_url');
-  return answer.code_url;
+  return { ok: true, answer };
+}
+
+const refusalText = (refusal: ProviderRefusal) => `${refusal.code} ${refusal.message}`.trim();
+
+/** Native pre-order: the code_url the payer scans. The answer's signature is verified first. */
+export async function wxpayNativePreorder(
+  settings: WxpaySettings,
+  order: { out_trade_no: string; amount: number; description: string },
+): Promise<string> {
+  const result = await wxpayPost(settings, '/v3/pay/transactions/native', {
+    appid: settings.appid,
+    mchid: settings.mchid,
+    description: order.description,
+    out_trade_no: order.out_trade_no,
+    notify_url: notifyUrl(settings.notify_base_url, 'wxpay'),
+    amount: { total: order.amount, currency: 'CNY' },
+  });
+  if (!result.ok) throw unavailable(`the API refused: ${refusalText(result.refusal)}`);
+  if (typeof result.answer.code_url !== 'string') throw unavailable('the answer has no code_url');
+  return result.answer.code_url;
+}
+
+export interface RefundRequest {
+  out_trade_no: string;
+  /** The refund number: the provider refunds once per number, however often it is asked. */
+  refund_no: string;
+  /** Cents to give back, and the order's whole amount. */
+  amount: number;
+  total: number;
+  reason: string;
+}
+
+/** What the provider said of a refund: accepted (with its refund id where it gives one) or refused. */
+export type RefundOutcome = { ok: true; provider_refund_id: string | null } | { ok: false; refusal: ProviderRefusal };
+
+/**
+ * A refund (POST /v3/refund/domestic/refunds), idempotent on out_refund_no. SUCCESS and PROCESSING
+ * (the money is on its way back) are accepted; CLOSED and ABNORMAL are refusals.
+ */
+export async function wxpayRefund(settings: WxpaySettings, refund: RefundRequest): Promise<RefundOutcome> {
+  const result = await wxpayPost(settings, '/v3/refund/domestic/refunds', {
+    out_trade_no: refund.out_trade_no,
+    out_refund_no: refund.refund_no,
+    ...(refund.reason && { reason: refund.reason }),
+    amount: { refund: refund.amount, total: refund.total, currency: 'CNY' },
+  });
+  if (!result.ok) return result;
+  const { answer } = result;
+  if (answer.out_refund_no !== refund.refund_no) throw unavailable('the answer is for another refund');
+  if (answer.status !== 'SUCCESS' && answer.status !== 'PROCESSING')
+    return { ok: false, refusal: { code: String(answer.status ?? 'UNKNOWN'), message: 'the refund was not made' } };
+  return { ok: true, provider_refund_id: typeof answer.refund_id === 'string' ? answer.refund_id : null };
 }
