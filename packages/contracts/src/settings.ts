@@ -130,7 +130,7 @@ export type LocaleSettings = Static<typeof LocaleSettings>;
  */
 export const RetentionSettings = Type.Object(
   {
-    log_retention_days: whole(180, 3650, 'days the operation and sign-in logs are kept'),
+    log_retention_days: whole(180, 3650, 'days the operation, sign-in, message-send and IP-switch logs are kept'),
     access_log_days: whole(1, 31, 'days raw access and stream log lines are kept'),
     minute_rollup_days: whole(1, 31, 'days per-minute traffic and node reports are kept'),
     hour_rollup_days: whole(7, 400, 'days per-hour traffic is kept'),

@@ -26,7 +26,7 @@ import { healthChecks } from './migrations/2026-11-25T1520-health-checks.ts';
 import { packages } from './migrations/2026-11-25T1930-packages.ts';
 import { userFlagIndex } from './migrations/2026-11-26T0130-user-flag-index.ts';
 import { ordersPaid } from './migrations/2026-11-26T0140-orders-paid.ts';
-import { orderRefunds } from './migrations/2026-11-26T0210-order-refunds.ts';
+import { messageSendsCreated } from './migrations/2026-11-26T0205-message-sends-created.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
@@ -60,7 +60,7 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-25T1930-packages': packages(dialect),
   '2026-11-26T0130-user-flag-index': userFlagIndex(),
   '2026-11-26T0140-orders-paid': ordersPaid(),
-  '2026-11-26T0210-order-refunds': orderRefunds(),
+  '2026-11-26T0205-message-sends-created': messageSendsCreated(),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({

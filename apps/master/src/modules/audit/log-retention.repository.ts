@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.ts';
 /** Deletes at most `batch` rows older than the cutoff from a log table; answers how many went. */
 export async function deleteOlderThan(
   db: Kysely<Database>,
-  table: 'op_logs' | 'login_attempts',
+  table: 'op_logs' | 'login_attempts' | 'message_sends' | 'ip_switch_log',
   cutoff: number,
   batch: number,
 ): Promise<number> {

@@ -263,4 +263,44 @@ describe.each(DIALECTS)('operation and login logs on $dialect', (target) => {
     await pruneAccountLogs(test.database.db, now);
     expect(await test.database.db.selectFrom('op_logs').select('id').execute()).toHaveLength(1);
   });
+
+  it('prunes the message-send and IP-switch logs with the same retention', async () => {
+    const now = Date.now();
+    const { db } = test.database;
+    for (const days of [200, 100]) {
+      await db
+        .insertInto('message_sends')
+        .values({
+          channel: 'email',
+          target: 'a@example.com',
+          subject: 's',
+          body: 'b',
+          status: 'sent',
+          error: '',
+          created_at: now - days * DAY_MS,
+        })
+        .execute();
+      await db
+        .insertInto('ip_switch_log')
+        .values({
+          created_at: now - days * DAY_MS,
+          ip: '192.0.2.1',
+          node_id: 1,
+          node_name: 'n1',
+          line_group: 'lg',
+          line: 'default',
+          from_state: 'up',
+          to_state: 'down',
+          reason: 'probes',
+          votes: '[]',
+        })
+        .execute();
+    }
+    await saveSetting(db, 'log_retention_days', 180);
+    await pruneAccountLogs(db, now);
+    const ages = async (table: 'message_sends' | 'ip_switch_log') =>
+      (await db.selectFrom(table).select('created_at').execute()).map((row) => Number(row.created_at));
+    expect(await ages('message_sends')).toEqual([now - 100 * DAY_MS]);
+    expect(await ages('ip_switch_log')).toEqual([now - 100 * DAY_MS]);
+  });
 });

@@ -72,7 +72,7 @@ export const settingsEnUS = {
       minute_rollup_days: 'Per-minute traffic and node reports (days)',
       hour_rollup_days: 'Per-hour traffic (days)',
       usage_sample_days: '5-minute usage samples (days)',
-      log_retention_days: 'Operation and sign-in logs (days)',
+      log_retention_days: 'Operation, sign-in, message-send and IP-switch logs (days)',
     },
     help: {
       site_name: 'Shown in the browser title, the header and on the sign-in page; 1 to 64 characters.',

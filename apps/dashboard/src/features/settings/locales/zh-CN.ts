@@ -71,7 +71,7 @@ export const settingsZhCN = {
       minute_rollup_days: '按分钟的流量和节点上报（天）',
       hour_rollup_days: '按小时的流量（天）',
       usage_sample_days: '5 分钟用量采样（天）',
-      log_retention_days: '操作日志和登录日志（天）',
+      log_retention_days: '操作、登录、消息发送和 IP 切换日志（天）',
     },
     help: {
       site_name: '显示在浏览器标题、页头和登录页；1 到 64 个字符。',

@@ -18,7 +18,8 @@ export const tasksEnUS = {
       'user-packages':
         'Renews or expires packages past their end, applies the monthly traffic cap, and tells owners at 80% and 100% of it.',
       'cert-renewal': 'Queues the renewal of ACME certificates that expire soon.',
-      'log-retention': 'Deletes operation and sign-in log entries older than the retention (at least 180 days).',
+      'log-retention':
+        'Deletes operation, sign-in, message-send and IP-switch log entries older than the retention (at least 180 days).',
       'dns-drift':
         'Compares each line group’s records at its DNS provider with its settings, and tells the admins when they differ or cannot be read.',
     },
