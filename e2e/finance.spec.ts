@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { startFakeWxpay } from '../apps/master/src/test/fake-wxpay.ts';
 import { adminToken, callApi, type RegisteredUser, registerUser } from './support/api.ts';
 import { confirmPopup, openDialog } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
@@ -173,5 +174,70 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
     const totals = table.getByTestId('recharge-count-totals');
     await totals.getByText('合计').waitFor();
     await expect.poll(() => totals.textContent()).toContain('12.34');
+  });
+
+  // Last: it pays a recharge online, which the counts above do not expect.
+  it('refunds part of a paid WeChat Pay recharge from /finance/recharge after a confirmation', async () => {
+    const { baseUrl } = suite.master();
+    const token = await admin();
+    const settings = '/v1/configs/global-0-payment-wxpay';
+    const wxpay = await startFakeWxpay();
+    try {
+      await callApi(baseUrl, 'PUT', settings, {
+        token,
+        body: {
+          enabled: true,
+          mchid: wxpay.merchant.mchid,
+          appid: wxpay.merchant.appid,
+          merchant_serial_no: wxpay.merchant.serialNo,
+          merchant_private_key: wxpay.merchant.privateKeyPem,
+          api_v3_key: wxpay.merchant.apiV3Key,
+          platform_cert: wxpay.platform.certPem,
+          platform_public_key: '',
+          platform_public_key_id: '',
+          notify_base_url: 'https://panel.example.com',
+          api_url: wxpay.url,
+        },
+      });
+      const user = await registerUser(baseUrl, token, 'rory');
+      const order = await callApi<{ id: number; out_trade_no: string }>(baseUrl, 'POST', '/v1/orders', {
+        token: user.token,
+        body: { amount: 2_000, channel: 'wxpay' },
+      });
+      await callApi(baseUrl, 'POST', '/v1/wxpay/preorder', { token: user.token, body: { order_id: order.id } });
+      const notification = wxpay.notification({
+        out_trade_no: order.out_trade_no,
+        total: 2_000,
+        transaction_id: `4200000${order.id}77`,
+      });
+      const paid = await fetch(`${baseUrl}/v1/wxpay/notify`, {
+        method: 'POST',
+        headers: notification.headers,
+        body: notification.body,
+      });
+      expect(await paid.json()).toEqual({ code: 'SUCCESS' });
+
+      const page = await suite.openPage({ token });
+      await page.goto(suite.url('/finance/recharge'));
+      const dialog = await openDialog(page, page.getByTestId(`order-refund:${order.id}`));
+      await dialog.getByLabel('Amount to refund', { exact: true }).fill('7.5');
+      await dialog.getByLabel('Reason', { exact: true }).fill('asked by the customer');
+      await dialog.getByRole('button', { name: 'Refund' }).click();
+      const confirm = page.getByRole('dialog').filter({ has: page.getByTestId('refund-confirm') });
+      await confirm
+        .getByText(/^Refund 7\.50 to the payer by WeChat Pay, taken from the balance of .+ \(#\d+\)\?$/)
+        .waitFor();
+      expect(wxpay.refunds).toEqual([]);
+      await confirm.getByRole('button', { name: 'Confirm' }).click();
+      await page.getByText('Refunded 7.50; the balance is now 12.50').waitFor();
+      expect(wxpay.refunds).toEqual([
+        expect.objectContaining({ out_trade_no: order.out_trade_no, refund: 750, total: 2_000 }),
+      ]);
+      const balance = await callApi<{ balance: number }>(baseUrl, 'GET', '/v1/user', { token: user.token });
+      expect(balance.balance).toBe(1_250);
+    } finally {
+      await callApi(baseUrl, 'DELETE', settings, { token });
+      await wxpay.close();
+    }
   });
 });

@@ -36,7 +36,7 @@ export const Component = () => {
           )}
         </div>
       </div>
-      <OrderTable {...list.table} showUser testId="finance-order-table" />
+      <OrderTable {...list.table} showUser refunds testId="finance-order-table" />
     </section>
   );
 };

@@ -21,7 +21,7 @@ export const Component = () => {
         {t('finance.adjust.button')}
       </Button>
       <OrderFilters filter={list.filter} onChange={list.change} everyone kind={false} />
-      <OrderTable {...list.table} showUser testId="finance-recharge-table" />
+      <OrderTable {...list.table} showUser refunds testId="finance-recharge-table" />
       {adjusting && <AdjustBalanceModal onClose={() => setAdjusting(false)} />}
     </section>
   );

@@ -12,6 +12,7 @@ import { useOrderActions } from './api.ts';
 import { formatMoney } from './money.ts';
 import { OrderDrawer } from './OrderDrawer.tsx';
 import { amountColor, orderLabel, STATE_COLOR, signedMoney } from './orderText.ts';
+import { isRefundable, RefundModal } from './RefundModal.tsx';
 
 const NO_WRAP = { style: { whiteSpace: 'nowrap' } } as const;
 
@@ -24,15 +25,28 @@ interface OrderTableProps {
   onPage: (page: number, pageSize: number) => void;
   /** The user column, for the admins' lists of every user. */
   showUser?: boolean;
+  /** The Refund action on paid online recharges (admin:finance pages). */
+  refunds?: boolean;
   testId: string;
 }
 
-/** A page of orders: amount coloured by sign, balance after, a drawer per row, and closing a pending one. */
-export const OrderTable = ({ orders, total, loading, page, pageSize, onPage, showUser, testId }: OrderTableProps) => {
+/** A page of orders: amount coloured by sign, balance after, a drawer per row, closing a pending one and refunding a paid online recharge. */
+export const OrderTable = ({
+  orders,
+  total,
+  loading,
+  page,
+  pageSize,
+  onPage,
+  showUser,
+  refunds,
+  testId,
+}: OrderTableProps) => {
   const { t, i18n } = useTranslation();
   const feedback = useFeedback();
   const actions = useOrderActions();
   const [shown, setShown] = useState<OrderView>();
+  const [refunding, setRefunding] = useState<OrderView>();
   const close = async (order: OrderView) => {
     try {
       await actions.close(order.id);
@@ -108,6 +122,16 @@ export const OrderTable = ({ orders, total, loading, page, pageSize, onPage, sho
           <Button type="link" size="small" onClick={() => setShown(order)} data-testid={`order-details:${order.id}`}>
             {t('finance.list.details')}
           </Button>
+          {refunds && isRefundable(order) && (
+            <Button
+              type="link"
+              size="small"
+              onClick={() => setRefunding(order)}
+              data-testid={`order-refund:${order.id}`}
+            >
+              {t('finance.refund.button')}
+            </Button>
+          )}
           {order.state === 'pending' && (
             <Popconfirm
               title={t('finance.list.confirmClose', { no: order.out_trade_no })}
@@ -146,6 +170,7 @@ export const OrderTable = ({ orders, total, loading, page, pageSize, onPage, sho
         }}
       />
       {shown && <OrderDrawer order={shown} onClose={() => setShown(undefined)} />}
+      {refunding && <RefundModal order={refunding} onClose={() => setRefunding(undefined)} />}
     </>
   );
 };

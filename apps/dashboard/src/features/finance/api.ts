@@ -3,6 +3,7 @@ import type {
   AdminUser,
   OrderList,
   OrderListQuery,
+  OrderRefundBody,
   OrderView,
   RechargeOrderBody,
   User,
@@ -86,6 +87,10 @@ const orderActions = (http: HttpClient, queryClient: QueryClient) => {
       http.post<OrderView>('/v1/orders', body, options),
     ),
     close: after((id: number) => http.put<OrderView>(`/v1/orders/${id}`, { state: 'closed' })),
+    /** POST /v1/orders/{id}/refunds (admin): the refund order, paid once the provider refunded. */
+    refund: after((id: number, body: OrderRefundBody, options?: RequestOptions) =>
+      http.post<OrderView>(`/v1/orders/${id}/refunds`, body, options),
+    ),
     adjust: after((uid: number, body: AdminRechargeBody, options?: RequestOptions) =>
       http.post<OrderView>(`/v1/user/${uid}/recharge`, body, options),
     ),

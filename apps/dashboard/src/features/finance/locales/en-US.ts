@@ -89,6 +89,22 @@ export const financeEnUS = {
       recent: 'Recent recharges',
       allOrders: 'All orders',
     },
+    refund: {
+      button: 'Refund',
+      title: 'Refund order {{id}}',
+      intro:
+        'Order {{no}} paid {{amount}} by {{channel}}. The refund goes back to the payer and is taken from the user’s balance.',
+      amount: 'Amount to refund',
+      amountHelp: 'At most {{max}}; never more than the balance',
+      amountRequired: 'Enter the amount',
+      amountInvalid: 'An amount above 0 with at most two decimals',
+      amountTooLarge: 'At most the order’s {{max}}',
+      reason: 'Reason',
+      reasonHelp: 'Sent to the payment provider; at most 80 characters',
+      save: 'Refund',
+      confirm: 'Refund {{amount}} to the payer by {{channel}}, taken from the balance of {{user}}?',
+      done: 'Refunded {{amount}}; the balance is now {{balance}}',
+    },
     adjust: {
       button: 'Adjust balance',
       title: 'Adjust a user’s balance',
