@@ -59,7 +59,7 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-25T1510-line-groups': lineGroups(dialect),
   '2026-11-25T1520-health-checks': healthChecks(dialect),
   '2026-11-25T1930-packages': packages(dialect),
-  '2026-11-26T0130-user-flag-index': userFlagIndex(),
+  '2026-11-26T0130-user-flag-index': userFlagIndex(dialect),
   '2026-11-26T0140-orders-paid': ordersPaid(),
   '2026-11-26T0205-message-sends-created': messageSendsCreated(),
   '2026-11-26T0210-order-refunds': orderRefunds(),
