@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import type { LogDatabase } from './logs-schema.ts';
 import { SchemaScopedPostgresDialect } from './postgres-dialect.ts';
 import type { Database } from './schema.ts';
+import { SerialSqliteDialect } from './sqlite-dialect.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -69,10 +70,10 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   }
   mkdirSync(options.dataDir, { recursive: true });
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: openSqlite(join(options.dataDir, 'rampart.db')) }),
+    dialect: new SerialSqliteDialect({ database: openSqlite(join(options.dataDir, 'rampart.db')) }),
   });
   const logs = new Kysely<LogDatabase>({
-    dialect: new SqliteDialect({ database: openSqlite(join(options.dataDir, 'rampart-logs.db')) }),
+    dialect: new SerialSqliteDialect({ database: openSqlite(join(options.dataDir, 'rampart-logs.db')) }),
   });
   return { db, logs, dialect: 'sqlite', close: async () => void (await Promise.all([db.destroy(), logs.destroy()])) };
 }
