@@ -1,4 +1,5 @@
 import {
+  type EdgeSnapshot,
   LogBatchAck,
   type LogBatchAck as LogBatchAckBody,
   type LogBatchBody,
@@ -175,6 +176,7 @@ export class Agent {
         edgeAddress: edgeAddress(this.options.listenAddress),
       },
       droppedLogLines: () => this.shipper.droppedLines,
+      onApplied: (snapshot) => this.followSpoolCap(snapshot),
       log: this.log,
     });
     const metrics = new MetricsReporter({
@@ -200,6 +202,18 @@ export class Agent {
     // Votes on the other nodes' IPs for the master's health checks.
     const health = new HealthProber({ client: this.client, auth, log: this.log });
     await Promise.all([sync.run(signal), metrics.run(signal), this.heartbeat(sync, signal), health.run(signal)]);
+  }
+
+  /**
+   * /config/res `log_spool_mb` of a live snapshot caps the log spool from its next batch, without
+   * restarting the shipper; a snapshot without edge settings leaves the --spool-max-mb option.
+   */
+  private followSpoolCap(snapshot: EdgeSnapshot): void {
+    const mb = snapshot.edge_settings?.res.log_spool_mb;
+    const bytes = mb === undefined ? this.options.spoolMaxBytes : mb * 1024 * 1024;
+    if (bytes === this.shipper.spool.maxBytes) return;
+    this.shipper.spool.setMaxBytes(bytes);
+    this.log.info('log spool cap changed', { max_bytes: bytes, used_bytes: this.shipper.spool.usedBytes });
   }
 
   /** Status every interval, so dropped log lines and a refused credential show up without a config change. */

@@ -1,5 +1,5 @@
 import { readFile, rm, stat } from 'node:fs/promises';
-import type { EdgeJob } from '@rampart/contracts';
+import { DEFAULT_EDGE_SETTINGS, type EdgeJob } from '@rampart/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../src/agent.ts';
 import { Nginx } from '../src/apply/nginx.ts';
@@ -125,6 +125,34 @@ describe('sync with a master', () => {
     await startAgent(options);
     await eventually(async () => expect(m.statuses.at(-1)?.applied_version).toBe(4));
     expect(m.jobResults).toHaveLength(1);
+  });
+
+  it("caps the log spool with the live snapshot's log_spool_mb, without restarting the shipper", async () => {
+    master = await startFakeMaster();
+    master.accept = true;
+    const m = master;
+    const options = await testAgentOptions(m.url);
+    m.setSnapshot(snapshotWith(1));
+    const agent = await startAgent(options);
+    const spool = agent.shipper.spool;
+    await eventually(async () => expect(m.statuses.at(-1)).toMatchObject({ applied_version: 1, last_error: '' }));
+    expect(spool.maxBytes).toBe(options.spoolMaxBytes);
+
+    const withSpool = (version: number, mb: number) => ({
+      ...snapshotWith(version),
+      edge_settings: {
+        ...DEFAULT_EDGE_SETTINGS,
+        nginx: { ...DEFAULT_EDGE_SETTINGS.nginx, worker_processes: 1 },
+        res: { ...DEFAULT_EDGE_SETTINGS.res, max_open_files: 1024, log_spool_mb: mb },
+      },
+    });
+    m.setSnapshot(withSpool(2, 3));
+    await eventually(async () => expect(m.statuses.at(-1)).toMatchObject({ applied_version: 2, last_error: '' }));
+    expect(spool.maxBytes).toBe(3 * 1024 * 1024);
+    m.setSnapshot(withSpool(3, 700));
+    await eventually(async () => expect(m.statuses.at(-1)).toMatchObject({ applied_version: 3, last_error: '' }));
+    expect(spool.maxBytes).toBe(700 * 1024 * 1024);
+    expect(agent.shipper.spool).toBe(spool);
   });
 
   it('keeps serving while the master is down, and a restarted agent serves the last proven config at once', async () => {

@@ -84,6 +84,29 @@ describe('Spool', () => {
     expect((await spool.add([line('/d')], [], at(40)))?.seq).toBe(2);
   });
 
+  it('takes a raised cap at once, and keeps what is spooled, in order, under a lowered one', async () => {
+    const spool = new Spool(spoolDir, cursorFile, 600);
+    await spool.open();
+    expect(await spool.add([line('/a')], [], at(10))).not.toBeNull();
+    expect(await spool.add([line('/b'), line('/c')], [], at(30))).toBeNull();
+    spool.setMaxBytes(1 << 20);
+    expect(spool.maxBytes).toBe(1 << 20);
+    expect((await spool.add([line('/b'), line('/c')], [], at(50)))?.seq).toBe(2);
+    expect((await spool.add([line('/d')], [], at(60)))?.seq).toBe(3);
+
+    spool.setMaxBytes(100);
+    expect(spool.usedBytes).toBeGreaterThan(100);
+    expect(await spool.add([line('/e')], [], at(70))).toBeNull();
+    expect(spool.cursor).toMatchObject({ seq: 3, dropped: 3, access: { offset: 70 } });
+    expect(spool.pendingBatches).toBe(3);
+    const uris: string[] = [];
+    for (let batch = await spool.oldest(); batch; batch = await spool.oldest()) {
+      uris.push(...batch.access.map((spooled) => spooled.uri));
+      await spool.remove(batch.seq);
+    }
+    expect(uris).toEqual(['/a', '/b', '/c', '/d']);
+  });
+
   it('counts malformed lines as dropped, and drops refused batches on request', async () => {
     const spool = new Spool(spoolDir, cursorFile, 1 << 20);
     await spool.open();

@@ -32,14 +32,27 @@ const NAME = /^(\d{12})\.json$/;
 export class Spool {
   private readonly dir: string;
   private readonly cursorFile: string;
-  private readonly maxBytes: number;
+  private maxBytesValue: number;
   private sizes = new Map<number, number>();
   private cursorValue: LogCursor = { ...EMPTY };
 
   constructor(dir: string, cursorFile: string, maxBytes: number) {
     this.dir = dir;
     this.cursorFile = cursorFile;
-    this.maxBytes = maxBytes;
+    this.maxBytesValue = maxBytes;
+  }
+
+  /** The cap on the bytes of batches on disk. */
+  get maxBytes(): number {
+    return this.maxBytesValue;
+  }
+
+  /**
+   * Changes the cap from the next batch on. Batches already spooled are kept (and keep their order)
+   * even above a lowered cap: new batches are dropped, as when full, until sending frees room.
+   */
+  setMaxBytes(bytes: number): void {
+    this.maxBytesValue = bytes;
   }
 
   get cursor(): Readonly<LogCursor> {
@@ -92,7 +105,7 @@ export class Spool {
     const seq = base.seq + 1;
     const batch: SpooledBatch = { seq, access, stream, cursor: { ...base, seq } };
     const content = JSON.stringify(batch);
-    if (this.usedBytes + content.length > this.maxBytes) {
+    if (this.usedBytes + content.length > this.maxBytesValue) {
       await this.saveCursor({ ...base, dropped: base.dropped + access.length + stream.length });
       return null;
     }

@@ -48,6 +48,8 @@ export interface ConfigSyncOptions {
   /** Where jobs reach this node's nginx. */
   jobContext: Omit<JobContext, 'sites' | 'httpPort' | 'httpsPort'>;
   droppedLogLines: () => number;
+  /** Called with each snapshot that went live, for settings the agent itself follows. */
+  onApplied?: (snapshot: EdgeSnapshot) => void;
   log: Logger;
 }
 
@@ -105,6 +107,7 @@ export class ConfigSync {
     const outcome = await this.options.applier.apply(snapshot);
     this.seenVersion = snapshot.version;
     if (outcome.liveVersion !== null) this.appliedVersion = outcome.liveVersion;
+    if (outcome.applied) this.options.onApplied?.(snapshot);
     this.applyErrors = outcome.errors.slice(0, 10_000);
     this.lastError = outcome.error.slice(0, 4000);
     await this.reportStatus(signal);
