@@ -1,9 +1,9 @@
-import type { CreateSiteBody, Site, SiteGroup, UpdateSiteBody } from '@rampart/contracts';
+import type { CreateSiteBody, LineGroupView, Site, SiteGroup, UpdateSiteBody } from '@rampart/contracts';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { HttpClient, RequestOptions } from '../../shared/http/client.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
-import { SITES_KEY, type SiteListQuery, siteGroupsQuery, siteListQuery } from './siteQueries.ts';
+import { type ListPage, SITES_KEY, type SiteListQuery, siteGroupsQuery, siteListQuery } from './siteQueries.ts';
 
 export type { ListPage, SiteListQuery } from './siteQueries.ts';
 
@@ -44,6 +44,18 @@ const groupList = (answer: { list: SiteGroup[] }) => answer.list;
 export const useSiteGroups = () => {
   const http = useHttp();
   return useQuery({ ...siteGroupsQuery(http), select: groupList });
+};
+
+const lineGroupList = (answer: { list: LineGroupView[] }) => answer.list;
+
+/** GET /v1/node-groups (administrators): the line groups a site's CNAME may point at. */
+export const useLineGroupChoices = () => {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['node-groups'],
+    queryFn: ({ signal }) => http.get<ListPage<LineGroupView>>('/v1/node-groups', { signal }),
+    select: lineGroupList,
+  });
 };
 
 const siteActions = (http: HttpClient, queryClient: QueryClient) => {

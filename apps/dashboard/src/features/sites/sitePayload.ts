@@ -25,6 +25,8 @@ export type SiteFormValues = Omit<SiteSettings, 'domains' | 'origins'> & {
   origins: OriginRow[];
   name: string;
   group_id: number | null;
+  /** Only an administrator's form has it; undefined until a line group is picked. */
+  line_group_id?: number | null;
 };
 
 export const toOrigins = (rows: readonly OriginRow[] | undefined): Origin[] =>

@@ -28,6 +28,7 @@ const FORM_FIELDS = [
   'domainsText',
   'name',
   'group_id',
+  'line_group_id',
   'enabled',
   'origins',
   'balance',
@@ -46,7 +47,8 @@ const FORM_FIELDS = [
   'response_headers',
 ];
 
-const SiteForm = ({ site }: { site: Site }) => {
+/** The edit form of one site; exported for its tests. */
+export const SiteForm = ({ site }: { site: Site }) => {
   const { t } = useTranslation();
   const http = useHttp();
   const feedback = useFeedback();

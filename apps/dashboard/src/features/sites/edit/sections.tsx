@@ -12,6 +12,7 @@ import type { ListPage } from '../api.ts';
 import { edgeRules } from '../edgeRules.ts';
 import { GroupSelect } from '../list/GroupSelect.tsx';
 import { OriginsEditor } from '../origins/OriginsEditor.tsx';
+import { LineGroupField } from './LineGroupField.tsx';
 
 const Toggle = ({ name, label }: { name: string; label: string }) => (
   <Form.Item name={name} label={label} valuePropName="checked">
@@ -35,6 +36,7 @@ export const BasicSection = () => {
       <Form.Item name="group_id" label={t('sites.field.group')}>
         <GroupSelect />
       </Form.Item>
+      <LineGroupField />
       <Form.Item name="name" label={t('sites.field.name')} rules={rules.name}>
         <Input />
       </Form.Item>
