@@ -91,7 +91,9 @@ export class Agent {
 
   async start(): Promise<void> {
     await prepareDataDir(this.paths, workersAreOtherUser());
-    await this.state.load();
+    const { spool_max_bytes: kept } = await this.state.load();
+    // The master sends a config again only when it changes: the cap it set last is kept here.
+    if (Number.isSafeInteger(kept) && (kept ?? 0) > 0) this.shipper.spool.setMaxBytes(kept ?? 0);
     try {
       const proven = await this.applier.restoreLastProven();
       if (proven) this.log.info('serving the last proven config', { version: proven.version });
@@ -214,6 +216,11 @@ export class Agent {
     if (bytes === this.shipper.spool.maxBytes) return;
     this.shipper.spool.setMaxBytes(bytes);
     this.log.info('log spool cap changed', { max_bytes: bytes, used_bytes: this.shipper.spool.usedBytes });
+    this.state
+      .update((state) => {
+        state.spool_max_bytes = bytes;
+      })
+      .catch((error: unknown) => this.log.warn('could not keep the log spool cap', { error: errorText(error) }));
   }
 
   /** Status every interval, so dropped log lines and a refused credential show up without a config change. */

@@ -11,6 +11,8 @@ export interface AgentState {
   done_jobs: number[];
   /** Job results not yet acknowledged by the master. */
   unsent_results: Array<{ id: number } & JobResultBody>;
+  /** The log spool cap of the last live snapshot (/config/res), kept for the next start. */
+  spool_max_bytes?: number;
 }
 
 const MAX_DONE_JOBS = 10_000;

@@ -153,6 +153,16 @@ describe('sync with a master', () => {
     await eventually(async () => expect(m.statuses.at(-1)).toMatchObject({ applied_version: 3, last_error: '' }));
     expect(spool.maxBytes).toBe(700 * 1024 * 1024);
     expect(agent.shipper.spool).toBe(spool);
+
+    // The master sends an unchanged config again only on a change: a restarted agent keeps the cap.
+    const { stateFile } = agentPaths(options.dataDir);
+    await eventually(async () =>
+      expect(JSON.parse(await readFile(stateFile, 'utf8'))).toMatchObject({ spool_max_bytes: 700 * 1024 * 1024 }),
+    );
+    await agent.stop();
+    agents.length = 0;
+    const restarted = await startAgent(options);
+    expect(restarted.shipper.spool.maxBytes).toBe(700 * 1024 * 1024);
   });
 
   it('keeps serving while the master is down, and a restarted agent serves the last proven config at once', async () => {
