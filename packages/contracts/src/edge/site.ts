@@ -87,6 +87,9 @@ export const Site = Type.Intersect([
     user_id: Type.Integer(),
     user_account: Type.Optional(OwnerAccount),
     group_id: SiteGroupRef,
+    line_group_id: Type.Union([Type.Integer(), Type.Null()], {
+      description: "the line group its CNAME points at (set by an administrator); null: the default group's",
+    }),
     name: Type.String(),
     cname: Type.String({ description: 'where the domains must point (CNAME); empty until a CNAME domain is set up' }),
     created_at: Type.String(),

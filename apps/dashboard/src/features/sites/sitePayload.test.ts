@@ -8,6 +8,7 @@ const SITE: Site = {
   id: 7,
   user_id: 2,
   group_id: null,
+  line_group_id: null,
   name: 'shop',
   cname: '',
   created_at: '2026-01-01T00:00:00Z',

@@ -25,7 +25,7 @@ export type SiteFormValues = Omit<SiteSettings, 'domains' | 'origins'> & {
   origins: OriginRow[];
   name: string;
   group_id: number | null;
-  /** Only an administrator's form has it; undefined until a line group is picked. */
+  /** The site's line group (null: the default group's); only an administrator's form shows it. */
   line_group_id?: number | null;
 };
 
@@ -54,7 +54,13 @@ export const siteFormValues = (site: Site): SiteFormValues => {
     Object.keys(SiteSettings.properties).map((key) => [key, site[key as keyof SiteSettings]]),
   ) as SiteSettings;
   const { domains, ...rest } = settings;
-  return { ...rest, name: site.name, group_id: site.group_id, domainsText: domains.join('\n') };
+  return {
+    ...rest,
+    name: site.name,
+    group_id: site.group_id,
+    line_group_id: site.line_group_id,
+    domainsText: domains.join('\n'),
+  };
 };
 
 /** PUT /v1/sites/{id}: only the fields whose value differs from the stored site. */

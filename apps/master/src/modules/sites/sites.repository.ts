@@ -16,6 +16,7 @@ export const presentSite = (row: SiteRow, cnameDomain = ''): Site => ({
   id: row.id,
   user_id: row.user_id,
   group_id: row.group_id,
+  line_group_id: row.line_group_id ?? null,
   name: row.name,
   cname: cnameTarget(row.id, cnameDomain),
   created_at: new Date(row.created_at).toISOString(),

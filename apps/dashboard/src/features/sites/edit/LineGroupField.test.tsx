@@ -16,6 +16,7 @@ const SITE: Site = {
   id: 7,
   user_id: 2,
   group_id: null,
+  line_group_id: null,
   name: 'shop',
   cname: 's7.cdn.example.net',
   created_at: '2026-01-01T00:00:00Z',
@@ -93,7 +94,7 @@ describe("a site's line group", () => {
   });
 
   /** The edit form for a user of `type`; each PUT is recorded and answered by `answerPut`. */
-  const open = (type: User['type'], answerPut: (body: Record<string, unknown>) => Response) => {
+  const open = (type: User['type'], answerPut: (body: Record<string, unknown>) => Response, site: Site = SITE) => {
     useSession.setState({ user: user(type) });
     const puts: Record<string, unknown>[] = [];
     const paths: string[] = [];
@@ -119,7 +120,7 @@ describe("a site's line group", () => {
       <AppProviders i18n={createI18n(COMMON_LOCALES, 'en-US', [SITES_LOCALES])} onLoginRequired={vi.fn()}>
         <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
           <MemoryRouter>
-            <SiteForm site={SITE} />
+            <SiteForm site={site} />
           </MemoryRouter>
         </QueryClientProvider>
       </AppProviders>,
@@ -153,8 +154,12 @@ describe("a site's line group", () => {
     expect(puts[0]).toEqual({ line_group_id: 4 });
   });
 
-  it('sends null for the default line group', async () => {
-    const { container, puts } = open(USER_TYPE.admin, (body) => ok({ ...SITE, ...body }));
+  it('shows the site’s line group, and sends null for the default one', async () => {
+    const onAsia = { ...SITE, line_group_id: 4 };
+    const { container, puts } = open(USER_TYPE.admin, (body) => ok({ ...onAsia, ...body }), onAsia);
+    await waitFor(() =>
+      lineGroupSelect(container)?.closest('.ant-select')?.textContent?.includes('Asia (asia.cdn.example.net)'),
+    );
     await pick(container, 'The default line group');
     save(container);
     await waitFor(() => puts.length === 1);

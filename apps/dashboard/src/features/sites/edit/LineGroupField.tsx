@@ -11,7 +11,6 @@ const LineGroupSelect = () => {
   const { t } = useTranslation();
   const lineGroups = useLineGroupChoices();
   return (
-    // The site's answer does not carry its line group: the field stays empty (unchanged) until one is picked.
     <Form.Item
       name="line_group_id"
       label={t('sites.field.lineGroup')}
