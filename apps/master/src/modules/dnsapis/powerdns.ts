@@ -1,4 +1,5 @@
 import { DEFAULT_DNS_TTL, type DnsTtlSettings, type PowerDnsCredentials } from '@rampart/contracts';
+import { AppError } from '../../errors.ts';
 import {
   addressType,
   bare,
@@ -11,6 +12,9 @@ import {
   unquoted,
 } from './dns-provider.ts';
 
+const ATTEMPTS = 3;
+const SERVER_ERROR = /^the DNS API answered 5\d\d/;
+
 interface RrSet {
   name: string;
   type: string;
@@ -21,7 +25,7 @@ interface RrSet {
 /** PowerDNS's HTTP API (v1): zones under /api/v1/servers/{server}/zones, records by PATCHing rrsets. */
 export function powerDns(credentials: PowerDnsCredentials, ttl: DnsTtlSettings = DEFAULT_DNS_TTL): DnsProvider {
   const base = `${credentials.url.replace(/\/$/, '')}/api/v1/servers/${encodeURIComponent(credentials.server_id ?? 'localhost')}`;
-  const call = async (path: string, init: RequestInit = {}) =>
+  const once = async (path: string, init: RequestInit) =>
     (
       await providerFetch(
         `${base}${path}`,
@@ -32,6 +36,20 @@ export function powerDns(credentials: PowerDnsCredentials, ttl: DnsTtlSettings =
         (_status, body) => (body as { error?: string } | null)?.error ?? '',
       )
     ).body;
+  // PowerDNS on its SQLite backend answers 500 while another write holds the database (seen with a
+  // few writers at once). Every call here is idempotent (reads, and PATCHes that replace or delete
+  // whole record sets), so a 5xx is asked again, twice at most, a little later each time.
+  const call = async (path: string, init: RequestInit = {}) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await once(path, init);
+      } catch (error) {
+        const busy = error instanceof AppError && SERVER_ERROR.test(error.message);
+        if (!busy || attempt === ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  };
   const zonePath = (zone: string) => `/zones/${encodeURIComponent(fqdn(zone))}`;
   const patch = (zone: string, rrsets: object[]) =>
     call(zonePath(zone), { method: 'PATCH', body: JSON.stringify({ rrsets }) });
