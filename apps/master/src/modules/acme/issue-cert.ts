@@ -16,25 +16,6 @@ export const CERT_ISSUE = 'cert-issue';
 
 type AcmeCertRow = CertRow & { challenge: string };
 const DAY_MS = 86_400_000;
-const WITHDRAW_ATTEMPTS = 3;
-
-/**
- * Takes the challenges down again. A DNS API can fail for a moment (a PowerDNS on SQLite answers 500
- * while another write holds its database), and a TXT record left behind stays in the zone: each
- * removal is asked again, at most three times, a little later each time (removing is idempotent:
- * only this issuance's values go). A last failure leaves the record, as before.
- */
-async function withdraw(unpublish: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; attempt <= WITHDRAW_ATTEMPTS; attempt++) {
-    try {
-      await unpublish();
-      return;
-    } catch {
-      if (attempt < WITHDRAW_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
-    }
-  }
-}
-
 export interface IssueDeps {
   db: Kysely<Database>;
   secrets: SecretBox;
@@ -155,7 +136,7 @@ async function issue(
       }
     }
   } finally {
-    await withdraw(unpublish);
+    await unpublish().catch(() => undefined);
   }
 
   await progress('finalizing');

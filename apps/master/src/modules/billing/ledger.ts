@@ -25,7 +25,8 @@ export interface OrderEntry {
 export const newTradeNo = (now = Date.now()): string =>
   `${now.toString(36).padStart(9, '0')}${randomBytes(12).toString('hex')}`.slice(0, 32);
 
-const toMoney = (cents: number) => (cents / 100).toFixed(2);
+/** Whole cents as an amount for people and messages: 1250 -> "12.50". */
+export const toMoney = (cents: number) => (cents / 100).toFixed(2);
 
 /**
  * Takes `amount` cents from the balance and records the order; refuses with `balance_insufficient`

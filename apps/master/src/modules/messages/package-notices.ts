@@ -1,6 +1,7 @@
 import type { Term } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { toMoney } from '../billing/ledger.ts';
 import type { PackageTraffic } from '../packages/package-traffic.ts';
 import { termPrice } from '../packages/pricing.ts';
 import { claimNotice } from './notice-claims.ts';
@@ -16,7 +17,6 @@ const TRAFFIC_STAGES = [100, 80] as const;
 /** Packages told per stage and run; the next run goes on with the rest. */
 const BATCH = 500;
 
-const money = (cents: number) => (cents / 100).toFixed(2);
 const gigabytes = (bytes: number) => `${(bytes / 1e9).toFixed(2)} GB`;
 const inDays = (days: number) => (days === 1 ? '1 day' : `${days} days`);
 
@@ -76,37 +76,30 @@ export async function sendPackageExpiryNotices(db: Kysely<Database>, notifier: N
       if (renews && row.balance >= price) continue;
       const kind = renews ? 'package_funds' : 'package';
       if (!(await claimNotice(db, { kind, objectId: row.id, period: Number(row.end_at), stage: days }, now))) continue;
-      if (renews) {
-        await notifier.notify(
-          row.user_id,
-          'balance_low',
-          {
-            title: `Balance too low to renew "${row.name}"`,
-            body: `Package "${row.name}" renews itself at ${ends} for ${money(price)}, and your balance is ${money(row.balance)}. Recharge at least ${money(price - row.balance)} so that it renews and its sites stay online.`,
-          },
-          now,
-        );
-      } else if (days === 0) {
-        await notifier.notify(
-          row.user_id,
-          'package_expiry',
-          {
-            title: `Package "${row.name}" has expired`,
-            body: `Package "${row.name}" ended at ${ends}. Its sites and streams are no longer served; renew it to bring them back.`,
-          },
-          now,
-        );
-      } else {
-        await notifier.notify(
-          row.user_id,
-          'package_expiry',
-          {
-            title: `Package "${row.name}" expires in ${inDays(days)}`,
-            body: `Package "${row.name}" ends at ${ends}. Renew it before then so that its sites and streams stay online.`,
-          },
-          now,
-        );
-      }
+      const [type, notice] = renews
+        ? ([
+            'balance_low',
+            {
+              title: `Balance too low to renew "${row.name}"`,
+              body: `Package "${row.name}" renews itself at ${ends} for ${toMoney(price)}, and your balance is ${toMoney(row.balance)}. Recharge at least ${toMoney(price - row.balance)} so that it renews and its sites stay online.`,
+            },
+          ] as const)
+        : days === 0
+          ? ([
+              'package_expiry',
+              {
+                title: `Package "${row.name}" has expired`,
+                body: `Package "${row.name}" ended at ${ends}. Its sites and streams are no longer served; renew it to bring them back.`,
+              },
+            ] as const)
+          : ([
+              'package_expiry',
+              {
+                title: `Package "${row.name}" expires in ${inDays(days)}`,
+                body: `Package "${row.name}" ends at ${ends}. Renew it before then so that its sites and streams stay online.`,
+              },
+            ] as const);
+      await notifier.notify(row.user_id, type, notice, now);
       sent++;
     }
   }

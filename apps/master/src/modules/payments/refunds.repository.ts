@@ -2,8 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { AppError, invalidParam } from '../../errors.ts';
-
-const toMoney = (cents: number) => (cents / 100).toFixed(2);
+import { toMoney } from '../billing/ledger.ts';
 
 export interface RefundedOrder {
   id: number;

@@ -2,6 +2,7 @@ import type { OrderRefundBody } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
+import { toMoney } from '../billing/ledger.ts';
 import { alipayRefund } from './alipay.ts';
 import { ALIPAY, readPaymentSettings, WXPAY } from './payment-settings.ts';
 import { completeRefund, findByNumber, findOrder, holdRefund, releaseRefund } from './refunds.repository.ts';
@@ -23,8 +24,6 @@ const PROVIDERS = {
     },
   },
 } as const;
-
-const toMoney = (cents: number) => (cents / 100).toFixed(2);
 
 /**
  * Refunds part or all of a paid online recharge through its provider (admin). The money is held from
