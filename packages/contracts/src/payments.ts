@@ -26,7 +26,9 @@ export const WxpaySettings = Type.Object(
     }),
     merchant_private_key: Secret(16_384, 'the merchant API private key (PEM, RSA, at least 2048 bits)'),
     api_v3_key: Secret(64, 'the API v3 key: exactly 32 characters'),
-    platform_cert: Pem('the WeChat Pay platform certificate (PEM); or give the platform public key and its id'),
+    platform_cert: Pem(
+      'optional: a WeChat Pay platform certificate (PEM) trusted beside those downloaded from GET /v3/certificates; merchants on platform public keys give the key and its id instead',
+    ),
     platform_public_key: Pem('the WeChat Pay platform public key (PEM), instead of the certificate'),
     platform_public_key_id: Type.String({
       maxLength: 64,
@@ -117,3 +119,22 @@ export type WxpayNotification = Static<typeof WxpayNotification>;
 
 /** What the master answers WeChat Pay: SUCCESS, or FAIL with the reason (it retries on a 4xx/5xx). */
 export const WxpayNotifyAnswer = Type.Object({ code: Type.String(), message: Type.Optional(Type.String()) });
+
+/** A WeChat Pay platform certificate the master verifies with: downloaded (GET /v3/certificates) or given in the settings. */
+export const WxpayPlatformCert = Type.Object({
+  /** The certificate serial number, upper-case hex: what Wechatpay-Serial names. */
+  serial: Type.String(),
+  /** Validity, ms since the epoch: WeChat Pay's effective_time and expire_time. */
+  effective_at: Type.Integer(),
+  expires_at: Type.Integer(),
+  /** When it was last downloaded; null for the certificate given in the settings. */
+  fetched_at: Type.Union([Type.Integer(), Type.Null()]),
+  source: Type.Union([Type.Literal('downloaded'), Type.Literal('settings')]),
+});
+export type WxpayPlatformCert = Static<typeof WxpayPlatformCert>;
+
+export const WxpayPlatformCertList = Type.Object({
+  list: Type.Array(WxpayPlatformCert),
+  total: Type.Integer(),
+});
+export type WxpayPlatformCertList = Static<typeof WxpayPlatformCertList>;

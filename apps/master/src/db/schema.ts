@@ -125,6 +125,16 @@ export interface ConfigsTable {
   updated_at: number;
 }
 
+/** WeChat Pay platform certificates downloaded from GET /v3/certificates, per merchant and serial. */
+export interface WxpayPlatformCertsTable {
+  mchid: string;
+  serial: string;
+  cert_pem: string;
+  effective_at: number;
+  expires_at: number;
+  fetched_at: number;
+}
+
 export interface ConfigStateTable {
   id: number;
   version: number;
@@ -644,6 +654,7 @@ export interface Database extends PackagesTables {
   scheduled_tasks: ScheduledTasksTable;
   message_sends: MessageSendsTable;
   configs: ConfigsTable;
+  wxpay_platform_certs: WxpayPlatformCertsTable;
   config_state: ConfigStateTable;
   node_groups: NodeGroupsTable;
   lines: LinesTable;

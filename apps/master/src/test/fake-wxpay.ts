@@ -15,8 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * WeChat Pay API v3 as a merchant meets it, written apart from the master's client: Native pre-orders
- * and refunds (one per out_refund_no, never more than the order)
+ * WeChat Pay API v3 as a merchant meets it, written apart from the master's client: Native pre-orders,
+ * refunds (one per out_refund_no, never more than the order) and the platform certificates
+ * (GET /v3/certificates, each encrypted with the API v3 key; rotate() publishes a new one and signs
+ * with it from then on, as WeChat Pay does before the old one expires)
  * whose Authorization (WECHATPAY2-SHA256-RSA2048) is verified with the merchant's public key, answers
  * signed with the platform key, and payment notifications built as WeChat Pay sends them
  * (AEAD_AES_256_GCM resource under the API v3 key, Wechatpay-* signature headers).
@@ -55,7 +57,18 @@ export interface WxpayRefundSeen {
 export interface FakeWxpay {
   url: string;
   merchant: WxpayMerchant;
+  /** The platform key answers and notifications are signed with now. */
   platform: WxpayPlatformKeys;
+  /** The certificates GET /v3/certificates lists. */
+  published: WxpayPlatformKeys[];
+  /** Publishes a new platform certificate and signs with it from now on; the old one stays listed. */
+  rotate(): WxpayPlatformKeys;
+  /** Takes a certificate off the list (as once it has expired). */
+  retire(serial: string): void;
+  /** GET /v3/certificates requests received. */
+  certificateCalls: number;
+  /** Set to sign answers with another key under the same serial (answers that are not WeChat Pay's). */
+  forgeAnswersWith: KeyObject | null;
   preorders: WxpayPreorderSeen[];
   /** Refunds made, one per out_refund_no however often it was asked. */
   refunds: WxpayRefundSeen[];
@@ -68,7 +81,7 @@ export interface FakeWxpay {
   /** A notification of a paid order: the body and headers WeChat Pay posts. */
   notification(
     payment: { out_trade_no: string; total: number; transaction_id: string; trade_state?: string; currency?: string },
-    options?: { timestamp?: number; signWith?: KeyObject; apiV3Key?: string },
+    options?: { timestamp?: number; signWith?: KeyObject; apiV3Key?: string; serial?: string },
   ): { body: string; headers: Record<string, string> };
   close(): Promise<void>;
 }
@@ -103,10 +116,19 @@ function selfSigned(key: KeyObject, subject: string): string {
   }
 }
 
-export function makeWxpayKeys(): { merchant: WxpayMerchant; platform: WxpayPlatformKeys } {
-  const merchantKeys = rsa();
+/** A platform key pair and its certificate, as WeChat Pay issues one per rotation. */
+export function makePlatformKeys(): WxpayPlatformKeys {
   const platformKeys = rsa();
   const certPem = selfSigned(platformKeys.privateKey, '/CN=Tenpay.com Root CA');
+  return {
+    privateKey: platformKeys.privateKey,
+    certPem,
+    serial: new X509Certificate(certPem).serialNumber.toUpperCase(),
+  };
+}
+
+export function makeWxpayKeys(): { merchant: WxpayMerchant; platform: WxpayPlatformKeys } {
+  const merchantKeys = rsa();
   return {
     merchant: {
       mchid: '1900000109',
@@ -116,13 +138,26 @@ export function makeWxpayKeys(): { merchant: WxpayMerchant; platform: WxpayPlatf
       publicKey: merchantKeys.publicKey,
       apiV3Key: randomBytes(16).toString('hex'),
     },
-    platform: {
-      privateKey: platformKeys.privateKey,
-      certPem,
-      serial: new X509Certificate(certPem).serialNumber.toUpperCase(),
-    },
+    platform: makePlatformKeys(),
   };
 }
+
+/** AEAD_AES_256_GCM under the API v3 key, the tag appended to the ciphertext, as WeChat Pay seals resources. */
+function seal(apiV3Key: string, associatedData: string, plaintext: string) {
+  const nonce = randomBytes(6).toString('hex');
+  const cipher = createCipheriv('aes-256-gcm', Buffer.from(apiV3Key), Buffer.from(nonce));
+  cipher.setAAD(Buffer.from(associatedData));
+  const sealed = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+  return {
+    algorithm: 'AEAD_AES_256_GCM',
+    ciphertext: sealed.toString('base64'),
+    associated_data: associatedData,
+    nonce,
+  };
+}
+
+/** WeChat Pay's times: RFC 3339 in China Standard Time. */
+const rfc3339 = (ms: number) => `${new Date(ms + 8 * 3600_000).toISOString().slice(0, 19)}+08:00`;
 
 const sign = (key: KeyObject, text: string) => createSign('RSA-SHA256').update(text).sign(key, 'base64');
 
@@ -162,21 +197,40 @@ export async function startFakeWxpay(
   keys = makeWxpayKeys(),
   options: { publicKeyId?: string } = {},
 ): Promise<FakeWxpay> {
-  const { merchant, platform } = keys;
-  const serial = options.publicKeyId ?? platform.serial;
+  const { merchant } = keys;
+  const published = [keys.platform];
+  let platform = keys.platform;
+  const serial = () => options.publicKeyId ?? platform.serial;
   const preorders: WxpayPreorderSeen[] = [];
   const refusals: string[] = [];
   const refunds: WxpayRefundSeen[] = [];
-  const state = { refundCalls: 0, refuseRefunds: null as FakeWxpay['refuseRefunds'] };
+  const state = {
+    refundCalls: 0,
+    certificateCalls: 0,
+    refuseRefunds: null as FakeWxpay['refuseRefunds'],
+    forgeAnswersWith: null as KeyObject | null,
+  };
   const send = (res: ServerResponse, status: number, reply: object) => {
     const text = JSON.stringify(reply);
     res
       .writeHead(status, {
         'content-type': 'application/json',
-        ...signedHeaders(platform.privateKey, serial, text, Date.now()),
+        ...signedHeaders(state.forgeAnswersWith ?? platform.privateKey, serial(), text, Date.now()),
       })
       .end(text);
   };
+  const certificates = (res: ServerResponse) =>
+    send(res, 200, {
+      data: published.map((cert) => {
+        const x509 = new X509Certificate(cert.certPem);
+        return {
+          serial_no: cert.serial,
+          effective_time: rfc3339(new Date(x509.validFrom).getTime()),
+          expire_time: rfc3339(new Date(x509.validTo).getTime()),
+          encrypt_certificate: seal(merchant.apiV3Key, 'certificate', cert.certPem),
+        };
+      }),
+    });
   const refund = (res: ServerResponse, body: string) => {
     state.refundCalls++;
     const asked = JSON.parse(body) as {
@@ -239,11 +293,12 @@ export async function startFakeWxpay(
     });
   };
   const answer = (req: IncomingMessage, res: ServerResponse, body: string) => {
-    const known = ['/v3/pay/transactions/native', '/v3/refund/domestic/refunds'];
-    if (req.method !== 'POST' || !known.includes(req.url ?? ''))
+    const known = ['POST /v3/pay/transactions/native', 'POST /v3/refund/domestic/refunds', 'GET /v3/certificates'];
+    if (!known.includes(`${req.method} ${req.url}`))
       return send(res, 404, { code: 'NOT_FOUND', message: 'no such API' });
+    if (req.url === '/v3/certificates') state.certificateCalls++;
     const problem = authorizationProblem(merchant, {
-      method: req.method,
+      method: req.method ?? '',
       url: req.url ?? '',
       body,
       authorization: String(req.headers.authorization ?? ''),
@@ -252,6 +307,7 @@ export async function startFakeWxpay(
       refusals.push(problem);
       return send(res, 401, { code: 'SIGN_ERROR', message: problem });
     }
+    if (req.url === '/v3/certificates') return certificates(res);
     if (req.url === '/v3/refund/domestic/refunds') return refund(res, body);
     const order = JSON.parse(body) as {
       appid?: string;
@@ -288,7 +344,28 @@ export async function startFakeWxpay(
   return {
     url: `http://127.0.0.1:${port}`,
     merchant,
-    platform,
+    get platform() {
+      return platform;
+    },
+    published,
+    rotate() {
+      platform = makePlatformKeys();
+      published.push(platform);
+      return platform;
+    },
+    retire(retired) {
+      const index = published.findIndex((cert) => cert.serial === retired);
+      if (index >= 0) published.splice(index, 1);
+    },
+    get certificateCalls() {
+      return state.certificateCalls;
+    },
+    get forgeAnswersWith() {
+      return state.forgeAnswersWith;
+    },
+    set forgeAnswersWith(key) {
+      state.forgeAnswersWith = key;
+    },
     preorders,
     refusals,
     refunds,
@@ -320,15 +397,6 @@ export async function startFakeWxpay(
           payer_currency: 'CNY',
         },
       };
-      const nonce = randomBytes(6).toString('hex');
-      const associatedData = 'transaction';
-      const cipher = createCipheriv(
-        'aes-256-gcm',
-        Buffer.from(options.apiV3Key ?? merchant.apiV3Key),
-        Buffer.from(nonce),
-      );
-      cipher.setAAD(Buffer.from(associatedData));
-      const sealed = Buffer.concat([cipher.update(JSON.stringify(transaction)), cipher.final(), cipher.getAuthTag()]);
       const body = JSON.stringify({
         id: randomBytes(16).toString('hex'),
         create_time: new Date().toISOString(),
@@ -337,15 +405,12 @@ export async function startFakeWxpay(
         summary: '支付成功',
         resource: {
           original_type: 'transaction',
-          algorithm: 'AEAD_AES_256_GCM',
-          ciphertext: sealed.toString('base64'),
-          associated_data: associatedData,
-          nonce,
+          ...seal(options.apiV3Key ?? merchant.apiV3Key, 'transaction', JSON.stringify(transaction)),
         },
       });
       const headers = signedHeaders(
         options.signWith ?? platform.privateKey,
-        serial,
+        options.serial ?? serial(),
         body,
         options.timestamp ?? Date.now(),
       );

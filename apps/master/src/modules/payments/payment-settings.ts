@@ -52,16 +52,21 @@ export function maskPaymentSecrets<T extends object>(provider: PaymentProvider<T
   return shown as T;
 }
 
-/** Checks and stores `sent`; a secret sent as the mask keeps the stored one. Secrets are stored sealed. */
+/**
+ * Checks and stores `sent`; a secret sent as the mask keeps the stored one. Secrets are stored sealed.
+ * `prepare` sees the checked settings, secrets in clear, before they are stored, and may refuse them.
+ */
 export async function writePaymentSettings<T extends object>(
   db: Kysely<Database>,
   provider: PaymentProvider<T>,
   sent: T,
+  prepare?: (value: T) => Promise<void>,
 ) {
   const { value: stored } = await readPaymentSettings(db, provider);
   const value = { ...sent } as Record<string, unknown>;
   for (const name of provider.secrets) if (value[name] === SECRET_MASK) value[name] = stored[name];
   provider.check(value as T);
+  await prepare?.(value as T);
   for (const name of provider.secrets) value[name] = sealSetting(db, String(value[name] ?? ''));
   const text = JSON.stringify(value);
   const now = Date.now();
@@ -164,8 +169,6 @@ function checkWxpay(value: WxpaySettings) {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(value.platform_public_key_id))
       throw invalidParam('platform_public_key_id', 'is required with the platform public key (PUB_KEY_ID_…)');
   }
-  if (on && value.platform_cert === '' && value.platform_public_key === '')
-    throw invalidParam('platform_cert', 'is required while the channel is enabled (or the platform public key)');
   if (required('notify_base_url', value.notify_base_url, on)) httpUrl('notify_base_url', value.notify_base_url);
   httpUrl('api_url', value.api_url);
 }

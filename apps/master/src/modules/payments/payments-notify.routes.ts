@@ -6,7 +6,8 @@ import type { App } from '../../http.ts';
 import { alipayNotificationVerifies } from './alipay.ts';
 import { ALIPAY, readPaymentSettings, WXPAY } from './payment-settings.ts';
 import { settleRecharge } from './settle.ts';
-import { decryptResource, signedHeaders, wxpayPlatform, wxpaySignatureProblem } from './wxpay.ts';
+import { decryptResource, signedHeaders, type WxpayVerifier, wxpaySignatureProblem } from './wxpay.ts';
+import { wxpayVerifier } from './wxpay-certs.ts';
 
 const tags = ['payments'];
 
@@ -61,7 +62,7 @@ export async function paymentNotifyRoutes(app: App, { db }: AppContext) {
         schema: {
           tags,
           description:
-            'WeChat Pay’s payment notification (public; verified with the platform certificate, decrypted with the API v3 key). Credits the order once.',
+            'WeChat Pay’s payment notification (public; verified with the platform certificate its Wechatpay-Serial names, an unknown serial downloading the certificates once, or the platform public key; decrypted with the API v3 key). Credits the order once.',
           body: WxpayNotification,
           response: { 200: WxpayNotifyAnswer, 400: WxpayNotifyAnswer, 401: WxpayNotifyAnswer },
         },
@@ -73,13 +74,13 @@ export async function paymentNotifyRoutes(app: App, { db }: AppContext) {
         };
         const settings = (await readPaymentSettings(db, WXPAY)).value;
         if (!settings.enabled) return fail(400, 'WeChat Pay is not enabled');
-        let platform: ReturnType<typeof wxpayPlatform>;
+        let platform: WxpayVerifier;
         try {
-          platform = wxpayPlatform(settings);
+          platform = wxpayVerifier(db, settings, request.log);
         } catch {
-          return fail(400, 'the platform certificate is not set');
+          return fail(400, 'the platform public key is not set');
         }
-        const problem = wxpaySignatureProblem(
+        const problem = await wxpaySignatureProblem(
           platform,
           signedHeaders(header(request)),
           rawBodies.get(request.raw) ?? '',

@@ -7,6 +7,7 @@ import {
   OrderView,
   PERMISSIONS,
   PreorderBody,
+  WxpayPlatformCertList,
   WxpayPreorder,
   WxpaySettings,
 } from '@rampart/contracts';
@@ -33,6 +34,14 @@ import {
 } from './payment-settings.ts';
 import { refundOrder } from './refunds.service.ts';
 import { wxpayNativePreorder } from './wxpay.ts';
+import {
+  downloadBeforeSaving,
+  refreshWxpayCertificates,
+  usesPlatformCerts,
+  WxpayCertificateError,
+  wxpayCertificateViews,
+  wxpayVerifier,
+} from './wxpay-certs.ts';
 
 const tags = ['payments'];
 
@@ -80,7 +89,9 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
     const routeSchema = { tags, description, response: { 200: Envelope(schema) } };
     app.get(path, { preValidation, schema: routeSchema }, shown);
     app.put(path, { preValidation, schema: { ...routeSchema, body: schema } }, async (request) => {
-      await writePaymentSettings(db, provider, request.body as object);
+      const prepare =
+        provider.name === 'wxpay' ? (value: object) => downloadBeforeSaving(db, value as WxpaySettings) : undefined;
+      await writePaymentSettings(db, provider, request.body as object, prepare);
       return shown();
     });
     app.delete(path, { preValidation, schema: routeSchema }, async () => {
@@ -88,6 +99,53 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
       return shown();
     });
   }
+
+  const certsPath = '/v1/configs/global-0-payment-wxpay/certificates';
+  const certificates = async () => {
+    const { value } = await readPaymentSettings(db, WXPAY);
+    const list = await wxpayCertificateViews(db, value);
+    return ok({ list, total: list.length });
+  };
+  const certsSchema = { tags, response: { 200: Envelope(WxpayPlatformCertList) } };
+  app.get(
+    certsPath,
+    {
+      preValidation,
+      schema: {
+        ...certsSchema,
+        description:
+          'The WeChat Pay platform certificates notifications are verified with: serial and validity of those downloaded from GET /v3/certificates (refreshed every 12 hours by the wxpay-certificates task) and of the one given in the settings',
+      },
+    },
+    certificates,
+  );
+  app.post(
+    `${certsPath}/refresh`,
+    {
+      preValidation,
+      schema: {
+        ...certsSchema,
+        description:
+          'Downloads the WeChat Pay platform certificates now (GET /v3/certificates) and answers the list; refused while WeChat Pay is off or verifies with the platform public key',
+      },
+    },
+    async () => {
+      const { value } = await readPaymentSettings(db, WXPAY);
+      if (!value.enabled) throw new AppError('conflict', 'WeChat Pay is not enabled');
+      if (!usesPlatformCerts(value))
+        throw new AppError(
+          'conflict',
+          'WeChat Pay verifies with the platform public key: there are no certificates to download',
+        );
+      try {
+        await refreshWxpayCertificates(db, value);
+      } catch (error) {
+        if (error instanceof WxpayCertificateError) throw new AppError('conflict', error.message);
+        throw error;
+      }
+      return certificates();
+    },
+  );
 
   app.post(
     '/v1/wxpay/preorder',
@@ -104,7 +162,7 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
       const order = await payableOrder(db, request, request.body.order_id, 'wxpay');
       const { value: settings } = await readPaymentSettings(db, WXPAY);
       if (!settings.enabled) throw new AppError('conflict', 'WeChat Pay is not enabled');
-      const codeUrl = await wxpayNativePreorder(settings, order);
+      const codeUrl = await wxpayNativePreorder(settings, wxpayVerifier(db, settings, request.log), order);
       return ok({ code_url: codeUrl, out_trade_no: order.out_trade_no, amount: order.amount });
     },
   );

@@ -7,13 +7,14 @@ import { alipayRefund } from './alipay.ts';
 import { ALIPAY, readPaymentSettings, WXPAY } from './payment-settings.ts';
 import { completeRefund, findByNumber, findOrder, holdRefund, releaseRefund } from './refunds.repository.ts';
 import { type RefundOutcome, type RefundRequest, wxpayRefund } from './wxpay.ts';
+import { wxpayVerifier } from './wxpay-certs.ts';
 
 const PROVIDERS = {
   wxpay: {
     name: 'WeChat Pay',
     refund: async (db: Kysely<Database>, request: RefundRequest) => {
       const { value } = await readPaymentSettings(db, WXPAY);
-      return value.enabled ? () => wxpayRefund(value, request) : null;
+      return value.enabled ? () => wxpayRefund(value, wxpayVerifier(db, value), request) : null;
     },
   },
   alipay: {

@@ -1,32 +1,24 @@
 import { createDecipheriv, createSign, createVerify, type KeyObject, randomBytes } from 'node:crypto';
 import type { WxpaySettings } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
-import { notifyUrl, platformCertificate, rsaPrivateKey, rsaPublicKey } from './payment-settings.ts';
+import { notifyUrl, rsaPrivateKey } from './payment-settings.ts';
 
 /**
  * WeChat Pay API v3: requests signed with the merchant key (WECHATPAY2-SHA256-RSA2048), answers and
- * notifications verified with the platform certificate (or platform public key), notification
- * resources decrypted with the API v3 key (AEAD_AES_256_GCM).
+ * notifications verified with the platform certificate their Wechatpay-Serial names (or the platform
+ * public key; wxpay-certs.ts keeps them), notification resources decrypted with the API v3 key
+ * (AEAD_AES_256_GCM).
  */
 
 /** Notifications and answers more than this far from now are refused (replays). */
 export const WXPAY_CLOCK_SKEW_MS = 5 * 60 * 1000;
 
-export interface WxpayPlatform {
-  key: KeyObject;
-  /** The certificate serial (upper-case hex) or the public key id the signatures name. */
-  serial: string;
-}
-
-export function wxpayPlatform(settings: WxpaySettings): WxpayPlatform {
-  if (settings.platform_public_key !== '') {
-    return {
-      key: rsaPublicKey('platform_public_key', settings.platform_public_key),
-      serial: settings.platform_public_key_id,
-    };
-  }
-  const cert = platformCertificate('platform_cert', settings.platform_cert);
-  return { key: cert.publicKey, serial: cert.serialNumber.toUpperCase() };
+/**
+ * The platform keys answers and notifications are verified with, looked up by the serial their
+ * Wechatpay-Serial header names (a certificate serial, or a public key id); null when unknown.
+ */
+export interface WxpayVerifier {
+  keyFor(serial: string): Promise<KeyObject | null>;
 }
 
 export function wxpayAuthorization(
@@ -59,22 +51,25 @@ export const signedHeaders = (get: (name: string) => string | undefined): WxpayS
 });
 
 /** Why a signed answer or notification is not WeChat Pay's, or null when it is. */
-export function wxpaySignatureProblem(
-  platform: WxpayPlatform,
+export async function wxpaySignatureProblem(
+  platform: WxpayVerifier,
   headers: WxpaySignedHeaders,
   body: string,
   now = Date.now(),
-): string | null {
+): Promise<string | null> {
   const { timestamp, nonce, signature, serial } = headers;
   if (!timestamp || !nonce || !signature || !serial) return 'the Wechatpay-* signature headers are missing';
-  if (serial.toUpperCase() !== platform.serial.toUpperCase()) return `unknown Wechatpay-Serial ${serial.slice(0, 64)}`;
+  // Checked before the serial, so that a stale or malformed message never makes the master ask WeChat Pay.
   if (!/^[0-9]{1,12}$/.test(timestamp) || Math.abs(now - Number(timestamp) * 1000) > WXPAY_CLOCK_SKEW_MS)
     return 'Wechatpay-Timestamp is more than 5 minutes off';
+  if (!/^[0-9A-Za-z_-]{1,64}$/.test(serial)) return 'Wechatpay-Serial is malformed';
+  const key = await platform.keyFor(serial);
+  if (!key) return `unknown Wechatpay-Serial ${serial}`;
   let valid: boolean;
   try {
     valid = createVerify('RSA-SHA256')
       .update(`${timestamp}\n${nonce}\n${body}\n`)
-      .verify(platform.key, Buffer.from(signature, 'base64'));
+      .verify(key, Buffer.from(signature, 'base64'));
   } catch {
     valid = false;
   }
@@ -105,38 +100,61 @@ export interface ProviderRefusal {
 
 type WxpayAnswer = { ok: true; answer: Record<string, unknown> } | { ok: false; refusal: ProviderRefusal };
 
+/** What an API v3 call answered: status, the body as sent (the signature covers these bytes), headers. */
+export interface WxpayResponse {
+  status: number;
+  text: string;
+  header(name: string): string | undefined;
+}
+
+/** One API v3 call signed with the merchant key; throws only when no answer came. */
+export async function wxpayRequest(
+  settings: WxpaySettings,
+  method: 'GET' | 'POST',
+  path: string,
+  body = '',
+): Promise<WxpayResponse> {
+  const response = await fetch(`${settings.api_url.replace(/\/+$/, '')}${path}`, {
+    method,
+    headers: {
+      authorization: wxpayAuthorization(settings, method, path, body),
+      accept: 'application/json',
+      ...(method === 'POST' && { 'content-type': 'application/json' }),
+    },
+    ...(method === 'POST' && { body }),
+    redirect: 'error',
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  return { status: response.status, text, header: (name) => response.headers.get(name) ?? undefined };
+}
+
 /**
  * One signed POST to the API v3. A refusal (a 4xx/5xx answer with its code and message) is answered
  * as it is; an answer that is acted on must be signed by the platform. No answer, or one that is not
  * WeChat Pay's, throws: what happened there is unknown.
  */
-async function wxpayPost(settings: WxpaySettings, path: string, request: object): Promise<WxpayAnswer> {
-  const body = JSON.stringify(request);
-  const platform = wxpayPlatform(settings);
-  let response: Response;
+async function wxpayPost(
+  settings: WxpaySettings,
+  platform: WxpayVerifier,
+  path: string,
+  request: object,
+): Promise<WxpayAnswer> {
+  let response: WxpayResponse;
   try {
-    response = await fetch(`${settings.api_url.replace(/\/+$/, '')}${path}`, {
-      method: 'POST',
-      headers: {
-        authorization: wxpayAuthorization(settings, 'POST', path, body),
-        'content-type': 'application/json',
-        accept: 'application/json',
-      },
-      body,
-      redirect: 'error',
-      signal: AbortSignal.timeout(10_000),
-    });
+    response = await wxpayRequest(settings, 'POST', path, JSON.stringify(request));
   } catch (error) {
     throw unavailable(`the API did not answer: ${error instanceof Error ? error.message : 'error'}`);
   }
-  const text = await response.text();
+  const { text } = response;
+  const ok = response.status >= 200 && response.status < 300;
   let answer: Record<string, unknown> = {};
   try {
     answer = JSON.parse(text) as typeof answer;
   } catch {
-    if (response.ok) throw unavailable('the answer is not JSON');
+    if (ok) throw unavailable('the answer is not JSON');
   }
-  if (!response.ok) {
+  if (!ok) {
     return {
       ok: false,
       refusal: {
@@ -145,11 +163,7 @@ async function wxpayPost(settings: WxpaySettings, path: string, request: object)
       },
     };
   }
-  const problem = wxpaySignatureProblem(
-    platform,
-    signedHeaders((name) => response.headers.get(name) ?? undefined),
-    text,
-  );
+  const problem = await wxpaySignatureProblem(platform, signedHeaders(response.header), text);
   if (problem) throw unavailable(`the answer is not signed by WeChat Pay (${problem})`);
   return { ok: true, answer };
 }
@@ -159,9 +173,10 @@ const refusalText = (refusal: ProviderRefusal) => `${refusal.code} ${refusal.mes
 /** Native pre-order: the code_url the payer scans. The answer's signature is verified first. */
 export async function wxpayNativePreorder(
   settings: WxpaySettings,
+  platform: WxpayVerifier,
   order: { out_trade_no: string; amount: number; description: string },
 ): Promise<string> {
-  const result = await wxpayPost(settings, '/v3/pay/transactions/native', {
+  const result = await wxpayPost(settings, platform, '/v3/pay/transactions/native', {
     appid: settings.appid,
     mchid: settings.mchid,
     description: order.description,
@@ -191,8 +206,12 @@ export type RefundOutcome = { ok: true; provider_refund_id: string | null } | { 
  * A refund (POST /v3/refund/domestic/refunds), idempotent on out_refund_no. SUCCESS and PROCESSING
  * (the money is on its way back) are accepted; CLOSED and ABNORMAL are refusals.
  */
-export async function wxpayRefund(settings: WxpaySettings, refund: RefundRequest): Promise<RefundOutcome> {
-  const result = await wxpayPost(settings, '/v3/refund/domestic/refunds', {
+export async function wxpayRefund(
+  settings: WxpaySettings,
+  platform: WxpayVerifier,
+  refund: RefundRequest,
+): Promise<RefundOutcome> {
+  const result = await wxpayPost(settings, platform, '/v3/refund/domestic/refunds', {
     out_trade_no: refund.out_trade_no,
     out_refund_no: refund.refund_no,
     ...(refund.reason && { reason: refund.reason }),

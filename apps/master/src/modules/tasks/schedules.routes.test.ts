@@ -65,6 +65,7 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
       expect.objectContaining({ name: 'log-retention', enabled: true, interval_seconds: 3600, running: false }),
       expect.objectContaining({ name: 'traffic-retention', enabled: true, interval_seconds: 3600, running: false }),
       expect.objectContaining({ name: 'user-packages', enabled: true, interval_seconds: 60, running: false }),
+      expect.objectContaining({ name: 'wxpay-certificates', enabled: true, interval_seconds: 43_200, running: false }),
     ]);
     const changed = await test.call('PUT', '/v1/tasks/scheduled/log-retention', {
       token: admin,
@@ -85,7 +86,7 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
     const unknown = await test.call('POST', '/v1/tasks/scheduled/coffee/run', { token: admin });
     expect(unknown.body).toMatchObject({
       code: 'not_found',
-      msg: 'scheduled task coffee does not exist; there are cert-renewal, log-retention, traffic-retention, user-packages, expiry-notices, dns-drift',
+      msg: 'scheduled task coffee does not exist; there are cert-renewal, log-retention, traffic-retention, user-packages, expiry-notices, dns-drift, wxpay-certificates',
     });
   });
 

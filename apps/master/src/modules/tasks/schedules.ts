@@ -13,6 +13,7 @@ import { sendPackageExpiryNotices, sendPackageTrafficNotices } from '../messages
 import { pruneTrafficData } from '../monitor/traffic-retention.ts';
 import { settleUserPackages } from '../packages/package-expiry.ts';
 import { enforceMonthlyTraffic } from '../packages/package-traffic.ts';
+import { refreshWxpayPlatformCerts } from '../payments/wxpay-certs.ts';
 import { loadSettings } from '../settings/settings.service.ts';
 import {
   claimScheduledTask,
@@ -92,6 +93,14 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     async run(deps) {
       const drifted = await reportDnsDrift(deps);
       if (drifted > 0) deps.log.info({ drifted }, 'told the admins of line groups whose DNS records differ');
+    },
+  },
+  {
+    name: 'wxpay-certificates',
+    intervalSeconds: 12 * 3600,
+    async run({ db, log }) {
+      const serials = await refreshWxpayPlatformCerts(db);
+      if (serials) log.info({ serials }, 'downloaded the WeChat Pay platform certificates');
     },
   },
 ];

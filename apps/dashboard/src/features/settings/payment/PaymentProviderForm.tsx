@@ -15,7 +15,7 @@ import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
 import { useSubmitting } from '../../../shared/form/useSubmitting.ts';
 import { useHttp } from '../../../shared/http/HttpProvider.tsx';
 import { fieldErrorHandler } from '../../sites/serverErrors.ts';
-import { usePaymentActions, usePaymentSettings } from './api.ts';
+import { useForgetWxpayCertificates, usePaymentActions, usePaymentSettings } from './api.ts';
 import {
   isSecret,
   notifyUrl,
@@ -26,6 +26,7 @@ import {
   paymentBody,
 } from './paymentFields.ts';
 import { PEM_STYLE, SecretInput } from './SecretInput.tsx';
+import { WxpayCertificates } from './WxpayCertificates.tsx';
 
 const rulesOf = (field: PaymentField, t: TFunction): Rule[] => [
   ({ getFieldValue }) => ({
@@ -43,6 +44,7 @@ export const PaymentProviderForm = ({ provider }: { provider: PaymentProviderNam
   const feedback = useFeedback();
   const settings = usePaymentSettings(provider);
   const actions = usePaymentActions(provider);
+  const forgetCertificates = useForgetWxpayCertificates();
   const [form] = Form.useForm<PaymentFormValues>();
   const [saving, submitting] = useSubmitting();
   const current = Form.useWatch((values: PaymentFormValues) => values, form);
@@ -57,6 +59,7 @@ export const PaymentProviderForm = ({ provider }: { provider: PaymentProviderNam
     submitting(async () => {
       const onError = fieldErrorHandler(form, http, ['enabled', ...fields.map((field) => field.name)]);
       await actions.save(paymentBody(provider, values), { onError });
+      if (provider === 'wxpay') await forgetCertificates();
       feedback.success(t('paymentSettings.saved'));
     });
   const reset = () =>
@@ -132,6 +135,9 @@ export const PaymentProviderForm = ({ provider }: { provider: PaymentProviderNam
             </Popconfirm>
           </div>
         </Form>
+      )}
+      {provider === 'wxpay' && (
+        <WxpayCertificates usesCertificates={stored?.enabled === true && stored.platform_public_key === ''} />
       )}
     </Card>
   );

@@ -32,6 +32,19 @@ const STORED: WxpaySettings = {
   notify_base_url: 'https://panel.example.com',
 };
 
+const CERTIFICATES = {
+  list: [
+    {
+      serial: '5157F09EFDC096DE15EBE81A47057A7232F1B8E1',
+      effective_at: Date.UTC(2026, 10, 1),
+      expires_at: Date.UTC(2031, 10, 1),
+      fetched_at: Date.UTC(2026, 10, 26),
+      source: 'downloaded',
+    },
+  ],
+  total: 1,
+};
+
 /** The text areas measure themselves; jsdom has no ResizeObserver. */
 class StillObserver {
   observe() {}
@@ -52,15 +65,16 @@ describe('payment settings tab', () => {
   });
 
   /** Serves the stored settings; each PUT is recorded and answered by `answer`. */
-  const open = (answer: (body: Record<string, unknown>) => Response) => {
+  const open = (answer: (body: Record<string, unknown>) => Response, stored: WxpaySettings = STORED) => {
     const puts: Record<string, unknown>[] = [];
     const envelope = (data: unknown) => new Response(JSON.stringify({ code: 0, msg: 'ok', data }));
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string, init: RequestInit) => {
         if (url === paymentSettingsPath('alipay') && init.method === 'GET') return envelope(DEFAULT_ALIPAY_SETTINGS);
+        if (url === `${paymentSettingsPath('wxpay')}/certificates`) return envelope(CERTIFICATES);
         if (url !== paymentSettingsPath('wxpay')) throw new Error(`unexpected ${url}`);
-        if (init.method === 'GET') return envelope(STORED);
+        if (init.method === 'GET') return envelope(stored);
         if (init.method !== 'PUT') throw new Error(`unexpected ${init.method} ${url}`);
         const body = JSON.parse(String(init.body)) as Record<string, unknown>;
         puts.push(body);
@@ -125,5 +139,26 @@ describe('payment settings tab', () => {
     await waitFor(() => puts.length === 1);
     expect(puts[0]).toMatchObject({ merchant_private_key: SECRET_MASK, api_v3_key: 'k'.repeat(31) });
     await waitFor(() => form.textContent?.includes('must be exactly 32 characters, not 31'));
+  });
+
+  it('lists the platform certificates by serial and validity while WeChat Pay verifies with certificates', async () => {
+    const { card } = open(echo, { ...STORED, platform_public_key: '', platform_public_key_id: '' });
+    await waitFor(card);
+    const section = await waitFor(() =>
+      document.body
+        .querySelector<HTMLElement>('[data-testid="wxpay-certificates"]')
+        ?.textContent?.includes('5157F09EFDC096DE15EBE81A47057A7232F1B8E1')
+        ? document.body.querySelector<HTMLElement>('[data-testid="wxpay-certificates"]')
+        : undefined,
+    );
+    expect(section?.textContent).toContain('Platform certificates');
+    expect(section?.textContent).toContain(new Date(Date.UTC(2031, 10, 1)).toLocaleString('en-US'));
+    expect(section?.textContent).toContain('Download now');
+  });
+
+  it('shows no certificates while WeChat Pay verifies with the platform public key', async () => {
+    const { card } = open(echo);
+    await waitFor(card);
+    expect(document.body.querySelector('[data-testid="wxpay-certificates"]')).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ export const tasksEnUS = {
       'traffic-retention': 'Traffic data retention',
       'user-packages': 'Package settlement',
       'dns-drift': 'DNS record check',
+      'wxpay-certificates': 'WeChat Pay certificates',
     },
     about: {
       'traffic-retention':
@@ -22,6 +23,8 @@ export const tasksEnUS = {
         'Deletes operation, sign-in, message-send and IP-switch log entries older than the retention (at least 180 days).',
       'dns-drift':
         'Compares each line group’s records at its DNS provider with its settings, and tells the admins when they differ or cannot be read.',
+      'wxpay-certificates':
+        'Downloads the WeChat Pay platform certificates (while WeChat Pay is on and verifies with certificates), so that a new certificate is trusted before WeChat Pay signs with it.',
     },
     column: {
       name: 'Task',

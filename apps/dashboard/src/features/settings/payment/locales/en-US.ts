@@ -18,6 +18,21 @@ export const paymentSettingsEnUS = {
       required: 'Required while the channel is enabled',
       max: 'At most {{max}} characters',
     },
+    certs: {
+      title: 'Platform certificates',
+      intro:
+        'Notifications are verified with the certificate they name. They are downloaded from WeChat Pay when the settings are saved and every 12 hours, so a new certificate is trusted before WeChat Pay signs with it.',
+      serial: 'Serial number',
+      effective: 'Valid from',
+      expires: 'Expires',
+      source: 'Source',
+      fetched: 'Downloaded',
+      downloaded: 'Downloaded',
+      settings: 'Settings',
+      none: 'No certificate yet',
+      refresh: 'Download now',
+      refreshed: 'Platform certificates downloaded',
+    },
     wxpay: {
       title: 'WeChat Pay',
       intro: 'Online recharge by WeChat Pay (API v3, Native: the customer scans a QR code).',
@@ -40,7 +55,8 @@ export const paymentSettingsEnUS = {
         merchant_serial_no: 'The serial number of the merchant API certificate, in hex.',
         merchant_private_key: 'apiclient_key.pem: an RSA private key of at least 2048 bits, in PEM.',
         api_v3_key: 'Exactly 32 characters, as set in the merchant platform.',
-        platform_cert: 'The WeChat Pay platform certificate (PEM); or leave it empty and give the platform public key.',
+        platform_cert:
+          'Optional. WeChat Pay’s platform certificates are downloaded when you save and every 12 hours; paste one here only to trust it besides those. Merchants on platform public keys leave it empty and give the public key.',
         platform_public_key: 'The WeChat Pay platform public key (PEM), instead of the certificate.',
         platform_public_key_id: 'The ID of the platform public key (PUB_KEY_ID_…); required with the public key.',
         notify_base_url: 'This panel’s address as WeChat Pay reaches it, such as https://panel.example.com.',

@@ -18,6 +18,21 @@ export const paymentSettingsZhCN = {
       required: '启用时必填',
       max: '最多 {{max}} 个字符',
     },
+    certs: {
+      title: '平台证书',
+      intro:
+        '通知按其指明的证书验签。保存设置时及每 12 小时从微信支付下载证书，新证书在微信支付启用它签名之前即被信任。',
+      serial: '证书序列号',
+      effective: '生效时间',
+      expires: '过期时间',
+      source: '来源',
+      fetched: '下载时间',
+      downloaded: '自动下载',
+      settings: '手动填写',
+      none: '暂无证书',
+      refresh: '立即下载',
+      refreshed: '平台证书已下载',
+    },
     wxpay: {
       title: '微信支付',
       intro: '通过微信支付在线充值（API v3，Native：用户扫描二维码支付）。',
@@ -40,7 +55,8 @@ export const paymentSettingsZhCN = {
         merchant_serial_no: '商户 API 证书的序列号（十六进制）。',
         merchant_private_key: 'apiclient_key.pem：至少 2048 位的 RSA 私钥（PEM）。',
         api_v3_key: '恰好 32 个字符，与商户平台中设置的一致。',
-        platform_cert: '微信支付平台证书（PEM）；也可留空并填写平台公钥。',
+        platform_cert:
+          '可选。保存时及每 12 小时会自动从微信支付下载平台证书；仅当需要额外信任某张证书时才在此粘贴。使用平台公钥的商户留空并填写平台公钥。',
         platform_public_key: '微信支付平台公钥（PEM），可代替平台证书。',
         platform_public_key_id: '平台公钥的 ID（PUB_KEY_ID_…）；填写平台公钥时必填。',
         notify_base_url: '微信支付访问本面板的地址，例如 https://panel.example.com。',
