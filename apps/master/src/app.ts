@@ -48,6 +48,8 @@ import { sealSettingsWith } from './modules/settings/sealed-settings.ts';
 import { storageRoutes } from './modules/settings/storage.routes.ts';
 import { siteRoutes } from './modules/sites/sites.routes.ts';
 import { streamRoutes } from './modules/streams/streams.routes.ts';
+import { sysOpRoutes } from './modules/sys-op/sys-op.routes.ts';
+import { sysOpAgentRoutes } from './modules/sys-op/sys-op-agent.routes.ts';
 import { settleScheduledRuns, startSchedules } from './modules/tasks/schedules.ts';
 import { TaskRunner } from './modules/tasks/task-runner.ts';
 import { taskRoutes } from './modules/tasks/tasks.routes.ts';
@@ -238,11 +240,13 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await certifyRoutes(signedIn, context);
     await inboxRoutes(signedIn, context);
     await announcementRoutes(signedIn, context);
+    await sysOpRoutes(signedIn, context);
   });
   await app.register(async (agents: App) => {
     await agentRoutes(agents, context);
     await ingestRoutes(agents, context);
     await healthAgentRoutes(agents, context);
+    await sysOpAgentRoutes(agents, context);
   });
   await app.register(dashboard, { root: config.dashboardDir });
   return app;

@@ -23,6 +23,7 @@ export * from './permissions.ts';
 export * from './profile.ts';
 export * from './routes.ts';
 export * from './settings.ts';
+export * from './sys-op.ts';
 export * from './tasks.ts';
 export * from './two-factor.ts';
 export * from './usage.ts';

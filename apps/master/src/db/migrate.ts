@@ -28,6 +28,7 @@ import { userFlagIndex } from './migrations/2026-11-26T0130-user-flag-index.ts';
 import { ordersPaid } from './migrations/2026-11-26T0140-orders-paid.ts';
 import { messageSendsCreated } from './migrations/2026-11-26T0205-message-sends-created.ts';
 import { orderRefunds } from './migrations/2026-11-26T0210-order-refunds.ts';
+import { sysOp } from './migrations/2026-11-26T0400-sys-op.ts';
 import { wxpayPlatformCerts } from './migrations/2026-11-26T0415-wxpay-platform-certs.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
@@ -64,6 +65,7 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-26T0140-orders-paid': ordersPaid(),
   '2026-11-26T0205-message-sends-created': messageSendsCreated(),
   '2026-11-26T0210-order-refunds': orderRefunds(),
+  '2026-11-26T0400-sys-op': sysOp(dialect),
   '2026-11-26T0415-wxpay-platform-certs': wxpayPlatformCerts(),
 });
 

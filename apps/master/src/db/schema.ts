@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { PackagesTables } from './schema-packages.ts';
+import type { SysOpTables } from './schema-sys-op.ts';
 
 /** Times are integer milliseconds since the epoch in both dialects; flags are 0/1 integers. */
 export interface UsersTable {
@@ -643,7 +644,7 @@ export interface AnnouncementsTable {
   updated_at: number;
 }
 
-export interface Database extends PackagesTables {
+export interface Database extends PackagesTables, SysOpTables {
   users: UsersTable;
   user_groups: UserGroupsTable;
   user_search_terms: UserSearchTermsTable;

@@ -50,6 +50,10 @@ export const ADMIN_ROUTE_ACCESS: readonly { path: string; access: readonly Permi
   { path: '/v1/user/:uid/recharge', access: [adminFinance] },
   // Refunds of online recharges through the payment provider.
   { path: '/v1/orders/:id/refunds', access: [adminFinance] },
+  // /sys/op: agent and master upgrades, the master's transfer, the agents' self-test.
+  { path: '/v1/agent/upgrades', access: [adminSys] },
+  { path: '/v1/master', access: [adminSys] },
+  { path: '/v1/maintain', access: [adminSys] },
 ];
 
 const byPath = new Map<string, readonly Permission[] | null>();

@@ -1,0 +1,250 @@
+import {
+  AgentCheck,
+  AgentCheckBody,
+  AgentRelease,
+  AgentUpgradeList,
+  AgentUpgradeLog,
+  Envelope,
+  IdParams,
+  ListQuery,
+  MAX_BUNDLE_BYTES,
+  MasterUpgradeList,
+  MasterUpgradeQuery,
+  ReleaseVersion,
+  StartAgentUpgradeBody,
+  StartTransferBody,
+  SysOpLogAnswer,
+  SysOpLogQuery,
+  UploadReleaseQuery,
+} from '@rampart/contracts';
+import { Type } from 'typebox';
+import agentPackage from '../../../../agent/package.json' with { type: 'json' };
+import masterPackage from '../../../package.json' with { type: 'json' };
+import type { AppContext } from '../../context.ts';
+import type { App } from '../../http.ts';
+import { ok } from '../../plugins/envelope.ts';
+import { agentCheck, startAgentCheck, waitForCheck } from './agent-check.service.ts';
+import {
+  advanceRunningUpgrades,
+  cancelUpgrade,
+  listReleases,
+  listUpgrades,
+  registerBuiltInRelease,
+  startUpgrade,
+  upgradeLog,
+  uploadRelease,
+} from './agent-upgrades.service.ts';
+import {
+  applyMasterUpgrade,
+  type MasterUpgradeContext,
+  masterPaths,
+  receiveMasterUpgrade,
+} from './master-upgrade.service.ts';
+import { stopSysOp, sysOpState } from './sys-op-state.ts';
+import { findOp, listOps, newestOp, presentOp } from './sys-ops.repository.ts';
+import { runTransfer, startTransfer, stopTransfer } from './transfer.service.ts';
+
+const tags = ['sys-op'];
+const OCTET_STREAM = 'application/octet-stream';
+/** How often running rollouts are looked at, so nodes that never answer time out. */
+const ADVANCE_EVERY_MS = 5000;
+
+/**
+ * /sys/op (admin:sys, listed in admin-access.ts): agent releases and rolling upgrades, the agents'
+ * self-test, the master's own upgrade and its transfer to a new host.
+ */
+export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext) {
+  const { bus, work } = sysOpState(db);
+  const masterContext: MasterUpgradeContext = {
+    db,
+    dialect,
+    databaseUrl: config.databaseUrl,
+    paths: masterPaths(config.dataDir),
+  };
+  const timer = setInterval(() => {
+    advanceRunningUpgrades(db, bus).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'agent upgrade round failed'),
+    );
+  }, ADVANCE_EVERY_MS);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await stopSysOp(db);
+  });
+  const logFailure = (what: string) => (error: unknown) => app.log.error({ err: error }, `${what} failed`);
+
+  // Bundles arrive as they are: streamed to disk and hashed, never buffered whole nor parsed.
+  await app.register(async (uploads: App) => {
+    uploads.addContentTypeParser(OCTET_STREAM, { bodyLimit: MAX_BUNDLE_BYTES }, (_request, payload, done) =>
+      done(null, payload),
+    );
+    uploads.post(
+      '/v1/agent/upgrades/releases',
+      {
+        schema: {
+          tags,
+          description: `Uploads an agent release bundle (tar.gz as ${OCTET_STREAM}, at most ${MAX_BUNDLE_BYTES} bytes), checked against its sha256.`,
+          querystring: UploadReleaseQuery,
+          response: { 200: Envelope(AgentRelease) },
+        },
+        bodyLimit: MAX_BUNDLE_BYTES,
+      },
+      async (request) =>
+        ok(await uploadRelease(db, config.dataDir, request.body, request.query.version, request.query.sha256)),
+    );
+    uploads.post(
+      '/v1/master/upgrades',
+      {
+        schema: {
+          tags,
+          description: `Upgrades the master from a release bundle (tar.gz as ${OCTET_STREAM}) after a backup of the database; follow it at /v1/master/upgrades/log.`,
+          querystring: MasterUpgradeQuery,
+        },
+        bodyLimit: MAX_BUNDLE_BYTES,
+      },
+      async (request) => {
+        const { id, archive } = await receiveMasterUpgrade(
+          masterContext,
+          request.body,
+          request.query.version,
+          request.query.sha256,
+        );
+        work.run((signal) => applyMasterUpgrade(masterContext, id, archive, signal), logFailure('master upgrade'));
+        return ok({ id });
+      },
+    );
+  });
+
+  app.post(
+    '/v1/agent/upgrades/releases/built-in',
+    {
+      schema: {
+        tags,
+        description:
+          'Registers the agent bundle this master ships (what install.sh installs) as a release; version defaults to its package version.',
+        body: Type.Object({ version: Type.Optional(ReleaseVersion) }, { additionalProperties: false }),
+        response: { 200: Envelope(AgentRelease) },
+      },
+    },
+    async (request) =>
+      ok(await registerBuiltInRelease(db, config.dataDir, request.body.version ?? agentPackage.version)),
+  );
+
+  app.get(
+    '/v1/agent/upgrades',
+    { schema: { tags, querystring: ListQuery, response: { 200: Envelope(AgentUpgradeList) } } },
+    async (request) => {
+      const upgrades = await listUpgrades(db, request.query.page ?? 1, request.query.limit ?? 20);
+      return ok({ ...upgrades, releases: await listReleases(db) });
+    },
+  );
+
+  app.post(
+    '/v1/agent/upgrades',
+    {
+      schema: {
+        tags,
+        description:
+          'Rolls a release out: one node first, then wave_percent of the nodes per wave; each agent verifies the bundle and rolls back by itself when the new version fails its health check.',
+        body: StartAgentUpgradeBody,
+        response: { 200: Envelope(AgentUpgradeLog) },
+      },
+    },
+    async (request) => ok(await startUpgrade(db, bus, request.body)),
+  );
+
+  app.get(
+    '/v1/agent/upgrades/log/:id',
+    { schema: { tags, params: IdParams, response: { 200: Envelope(AgentUpgradeLog) } } },
+    async (request) => ok(await upgradeLog(db, request.params.id)),
+  );
+
+  app.post(
+    '/v1/agent/upgrades/:id/cancel',
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        description: 'Stops a running rollout; nodes not sent yet keep their version.',
+      },
+    },
+    async (request) => {
+      await cancelUpgrade(db, request.params.id);
+      return ok(await upgradeLog(db, request.params.id));
+    },
+  );
+
+  app.post(
+    '/v1/maintain/agent-check',
+    {
+      schema: {
+        tags,
+        description:
+          'Asks every enabled agent for a self-test (nginx config and process, disk, clock skew, config version) and waits up to `wait` seconds for the answers.',
+        body: AgentCheckBody,
+        response: { 200: Envelope(AgentCheck) },
+      },
+    },
+    async (request) => {
+      const id = await startAgentCheck(db, bus);
+      return ok(await waitForCheck(db, id, request.body.wait, work.signal));
+    },
+  );
+
+  app.get(
+    '/v1/maintain/agent-check/:id',
+    { schema: { tags, params: IdParams, response: { 200: Envelope(AgentCheck) } } },
+    async (request) => ok(await agentCheck(db, request.params.id)),
+  );
+
+  app.get(
+    '/v1/master/upgrades',
+    { schema: { tags, querystring: ListQuery, response: { 200: Envelope(MasterUpgradeList) } } },
+    async (request) => {
+      const ops = await listOps(db, 'master-upgrade', request.query.page ?? 1, request.query.limit ?? 20);
+      return ok({ current_version: masterPackage.version, dialect, ...ops });
+    },
+  );
+
+  const logOf = (kind: 'master-upgrade' | 'transfer') => async (request: { query: SysOpLogQuery }) => {
+    const row = request.query.id === undefined ? await newestOp(db, kind) : await findOp(db, request.query.id);
+    return ok({ op: row && row.kind === kind ? presentOp(row) : null });
+  };
+  app.get(
+    '/v1/master/upgrades/log',
+    { schema: { tags, querystring: SysOpLogQuery, response: { 200: Envelope(SysOpLogAnswer) } } },
+    logOf('master-upgrade'),
+  );
+  app.get(
+    '/v1/master/transfer-log',
+    { schema: { tags, querystring: SysOpLogQuery, response: { 200: Envelope(SysOpLogAnswer) } } },
+    logOf('transfer'),
+  );
+
+  app.post(
+    '/v1/master/start-transfer',
+    {
+      schema: {
+        tags,
+        description:
+          'Moves the master to a new host: exports the database, waits for the new master to answer, then tells every agent its address.',
+        body: StartTransferBody,
+      },
+    },
+    async (request) => {
+      const id = await startTransfer(db, request.body);
+      const body = request.body;
+      work.run(
+        (signal) => runTransfer(masterContext, bus, id, body, { pollMs: 5000, agentsWaitMs: 10 * 60_000 }, signal),
+        logFailure('transfer'),
+      );
+      return ok({ id });
+    },
+  );
+
+  app.post(
+    '/v1/master/stop-transfer',
+    { schema: { tags, description: 'Stops the running transfer; agents not told yet stay with this master.' } },
+    async () => ok({ id: await stopTransfer(db) }),
+  );
+}
