@@ -13,7 +13,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          globalSetup,
+          // The monitor tests run on ClickHouse too: one private instance per run.
+          globalSetup: [...globalSetup, 'apps/master/src/test/clickhouse-global.ts'],
           include: [
             'packages/*/src/**/*.test.ts',
             'apps/master/src/**/*.test.ts',

@@ -4,6 +4,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { MasterConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
+import { openEventStore } from './db/events.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { App } from './http.ts';
 import { configureAcmeHttp } from './modules/acme/acme-http.ts';
@@ -107,6 +108,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
 
   const database = options.database ?? openDatabase({ dataDir: config.dataDir, url: config.databaseUrl });
   await migrateToLatest(database);
+  const events = await openEventStore(config.logsUrl, database.logs);
   await ensureFirstAdmin(database.db, { password: config.adminPassword, dataDir: config.dataDir, log: app.log });
   const messenger = createMessenger({
     db: database.db,
@@ -123,6 +125,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     config,
     db: database.db,
     logs: database.logs,
+    events,
     dialect: database.dialect,
     messenger,
     notifier,
@@ -143,6 +146,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
       schedules = startSchedules({
         db: database.db,
         logs: database.logs,
+        events,
         dialect: database.dialect,
         log: app.log,
         notifier,
@@ -173,6 +177,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await notifier.stop();
     await tasks.stop();
     messenger.close();
+    await events.close();
     if (!options.database) await database.close();
   });
 

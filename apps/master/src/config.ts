@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseLogsUrl } from './db/clickhouse/store.ts';
 
 /** Everything the master reads from its environment (README lists each variable). */
 export interface MasterConfig {
@@ -6,6 +7,8 @@ export interface MasterConfig {
   port: number;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** ClickHouse (http://host:8123/database) for the access and stream logs and their rollups. */
+  logsUrl: string | undefined;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
   smtpFrom: string;
@@ -29,11 +32,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): MasterConfig {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new Error('RAMPART_DATABASE_URL must start with postgres:// (leave it unset for SQLite)');
   }
+  const logsUrl = env.RAMPART_LOGS_URL || undefined;
+  if (logsUrl) parseLogsUrl(logsUrl);
   return {
     host: env.RAMPART_HOST || '127.0.0.1',
     port,
     dataDir: resolve(env.RAMPART_DATA_DIR || './data'),
     databaseUrl,
+    logsUrl,
     adminPassword: env.RAMPART_ADMIN_PASSWORD || undefined,
     smtpUrl: env.RAMPART_SMTP_URL || undefined,
     smtpFrom: env.RAMPART_SMTP_FROM || 'Rampart <no-reply@localhost>',

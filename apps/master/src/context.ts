@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { MasterConfig } from './config.ts';
 import type { Dialect } from './db/database.ts';
+import type { EventStore } from './db/events.ts';
 import type { LogDatabase } from './db/logs-schema.ts';
 import type { Database } from './db/schema.ts';
 import type { Messenger } from './modules/messages/messenger.ts';
@@ -12,6 +13,8 @@ export interface AppContext {
   config: MasterConfig;
   db: Kysely<Database>;
   logs: Kysely<LogDatabase>;
+  /** The access and stream logs and their rollups: in `logs`, or in ClickHouse. */
+  events: EventStore;
   dialect: Dialect;
   messenger: Messenger;
   /** Tells a user something through their subscribed channels (in-app, email, SMS, webhook). */

@@ -136,8 +136,15 @@ export interface NodeMetricRollupTable {
   disk_total_sum: number;
 }
 
+/** The next line id of each kind, for a logs store that has no sequences of its own (ClickHouse). */
+export interface LogIdCountersTable {
+  kind: 'access' | 'stream';
+  next_id: number;
+}
+
 export interface LogDatabase {
   log_batches: LogBatchesTable;
+  log_id_counters: LogIdCountersTable;
   access_logs: AccessLogsTable;
   stream_logs: StreamLogsTable;
   node_metrics: NodeMetricsTable;
@@ -153,3 +160,17 @@ export interface LogDatabase {
   node_metric_days: NodeMetricRollupTable;
   site_traffic_5min: SiteUsageSampleTable;
 }
+
+/** The logs and their rollups: what RAMPART_LOGS_URL moves to ClickHouse (the rest stays in SQL). */
+export type EventTable =
+  | 'access_logs'
+  | 'stream_logs'
+  | 'site_traffic_minutes'
+  | 'site_traffic_hours'
+  | 'site_traffic_days'
+  | 'site_traffic_5min'
+  | 'stream_traffic_minutes'
+  | 'stream_traffic_hours'
+  | 'stream_traffic_days';
+
+export type EventDatabase = Pick<LogDatabase, EventTable>;

@@ -1,6 +1,7 @@
 import { buildApp } from '../app.ts';
 import { readConfig } from '../config.ts';
 import type { Dialect } from '../db/database.ts';
+import { type EventStore, openEventStore } from '../db/events.ts';
 import type { App } from '../http.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import type { SmsProvider } from '../modules/messages/messenger.ts';
@@ -19,6 +20,8 @@ export interface CallResult {
 export interface TestApp {
   app: App;
   database: TestDatabase;
+  /** The app's logs store (the logs database, or ClickHouse when the env names one), for checks. */
+  events: EventStore;
   call(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
@@ -46,6 +49,7 @@ export async function startTestApp(
     ...(options.background !== undefined && { background: options.background }),
     ...(options.webhooks && { webhooks: options.webhooks }),
   });
+  const events = await openEventStore(config.logsUrl, database.logs);
   const call: TestApp['call'] = async (method, url, { token, body } = {}) => {
     const response = await app.inject({
       method,
@@ -58,6 +62,7 @@ export async function startTestApp(
   return {
     app,
     database,
+    events,
     call,
     async login(account, password) {
       const result = await call('POST', '/v1/login', { body: { account, password } });
@@ -66,6 +71,11 @@ export async function startTestApp(
     },
     async close() {
       await app.close();
+      if (events.kind === 'clickhouse') {
+        const { client, database: name } = events.clickhouse;
+        await client.command({ query: `DROP DATABASE IF EXISTS ${name}` });
+      }
+      await events.close();
       await database.dispose();
     },
   };

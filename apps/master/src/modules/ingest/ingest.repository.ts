@@ -1,6 +1,8 @@
 import type { AccessLogLine, LogBatchBody, NodeMetricsBody, StreamLogLine } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
+import type { ClickHouseStore } from '../../db/clickhouse/store.ts';
 import type { Dialect } from '../../db/database.ts';
+import type { EventStore } from '../../db/events.ts';
 import { ipKey } from '../../db/ip-key.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import { ensureDayPartitions } from '../../db/partitions.ts';
@@ -56,7 +58,9 @@ export async function ingestLogBatch(
   dialect: Dialect,
   nodeId: number,
   batch: LogBatchBody,
+  events?: EventStore,
 ): Promise<boolean> {
+  if (events?.kind === 'clickhouse') return ingestIntoClickHouse(logs, events.clickhouse, nodeId, batch);
   await ensureDayPartitions(
     logs,
     dialect,
@@ -99,6 +103,59 @@ export async function ingestLogBatch(
         .execute();
     }
     await addStreamRollups(trx, batch.stream);
+    return true;
+  });
+}
+
+/** The first of `count` new line ids of a kind (the counter row is locked until the transaction ends). */
+async function takeIds(trx: Kysely<LogDatabase>, kind: 'access' | 'stream', count: number): Promise<number> {
+  if (count === 0) return 0;
+  const row = await trx
+    .updateTable('log_id_counters')
+    .set((eb) => ({ next_id: eb('next_id', '+', count) }))
+    .where('kind', '=', kind)
+    .returning('next_id')
+    .executeTakeFirstOrThrow();
+  return Number(row.next_id) - count;
+}
+
+/**
+ * The same batch into ClickHouse: the (node, seq) claim and the line ids are taken in the logs
+ * database's transaction, the lines inserted before it commits, and ClickHouse's materialized views
+ * add them to the rollups. A failed insert rolls the claim back, so the agent's retry stores the
+ * batch; only a commit lost after a successful insert could store a batch twice.
+ */
+async function ingestIntoClickHouse(
+  logs: Kysely<LogDatabase>,
+  clickhouse: ClickHouseStore,
+  nodeId: number,
+  batch: LogBatchBody,
+): Promise<boolean> {
+  return logs.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto('log_batches')
+      .values({
+        node_id: nodeId,
+        seq: batch.seq,
+        lines: batch.access.length + batch.stream.length,
+        received_at: Date.now(),
+      })
+      .onConflict((oc) => oc.columns(['node_id', 'seq']).doNothing())
+      .returning('seq')
+      .executeTakeFirst();
+    if (!claimed) return false;
+    const firstAccess = await takeIds(trx, 'access', batch.access.length);
+    const firstStream = await takeIds(trx, 'stream', batch.stream.length);
+    await Promise.all([
+      clickhouse.insert(
+        'access_logs',
+        batch.access.map((line, i) => ({ id: firstAccess + i, ...accessRow(nodeId, line) })),
+      ),
+      clickhouse.insert(
+        'stream_logs',
+        batch.stream.map((line, i) => ({ id: firstStream + i, ...streamRow(nodeId, line) })),
+      ),
+    ]);
     return true;
   });
 }

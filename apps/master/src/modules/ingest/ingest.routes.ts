@@ -9,7 +9,7 @@ import { ingestLogBatch, ingestMetrics } from './ingest.repository.ts';
 const tags = ['agent'];
 
 /** Log batches and metrics from agents. Bodies can be large: up to 10k lines a batch. */
-export async function ingestRoutes(app: App, { db, logs, dialect }: AppContext) {
+export async function ingestRoutes(app: App, { db, logs, events, dialect }: AppContext) {
   app.post(
     '/agent/v1/logs',
     { bodyLimit: 32 * 1024 * 1024, schema: { tags, body: LogBatchBody, response: { 200: Envelope(LogBatchAck) } } },
@@ -17,7 +17,7 @@ export async function ingestRoutes(app: App, { db, logs, dialect }: AppContext) 
       const node = await callingNode(db, request);
       // Before the lines: a batch sent again is recognised there, and its bans are stored once anyway.
       await recordEdgeBans(db, node.id, request.body.access);
-      const stored = await ingestLogBatch(logs, dialect, node.id, request.body);
+      const stored = await ingestLogBatch(logs, dialect, node.id, request.body, events);
       return ok({ seq: request.body.seq, duplicate: !stored });
     },
   );

@@ -1,6 +1,7 @@
 import type { AccessLogEntry, TopDimension, TopEntry, UrlMatch } from '@rampart/contracts';
 import { type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
-import type { AccessLogsTable, LogDatabase } from '../../db/logs-schema.ts';
+import { isClickHouse } from '../../db/clickhouse/dialect.ts';
+import type { AccessLogsTable, EventDatabase } from '../../db/logs-schema.ts';
 import type { SiteScope } from './site-scope.repository.ts';
 
 /** A filter the service has checked: a bounded time range always, the rest optional. */
@@ -23,15 +24,23 @@ export interface Cursor {
   id: number;
 }
 
-type LogQuery = SelectQueryBuilder<LogDatabase, 'access_logs', object>;
+type LogQuery = SelectQueryBuilder<EventDatabase, 'access_logs', object>;
 
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** The URL holds the text, ignoring case. SQLite needs its escape named; PostgreSQL and ClickHouse escape with \ already. */
+const containsText = (logs: Kysely<EventDatabase>, text: string) => {
+  const pattern = `%${likeEscaped(text.toLowerCase())}%`;
+  return isClickHouse(logs)
+    ? sql<boolean>`lower(uri) like ${pattern}`
+    : sql<boolean>`lower(uri) like ${pattern} escape '\\'`;
+};
 
 /**
  * The lines of the scope matching the filter. Every query is bounded by the time range and starts
  * from an index: (site_id, time_ms) for a user's sites, (time_ms) for an admin's every site.
  */
-export function matching(logs: Kysely<LogDatabase>, scope: SiteScope, filter: AccessLogFilter): LogQuery {
+export function matching(logs: Kysely<EventDatabase>, scope: SiteScope, filter: AccessLogFilter): LogQuery {
   const { ipKeys, url, status, method, cacheStatus, nodeId } = filter;
   return logs
     .selectFrom('access_logs')
@@ -45,9 +54,7 @@ export function matching(logs: Kysely<LogDatabase>, scope: SiteScope, filter: Ac
       // substr compares exactly on both databases (LIKE ignores case on SQLite only).
       qb.where(sql<string>`substr(uri, 1, ${url?.text.length ?? 0})`, '=', url?.text ?? ''),
     )
-    .$if(url?.match === 'contains', (qb) =>
-      qb.where(sql<boolean>`lower(uri) like ${`%${likeEscaped(url?.text.toLowerCase() ?? '')}%`} escape '\\'`),
-    )
+    .$if(url?.match === 'contains', (qb) => qb.where(containsText(logs, url?.text ?? '')))
     .$if(status !== undefined, (qb) =>
       qb.where('status', '>=', status?.first ?? 0).where('status', '<=', status?.last ?? 0),
     )
@@ -56,7 +63,7 @@ export function matching(logs: Kysely<LogDatabase>, scope: SiteScope, filter: Ac
     .$if(nodeId !== undefined, (qb) => qb.where('node_id', '=', nodeId ?? 0));
 }
 
-const after = (cursor: Cursor) => (eb: ExpressionBuilder<LogDatabase, 'access_logs'>) =>
+const after = (cursor: Cursor) => (eb: ExpressionBuilder<EventDatabase, 'access_logs'>) =>
   eb.or([eb('time_ms', '<', cursor.timeMs), eb.and([eb('time_ms', '=', cursor.timeMs), eb('id', '<', cursor.id)])]);
 
 const COLUMNS = [
@@ -89,7 +96,7 @@ const present = ({ time_ms, ...row }: LogRow): AccessLogEntry => ({
 
 /** Up to `limit` lines after the cursor, newest first, and the cursor of the last one. */
 export async function readAccessLog(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   scope: SiteScope,
   filter: AccessLogFilter,
   cursor: Cursor | undefined,
@@ -112,7 +119,7 @@ export async function readAccessLog(
 
 /** How many lines match, counted up to `cap` (then the count stops: a bound on the work). */
 export async function countAccessLog(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   scope: SiteScope,
   filter: AccessLogFilter,
   cap: number,
@@ -140,7 +147,7 @@ const TOP_COLUMNS = {
 
 /** The most frequent values of one field among the scope's lines in the range, most requests first. */
 export async function topAccessLog(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   scope: SiteScope,
   filter: AccessLogFilter,
   by: TopDimension,

@@ -32,8 +32,8 @@ const tags = ['monitor'];
  * GET /v1/monitor/site/{realtime,top,access-log}: the traffic of the caller's sites (an admin's: every
  * site); the stream and node calls are in stream-monitor.routes.ts and node-monitor.routes.ts.
  */
-export async function monitorRoutes(app: App, { db, logs }: AppContext) {
-  const stores = { db, logs };
+export async function monitorRoutes(app: App, { db, logs, events }: AppContext) {
+  const stores = { db, logs, events };
   streamMonitorRoutes(app, stores);
   nodeMonitorRoutes(app, stores);
 

@@ -9,6 +9,7 @@ import {
   type TrafficCounts,
 } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
+import type { EventStore } from '../../db/events.ts';
 import { cidrKeyRange } from '../../db/ip-key.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
@@ -32,6 +33,7 @@ import { TRAFFIC_ROLLUPS } from './traffic-rollup.repository.ts';
 export interface MonitorStores {
   db: Kysely<Database>;
   logs: Kysely<LogDatabase>;
+  events: EventStore;
 }
 
 const ZERO: TrafficCounts = {
@@ -64,7 +66,7 @@ export async function siteRealtime(
   const { table, seconds } = await rollupFor(stores.db, { fromMs, toMs, now });
   const first = Math.floor(fromMs / 1000 / seconds) * seconds;
   const end = Math.ceil(toMs / 1000 / seconds) * seconds;
-  const rows = await readTraffic(stores.logs, scope, table, first, end);
+  const rows = await readTraffic(stores.events.db, scope, table, first, end);
   const { points, totals } = bucketSeries(rows, ZERO, { first, end, seconds });
   return { interval: seconds, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), points, totals };
 }
@@ -79,7 +81,7 @@ const rawRange = (query: { from?: string; to?: string }, now: number) =>
 export async function siteTop(stores: MonitorStores, owner: Owner, query: SiteTopQuery, now: number): Promise<SiteTop> {
   const range = rawRange(query, now);
   const scope = await scopeOf(stores, owner, query);
-  return { by: query.by, list: await topAccessLog(stores.logs, scope, range, query.by, query.limit ?? 10) };
+  return { by: query.by, list: await topAccessLog(stores.events.db, scope, range, query.by, query.limit ?? 10) };
 }
 
 /** The query's filter, checked: a malformed CIDR names the field. */
@@ -139,8 +141,8 @@ export async function accessLogPage(
 ): Promise<AccessLogPage> {
   const [page, count] = await Promise.all([
     // One more than asked: whether an older page exists.
-    readAccessLog(stores.logs, scope, filter, cursor, limit + 1),
-    countAccessLog(stores.logs, scope, filter, MONITOR_LIMITS.countCap),
+    readAccessLog(stores.events.db, scope, filter, cursor, limit + 1),
+    countAccessLog(stores.events.db, scope, filter, MONITOR_LIMITS.countCap),
   ]);
   const list = page.list.slice(0, limit);
   const last = list[list.length - 1];
@@ -160,7 +162,7 @@ export async function* exportAccessLog(stores: MonitorStores, { scope, filter }:
   let cursor: Cursor | undefined;
   let left: number = MONITOR_LIMITS.csvMaxRows;
   while (left > 0) {
-    const chunk = await readAccessLog(stores.logs, scope, filter, cursor, Math.min(EXPORT_CHUNK, left));
+    const chunk = await readAccessLog(stores.events.db, scope, filter, cursor, Math.min(EXPORT_CHUNK, left));
     yield* chunk.list;
     left -= chunk.list.length;
     if (!chunk.last || chunk.list.length < Math.min(EXPORT_CHUNK, left + chunk.list.length)) return;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { LogDatabase } from '../../db/logs-schema.ts';
+import type { EventDatabase, LogDatabase } from '../../db/logs-schema.ts';
 import type { NodeRollupTable } from './node-rollup.repository.ts';
 
 export interface NodeBucket {
@@ -196,7 +196,7 @@ export interface IpLogFilter {
  * Client addresses a node (or every node) saw in the range, HTTP requests and stream connections
  * together, most first. Both logs are read through their (node_id, time_ms) or (time_ms) index.
  */
-export async function nodeIpLog(logs: Kysely<LogDatabase>, filter: IpLogFilter, limit: number) {
+export async function nodeIpLog(logs: Kysely<EventDatabase>, filter: IpLogFilter, limit: number) {
   const { nodeId, ipKeys } = filter;
   const http = logs
     .selectFrom('access_logs')
@@ -209,12 +209,12 @@ export async function nodeIpLog(logs: Kysely<LogDatabase>, filter: IpLogFilter, 
     .select([
       'node_id',
       'client_ip',
-      sql<number>`count(*)`.as('requests'),
-      sql<number>`0`.as('connections'),
-      sql<number>`sum(bytes_received)`.as('bytes_in'),
-      sql<number>`sum(bytes_sent)`.as('bytes_out'),
-      sql<number>`min(time_ms)`.as('first_ms'),
-      sql<number>`max(time_ms)`.as('last_ms'),
+      sql<number>`count(*)`.as('r'),
+      sql<number>`0`.as('c'),
+      sql<number>`sum(bytes_received)`.as('b_in'),
+      sql<number>`sum(bytes_sent)`.as('b_out'),
+      sql<number>`min(time_ms)`.as('first'),
+      sql<number>`max(time_ms)`.as('last'),
     ])
     .groupBy(['node_id', 'client_ip']);
   const tcp = logs
@@ -228,12 +228,12 @@ export async function nodeIpLog(logs: Kysely<LogDatabase>, filter: IpLogFilter, 
     .select([
       'node_id',
       'client_ip',
-      sql<number>`0`.as('requests'),
-      sql<number>`count(*)`.as('connections'),
-      sql<number>`sum(bytes_received)`.as('bytes_in'),
-      sql<number>`sum(bytes_sent)`.as('bytes_out'),
-      sql<number>`min(time_ms)`.as('first_ms'),
-      sql<number>`max(time_ms)`.as('last_ms'),
+      sql<number>`0`.as('r'),
+      sql<number>`count(*)`.as('c'),
+      sql<number>`sum(bytes_received)`.as('b_in'),
+      sql<number>`sum(bytes_sent)`.as('b_out'),
+      sql<number>`min(time_ms)`.as('first'),
+      sql<number>`max(time_ms)`.as('last'),
     ])
     .groupBy(['node_id', 'client_ip']);
   const rows = await logs
@@ -241,15 +241,16 @@ export async function nodeIpLog(logs: Kysely<LogDatabase>, filter: IpLogFilter, 
     .select([
       'seen.node_id',
       'seen.client_ip',
-      sql<string | number>`sum(requests)`.as('requests'),
-      sql<string | number>`sum(connections)`.as('connections'),
-      sql<string | number>`sum(bytes_in)`.as('bytes_in'),
-      sql<string | number>`sum(bytes_out)`.as('bytes_out'),
-      sql<string | number>`min(first_ms)`.as('first_ms'),
-      sql<string | number>`max(last_ms)`.as('last_ms'),
+      sql<string | number>`sum(r)`.as('requests'),
+      sql<string | number>`sum(c)`.as('connections'),
+      sql<string | number>`sum(b_in)`.as('bytes_in'),
+      sql<string | number>`sum(b_out)`.as('bytes_out'),
+      sql<string | number>`min(first)`.as('first_ms'),
+      sql<string | number>`max(last)`.as('last_ms'),
     ])
     .groupBy(['seen.node_id', 'seen.client_ip'])
-    .orderBy(sql`sum(requests) + sum(connections)`, 'desc')
+    // The inner names differ from the outer ones: ClickHouse reads an outer alias inside an expression.
+    .orderBy(sql`sum(r) + sum(c)`, 'desc')
     .orderBy('seen.node_id')
     .orderBy('seen.client_ip')
     .limit(limit)

@@ -103,7 +103,7 @@ export async function nodeIpLogOf(stores: MonitorStores, query: NodeIpLogQuery, 
     if (!ipKeys) throw invalidParam('ip', `${query.ip} is not an IP address or CIDR range`);
   }
   await checkNode(stores, query.node_id);
-  return { list: await nodeIpLog(stores.logs, { ...range, nodeId: query.node_id, ipKeys }, query.limit ?? 50) };
+  return { list: await nodeIpLog(stores.events.db, { ...range, nodeId: query.node_id, ipKeys }, query.limit ?? 50) };
 }
 
 const stateOf = (node: { enabled: number; last_seen_at: number | null }, now: number): NodeMonitor['state'] => {

@@ -1,6 +1,6 @@
 import type { StreamLogEntry, StreamTopDimension } from '@rampart/contracts';
 import { type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
-import type { LogDatabase, StreamLogsTable } from '../../db/logs-schema.ts';
+import type { EventDatabase, StreamLogsTable } from '../../db/logs-schema.ts';
 import type { Cursor } from './access-log.repository.ts';
 import type { StreamScope } from './stream-scope.repository.ts';
 
@@ -16,14 +16,14 @@ export interface StreamLogFilter {
   nodeId?: number | undefined;
 }
 
-type StreamLogQuery = SelectQueryBuilder<LogDatabase, 'stream_logs', object>;
+type StreamLogQuery = SelectQueryBuilder<EventDatabase, 'stream_logs', object>;
 
 /**
  * The lines of the scope matching the filter. Every query is bounded by the time range and starts
  * from an index: (stream_id, time_ms) for a user's streams, (time_ms) for an admin's every stream.
  */
 export function matchingStreamLog(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   scope: StreamScope,
   filter: StreamLogFilter,
 ): StreamLogQuery {
@@ -46,7 +46,7 @@ export function matchingStreamLog(
   );
 }
 
-const after = (cursor: Cursor) => (eb: ExpressionBuilder<LogDatabase, 'stream_logs'>) =>
+const after = (cursor: Cursor) => (eb: ExpressionBuilder<EventDatabase, 'stream_logs'>) =>
   eb.or([eb('time_ms', '<', cursor.timeMs), eb.and([eb('time_ms', '=', cursor.timeMs), eb('id', '<', cursor.id)])]);
 
 const COLUMNS = [
@@ -79,7 +79,7 @@ const isEmpty = (scope: StreamScope) => scope.kind === 'streams' && scope.ids.le
 
 /** Up to `limit` lines after the cursor, newest first, and the cursor of the last one. */
 export async function readStreamLog(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   scope: StreamScope,
   filter: StreamLogFilter,
   cursor: Cursor | undefined,
@@ -102,7 +102,7 @@ export async function readStreamLog(
 
 /** How many lines match, counted up to `cap` (then the count stops: a bound on the work). */
 export async function countStreamLog(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   scope: StreamScope,
   filter: StreamLogFilter,
   cap: number,
@@ -129,7 +129,7 @@ export interface StreamTopRow {
 
 /** Client addresses or streams with the most connections in the range. */
 export async function topStreamLog(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   scope: StreamScope,
   filter: StreamLogFilter,
   by: StreamTopDimension,

@@ -1,6 +1,6 @@
 import type { StreamTrafficCounts } from '@rampart/contracts';
 import { type Kysely, sql } from 'kysely';
-import type { LogDatabase } from '../../db/logs-schema.ts';
+import type { EventDatabase } from '../../db/logs-schema.ts';
 import { ALL_STREAMS, type StreamRollupTable } from './stream-rollup.repository.ts';
 import type { StreamScope } from './stream-scope.repository.ts';
 
@@ -13,7 +13,7 @@ const total = (column: keyof StreamTrafficCounts) => sql<number | string>`sum(${
  * through the (stream_id, bucket) key: the scope's streams, or every stream's totals row.
  */
 export async function readStreamTraffic(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   scope: StreamScope,
   table: StreamRollupTable,
   from: number,

@@ -43,7 +43,7 @@ export async function streamRealtime(
   const { table, seconds } = await streamRollupFor(stores.db, { fromMs, toMs, now });
   const first = Math.floor(fromMs / 1000 / seconds) * seconds;
   const end = Math.ceil(toMs / 1000 / seconds) * seconds;
-  const rows = await readStreamTraffic(stores.logs, scope, table, first, end);
+  const rows = await readStreamTraffic(stores.events.db, scope, table, first, end);
   const { points, totals } = bucketSeries(rows, ZERO, { first, end, seconds });
   return { interval: seconds, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), points, totals };
 }
@@ -79,7 +79,7 @@ export async function streamTop(
 ): Promise<StreamTop> {
   const filter = streamLogFilter(query, now);
   const scope = await scopeOf(stores, owner, query);
-  const rows = await topStreamLog(stores.logs, scope, filter, query.by, query.limit ?? 10);
+  const rows = await topStreamLog(stores.events.db, scope, filter, query.by, query.limit ?? 10);
   if (query.by === 'ip') return { by: 'ip', list: rows };
   const ports = await streamPorts(
     stores.db,
@@ -112,8 +112,8 @@ export async function streamLogPage(
 ): Promise<StreamLogPage> {
   const [page, count] = await Promise.all([
     // One more than asked: whether an older page exists.
-    readStreamLog(stores.logs, scope, filter, cursor, limit + 1),
-    countStreamLog(stores.logs, scope, filter, MONITOR_LIMITS.countCap),
+    readStreamLog(stores.events.db, scope, filter, cursor, limit + 1),
+    countStreamLog(stores.events.db, scope, filter, MONITOR_LIMITS.countCap),
   ]);
   const list = page.list.slice(0, limit);
   const last = list[list.length - 1];
@@ -137,7 +137,7 @@ export async function* exportStreamLog(
   let left: number = MONITOR_LIMITS.csvMaxRows;
   while (left > 0) {
     const size = Math.min(EXPORT_CHUNK, left);
-    const chunk = await readStreamLog(stores.logs, scope, filter, cursor, size);
+    const chunk = await readStreamLog(stores.events.db, scope, filter, cursor, size);
     yield* chunk.list;
     left -= chunk.list.length;
     if (!chunk.last || chunk.list.length < size) return;

@@ -1,5 +1,8 @@
 import { type Kysely, sql } from 'kysely';
+import { dropClickHousePartitionsBefore } from '../../db/clickhouse/retention.ts';
+import { PARTITIONS, type PartitionedTable } from '../../db/clickhouse/schema.ts';
 import type { Dialect } from '../../db/database.ts';
+import type { EventStore } from '../../db/events.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import { dropDayPartitionsBefore } from '../../db/partition-retention.ts';
 import type { Settings } from '../settings/settings.service.ts';
@@ -34,6 +37,8 @@ const TABLES: readonly {
   { table: 'site_traffic_5min', column: 'bucket', unit: 's', keep: 'usage_sample_days' },
 ];
 
+const isClickHouseTable = (table: string): table is PartitionedTable => table in PARTITIONS;
+
 /** Deletes at most BATCH rows of `table` older than `cutoff` (in the column's unit); answers how many went. */
 async function deleteBatch(logs: Kysely<LogDatabase>, dialect: Dialect, table: string, column: string, cutoff: number) {
   const t = sql.table(table);
@@ -48,7 +53,8 @@ async function deleteBatch(logs: Kysely<LogDatabase>, dialect: Dialect, table: s
 
 /**
  * Drops traffic data past its retention, tier by tier: on PostgreSQL the day partitions of the raw
- * tables go whole; everything else is deleted in bounded batches (a backlog takes several rounds).
+ * tables go whole, and in ClickHouse (`events`) the day partitions of the logs and rollups it holds;
+ * everything else is deleted in bounded batches (a backlog takes several rounds).
  * Answers the rows deleted and partitions dropped per table.
  */
 export async function pruneTrafficData(
@@ -56,12 +62,16 @@ export async function pruneTrafficData(
   dialect: Dialect,
   retained: Retained,
   now = Date.now(),
+  events?: EventStore,
 ): Promise<Record<string, number>> {
   const outcome: Record<string, number> = {};
   for (const { table, column, unit, keep, partitioned } of TABLES) {
     const cutoffMs = now - retained[keep] * DAY_MS;
     let gone = 0;
-    if (partitioned && dialect === 'postgres') {
+    if (events?.kind === 'clickhouse' && isClickHouseTable(table)) {
+      // ClickHouse keeps these by day partitions: whole days go, counted as partitions.
+      gone = await dropClickHousePartitionsBefore(events.clickhouse, table, cutoffMs);
+    } else if (partitioned && dialect === 'postgres') {
       gone = (await dropDayPartitionsBefore(logs, table, cutoffMs)).length;
     } else {
       const cutoff = unit === 'ms' ? cutoffMs : Math.floor(cutoffMs / 1000);

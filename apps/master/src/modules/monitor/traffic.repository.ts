@@ -1,6 +1,6 @@
 import type { TrafficCounts } from '@rampart/contracts';
 import { type Kysely, sql } from 'kysely';
-import type { LogDatabase } from '../../db/logs-schema.ts';
+import type { EventDatabase } from '../../db/logs-schema.ts';
 import type { SiteScope } from './site-scope.repository.ts';
 import type { RollupTable } from './traffic-rollup.repository.ts';
 
@@ -13,7 +13,7 @@ const total = (column: keyof TrafficCounts) => sql<number | string>`sum(${sql.re
  * (to - from) / interval rows, read through the (site_id, bucket) key or the bucket index.
  */
 export async function readTraffic(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   scope: SiteScope,
   table: RollupTable,
   from: number,

@@ -1,7 +1,7 @@
 import type { SiteRealtime, SiteTop, TrafficCounts } from '@rampart/contracts';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../../test/databases.ts';
+import { LOG_STORES, logStoreEnv } from '../../test/clickhouse.ts';
 import { data, logLine, shipLogs } from '../../test/protection.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { type MonitorWorld, monitorWorld } from './monitor-fixture.ts';
@@ -11,11 +11,54 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-describe.each(DIALECTS)('site realtime and top on $dialect', (target) => {
+/** The lines summed per (site, interval) here, independently of the ingest's own code, sorted like the rollup read. */
+function rawSums(
+  lines: {
+    site_id: number;
+    time_ms: number;
+    bytes_received: number;
+    bytes_sent: number;
+    status: number;
+    cache_status: string;
+    block_reason: string;
+  }[],
+  seconds: number,
+) {
+  type Sums = Record<'site_id' | 'bucket' | 'requests' | 'bytes_in' | 'bytes_out' | 'cache_hits' | 'blocked', number> &
+    Record<string, number>;
+  const sums = new Map<string, Sums>();
+  for (const line of lines) {
+    const bucket = Math.floor(Number(line.time_ms) / 1000 / seconds) * seconds;
+    const key = `${line.site_id}:${bucket}`;
+    const row: Sums = sums.get(key) ?? {
+      site_id: Number(line.site_id),
+      bucket,
+      requests: 0,
+      bytes_in: 0,
+      bytes_out: 0,
+      status_2xx: 0,
+      status_3xx: 0,
+      status_4xx: 0,
+      status_5xx: 0,
+      cache_hits: 0,
+      blocked: 0,
+    };
+    sums.set(key, row);
+    row.requests += 1;
+    row.bytes_in += Number(line.bytes_received);
+    row.bytes_out += Number(line.bytes_sent);
+    row[`status_${Math.floor(line.status / 100)}xx`] = (row[`status_${Math.floor(line.status / 100)}xx`] ?? 0) + 1;
+    if (line.cache_status === 'HIT') row.cache_hits += 1;
+    if (line.block_reason !== '') row.blocked += 1;
+  }
+  return [...sums.values()].sort((a, b) => a.site_id - b.site_id || a.bucket - b.bucket);
+}
+
+describe.each(LOG_STORES)('site realtime and top on $store', (target) => {
   let test: TestApp;
   let world: MonitorWorld;
   beforeEach(async () => {
-    test = await startTestApp(target);
+    test = await startTestApp(target, { env: logStoreEnv(target) });
     world = await monitorWorld(test);
   });
   afterEach(async () => {
@@ -32,34 +75,34 @@ describe.each(DIALECTS)('site realtime and top on $dialect', (target) => {
     await shipLogs(test, world.node, 1, world.lines);
     await shipLogs(test, world.node, 2, [logLine({ site_id: world.shop, time: world.t0 / 1000 + 1, bytes_sent: 5 })]);
     for (const { table, seconds } of TRAFFIC_ROLLUPS) {
-      const ms = seconds * 1000;
-      const raw = await sql<
-        Record<string, number | string>
-      >`select site_id, (time_ms / ${sql.lit(ms)}) * ${sql.lit(seconds)} as bucket,
-          count(*) as requests, sum(bytes_received) as bytes_in, sum(bytes_sent) as bytes_out,
-          sum(case when status between 200 and 299 then 1 else 0 end) as status_2xx,
-          sum(case when status between 300 and 399 then 1 else 0 end) as status_3xx,
-          sum(case when status between 400 and 499 then 1 else 0 end) as status_4xx,
-          sum(case when status between 500 and 599 then 1 else 0 end) as status_5xx,
-          sum(case when cache_status = 'HIT' then 1 else 0 end) as cache_hits,
-          sum(case when block_reason <> '' then 1 else 0 end) as blocked
-        from access_logs where site_id > 0 group by site_id, time_ms / ${sql.lit(ms)} order by site_id, bucket`.execute(
-        test.database.logs,
+      const raw = rawSums(
+        await test.events.db
+          .selectFrom('access_logs')
+          .select(['site_id', 'time_ms', 'bytes_received', 'bytes_sent', 'status', 'cache_status', 'block_reason'])
+          .where('site_id', '>', 0)
+          .execute(),
+        seconds,
       );
-      const rolled = await test.database.logs
-        .selectFrom(table)
-        .selectAll()
-        .orderBy('site_id')
-        .orderBy('bucket')
-        .execute();
+      // Summed per key: ClickHouse may hold a (site, bucket) in several rows until it merges them.
+      const rolled = await sql<Record<string, number | string>>`select site_id, bucket, sum(requests) as requests,
+          sum(bytes_in) as bytes_in, sum(bytes_out) as bytes_out, sum(status_2xx) as status_2xx,
+          sum(status_3xx) as status_3xx, sum(status_4xx) as status_4xx, sum(status_5xx) as status_5xx,
+          sum(cache_hits) as cache_hits, sum(blocked) as blocked
+        from ${sql.table(table)} group by site_id, bucket order by site_id, bucket`
+        .execute(test.events.db)
+        .then((result) => result.rows);
       const numbers = (rows: Record<string, unknown>[]) =>
         rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, Number(value)])));
-      expect(numbers(rolled), table).toEqual(numbers(raw.rows));
+      expect(numbers(rolled), table).toEqual(raw);
       expect(rolled.length, table).toBeGreaterThan(1);
     }
-    const [minute] = await test.database.logs
+    const [minute] = await test.events.db
       .selectFrom('site_traffic_minutes')
-      .select(['requests', 'bytes_out', 'cache_hits'])
+      .select([
+        sql`sum(requests)`.as('requests'),
+        sql`sum(bytes_out)`.as('bytes_out'),
+        sql`sum(cache_hits)`.as('cache_hits'),
+      ])
       .where('site_id', '=', world.shop)
       .where('bucket', '=', world.t0 / 1000)
       .execute();

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { LogDatabase } from '../../db/logs-schema.ts';
+import type { EventDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
 
 const count = () => sql<number | string>`count(*)`.as('count');
@@ -121,7 +121,7 @@ const total = (column: 'requests' | 'bytes_in' | 'bytes_out' | 'cache_hits' | 'b
 
 /** The sites' traffic per UTC day in [from, to) (seconds); every site when `siteIds` is 'all'. */
 export async function trafficPerDay(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   siteIds: readonly number[] | 'all',
   from: number,
   to: number,
@@ -146,11 +146,13 @@ export async function trafficPerDay(
 }
 
 /** The day's sites with the most traffic out (`bucket` in seconds). */
-export async function topSitesOfDay(logs: Kysely<LogDatabase>, bucket: number, limit: number) {
+export async function topSitesOfDay(logs: Kysely<EventDatabase>, bucket: number, limit: number) {
   const rows = await logs
     .selectFrom('site_traffic_days')
-    .select(['site_id', 'bytes_out', 'requests'])
+    .select(['site_id', total('bytes_out'), total('requests')])
     .where('bucket', '=', bucket)
+    // One row a (site, day) already in SQL; ClickHouse may hold it in several until it merges them.
+    .groupBy('site_id')
     .orderBy('bytes_out', 'desc')
     .orderBy('site_id')
     .limit(limit)

@@ -16,8 +16,8 @@ import { adminOverview, newUserCount, orderCount, packagesSoldCount, userOvervie
 const tags = ['overview'];
 
 /** The overview pages' calls: one for each home page, and the admin's daily counts. */
-export async function overviewRoutes(app: App, { db, logs }: AppContext) {
-  const stores = { db, logs };
+export async function overviewRoutes(app: App, { db, logs, events }: AppContext) {
+  const stores = { db, logs, events };
 
   app.get(
     '/v1/admin/overview',

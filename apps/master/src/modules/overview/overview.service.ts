@@ -10,6 +10,7 @@ import {
   type UserOverview,
 } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
+import type { EventStore } from '../../db/events.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
 import { OFFLINE_AFTER_MS } from '../nodes/nodes.repository.ts';
@@ -32,6 +33,7 @@ import {
 export interface OverviewStores {
   db: Kysely<Database>;
   logs: Kysely<LogDatabase>;
+  events: EventStore;
 }
 
 const ZERO: TrafficToday = { bytes_in: 0, bytes_out: 0, requests: 0, cache_hits: 0, blocked: 0 };
@@ -42,7 +44,7 @@ const counts = ({ bucket: _, ...rest }: DayTotals): TrafficToday => rest;
 async function trafficTrend(stores: OverviewStores, siteIds: readonly number[] | 'all', now: number) {
   const today = dayStart(now);
   const first = today - (OVERVIEW_LIMITS.trendDays - 1) * DAY_MS;
-  const rows = await trafficPerDay(stores.logs, siteIds, first / 1000, (today + DAY_MS) / 1000);
+  const rows = await trafficPerDay(stores.events.db, siteIds, first / 1000, (today + DAY_MS) / 1000);
   const byDay = new Map(rows.map((row) => [row.bucket * 1000, counts(row)]));
   const trend: TrafficDay[] = [];
   for (let ms = first; ms <= today; ms += DAY_MS) trend.push({ date: dateOf(ms), ...(byDay.get(ms) ?? ZERO) });
@@ -59,7 +61,7 @@ export async function adminOverview(stores: OverviewStores, now: number): Promis
     countUsers(stores.db),
     countUsers(stores.db, today),
     trafficTrend(stores, 'all', now),
-    topSitesOfDay(stores.logs, today / 1000, OVERVIEW_LIMITS.topSites),
+    topSitesOfDay(stores.events.db, today / 1000, OVERVIEW_LIMITS.topSites),
   ]);
   const siteRows = new Map(
     (
@@ -98,7 +100,7 @@ export async function userOverview(stores: OverviewStores, userId: number, now: 
     countRows(stores.db, 'certs', userId),
     expiringCerts(stores.db, userId, now + OVERVIEW_LIMITS.expiringCertDays * DAY_MS, OVERVIEW_LIMITS.expiringCertList),
     trafficTrend(stores, ids, now),
-    trafficPerDay(stores.logs, ids, monthStart / 1000, (dayStart(now) + DAY_MS) / 1000),
+    trafficPerDay(stores.events.db, ids, monthStart / 1000, (dayStart(now) + DAY_MS) / 1000),
   ]);
   return {
     sites: ids.length,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { LogDatabase } from '../../db/logs-schema.ts';
+import type { EventDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
 import { changeConfig } from '../config/config-version.ts';
 import { readDays, streamTotals } from '../usage/usage.repository.ts';
@@ -33,7 +33,7 @@ export interface PackageTraffic {
  * config version; a new month, a traffic pack or a bigger package clears the mark the same way.
  * Answers the counts and each active package's traffic (for the usage notices).
  */
-export async function enforceMonthlyTraffic(db: Kysely<Database>, logs: Kysely<LogDatabase>, now = Date.now()) {
+export async function enforceMonthlyTraffic(db: Kysely<Database>, logs: Kysely<EventDatabase>, now = Date.now()) {
   const rows = await db.selectFrom('user_packages').selectAll().where('state', '=', 'active').execute();
   if (rows.length === 0) return { exceeded: 0, cleared: 0, usage: [] as PackageTraffic[] };
   const limits = await limitsOfUserPackages(db, rows, now);
@@ -81,7 +81,7 @@ export interface PackageBytesOut {
  */
 export async function packagesBytesOut(
   db: Kysely<Database>,
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   userPackageIds: readonly number[],
   from: number,
   to: number,

@@ -1,6 +1,6 @@
 import { type BlockKind, type BlockLogEntry, parseBlockReason } from '@rampart/contracts';
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { AccessLogsTable, LogDatabase } from '../../db/logs-schema.ts';
+import type { AccessLogsTable, EventDatabase } from '../../db/logs-schema.ts';
 
 type BlockedRow = Pick<
   Selectable<AccessLogsTable>,
@@ -43,7 +43,7 @@ export interface BlockFilter {
 }
 
 export async function listBlocked(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   siteIds: readonly number[] | null,
   filter: BlockFilter,
   page: number,

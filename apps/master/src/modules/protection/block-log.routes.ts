@@ -17,7 +17,7 @@ function timeMs(field: string, text: string | undefined) {
 }
 
 /** GET /v1/monitor/site/block-log: requests protection acted on, on the caller's sites. */
-export async function blockLogRoutes(app: App, { db, logs }: AppContext) {
+export async function blockLogRoutes(app: App, { db, events }: AppContext) {
   app.get(
     '/v1/monitor/site/block-log',
     { schema: { tags, querystring: BlockLogQuery, response: { 200: Envelope(ListResult(BlockLogEntry)) } } },
@@ -37,7 +37,7 @@ export async function blockLogRoutes(app: App, { db, logs }: AppContext) {
         if (site_id !== undefined && rows.length === 0) throw invalidParam('site_id', `site ${site_id} does not exist`);
         siteIds = rows.map((row) => row.id);
       }
-      return ok(await listBlocked(logs, siteIds, filter, page, limit));
+      return ok(await listBlocked(events.db, siteIds, filter, page, limit));
     },
   );
 }

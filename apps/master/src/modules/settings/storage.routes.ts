@@ -10,16 +10,21 @@ const StorageSize = Type.Object({
   dialect: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
   config_bytes: Type.Integer({ description: 'users, sites, settings and the other configuration' }),
   logs_bytes: Type.Integer({ description: 'access and stream logs, traffic rollups, node reports' }),
+  clickhouse_bytes: Type.Optional(
+    Type.Integer({
+      description: 'when RAMPART_LOGS_URL is set: the access and stream logs and their rollups in ClickHouse',
+    }),
+  ),
 });
 
 /** GET /v1/system/storage (admin:sys): how much disk the two stores take, shown beside the retention settings. */
-export async function storageRoutes(app: App, { db, logs, dialect }: AppContext) {
+export async function storageRoutes(app: App, { db, logs, dialect, events }: AppContext) {
   app.get(
     '/v1/system/storage',
     { schema: { tags: ['system'], response: { 200: Envelope(StorageSize) } } },
     async (request) => {
       requirePermission(request, PERMISSIONS.adminSys);
-      return ok({ dialect, ...(await storageBytes({ db, logs, dialect })) });
+      return ok({ dialect, ...(await storageBytes({ db, logs, dialect, events })) });
     },
   );
 }

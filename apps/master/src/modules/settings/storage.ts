@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
+import { clickHouseBytes } from '../../db/clickhouse/retention.ts';
 import type { Dialect } from '../../db/database.ts';
+import type { EventStore } from '../../db/events.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -36,9 +38,21 @@ const sqliteBytes = async (db: Kysely<unknown>) => {
 
 /**
  * Bytes each store takes on disk: on SQLite its file's pages; on PostgreSQL, where both stores share
- * the schema, the tables and indexes of each (partitions counted with their table).
+ * the schema, the tables and indexes of each (partitions counted with their table); and ClickHouse's
+ * parts when the logs and rollups live there.
  */
-export async function storageBytes(stores: { db: Kysely<Database>; logs: Kysely<LogDatabase>; dialect: Dialect }) {
+export async function storageBytes(stores: {
+  db: Kysely<Database>;
+  logs: Kysely<LogDatabase>;
+  dialect: Dialect;
+  events: EventStore;
+}) {
+  const clickhouse =
+    stores.events.kind === 'clickhouse' ? { clickhouse_bytes: await clickHouseBytes(stores.events.clickhouse) } : {};
+  return { ...(await sqlBytes(stores)), ...clickhouse };
+}
+
+async function sqlBytes(stores: { db: Kysely<Database>; logs: Kysely<LogDatabase>; dialect: Dialect }) {
   if (stores.dialect === 'sqlite') {
     const [config, logs] = await Promise.all([
       sqliteBytes(stores.db as Kysely<unknown>),

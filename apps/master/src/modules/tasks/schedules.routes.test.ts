@@ -110,7 +110,7 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
     const secrets = secretBox(loadSecretKey(test.database.dataDir, undefined));
     const notifier = createNotifier({ db, log, messenger, secrets });
     const { logs, dialect } = test.database;
-    const schedules = startSchedules({ db, logs, dialect, log, notifier, secrets });
+    const schedules = startSchedules({ db, logs, events: test.events, dialect, log, notifier, secrets });
     try {
       await expect.poll(async () => (await one('log-retention'))?.last_result, { timeout: 15_000 }).toBe('ok');
     } finally {

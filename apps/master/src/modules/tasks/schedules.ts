@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
+import type { EventStore } from '../../db/events.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
 import type { SecretBox } from '../../secrets.ts';
@@ -26,6 +27,7 @@ import {
 export interface ScheduleDeps {
   db: Kysely<Database>;
   logs: Kysely<LogDatabase>;
+  events: EventStore;
   dialect: Dialect;
   log: FastifyBaseLogger;
   notifier: Notifier;
@@ -59,18 +61,18 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
   {
     name: 'traffic-retention',
     intervalSeconds: 3600,
-    async run({ db, logs, dialect, log }) {
-      const pruned = await pruneTrafficData(logs, dialect, await loadSettings(db));
+    async run({ db, logs, events, dialect, log }) {
+      const pruned = await pruneTrafficData(logs, dialect, await loadSettings(db), Date.now(), events);
       if (Object.keys(pruned).length > 0) log.info({ pruned }, 'pruned traffic data past retention');
     },
   },
   {
     name: 'user-packages',
     intervalSeconds: 60,
-    async run({ db, logs, log, notifier }) {
+    async run({ db, events, log, notifier }) {
       const settled = await settleUserPackages(db);
       if (settled.renewed + settled.expired > 0) log.info(settled, 'renewed or expired user packages past their end');
-      const { usage, ...traffic } = await enforceMonthlyTraffic(db, logs);
+      const { usage, ...traffic } = await enforceMonthlyTraffic(db, events.db);
       if (traffic.exceeded + traffic.cleared > 0)
         log.info(traffic, 'user packages past or back within their monthly traffic');
       const told = await sendPackageTrafficNotices(db, notifier, usage);

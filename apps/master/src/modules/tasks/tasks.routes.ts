@@ -50,7 +50,7 @@ async function retryable(db: Kysely<Database>, id: number) {
 }
 
 /** Spec §7 /v1/tasks: the background tasks, for administrators; a failed one can be run again. */
-export async function taskRoutes(app: App, { db, logs, dialect, notifier, secrets }: AppContext) {
+export async function taskRoutes(app: App, { db, logs, events, dialect, notifier, secrets }: AppContext) {
   app.get(
     '/v1/tasks',
     { schema: { tags, querystring: TaskListQuery, response: { 200: Envelope(ListResult(Task)) } } },
@@ -151,7 +151,10 @@ export async function taskRoutes(app: App, { db, logs, dialect, notifier, secret
     },
     async (request) => {
       const job = await scheduled(request.params.name);
-      const { started } = await startScheduledRun({ db, logs, dialect, log: request.log, notifier, secrets }, job);
+      const { started } = await startScheduledRun(
+        { db, logs, events, dialect, log: request.log, notifier, secrets },
+        job,
+      );
       if (!started) throw new AppError('conflict', `scheduled task ${job.name} is running; wait for it to finish`);
       return ok(await present(job.name));
     },

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { LogDatabase } from '../../db/logs-schema.ts';
+import type { EventDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
 
 export interface OwnedSite {
@@ -27,7 +27,7 @@ export interface SiteSample {
 
 /** The sites' 5-minute samples with traffic in [from, to) (seconds), through the (site_id, bucket) key. */
 export async function readSamples(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   siteIds: readonly number[],
   from: number,
   to: number,
@@ -35,10 +35,12 @@ export async function readSamples(
   if (siteIds.length === 0) return [];
   const rows = await logs
     .selectFrom('site_traffic_5min')
-    .select(['site_id', 'bucket', 'bytes_out'])
+    .select(['site_id', 'bucket', sql<number | string>`sum(bytes_out)`.as('bytes_out')])
     .where('site_id', 'in', siteIds)
     .where('bucket', '>=', from)
     .where('bucket', '<', to)
+    // One row a (site, bucket) already in SQL; ClickHouse may hold it in several until it merges them.
+    .groupBy(['site_id', 'bucket'])
     .execute();
   // PostgreSQL answers bigints as text.
   return rows.map((row) => ({
@@ -50,7 +52,7 @@ export async function readSamples(
 
 /** The sites' bytes out summed per 5-minute sample in [from, to): one user's bandwidth samples. */
 export async function readSampleSums(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   siteIds: readonly number[],
   from: number,
   to: number,
@@ -79,7 +81,7 @@ export interface SiteDay {
 
 /** The sites' day rollup rows in [from, to) (seconds); every site when `siteIds` is 'all'. */
 export async function readDays(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   siteIds: readonly number[] | 'all',
   from: number,
   to: number,
@@ -87,10 +89,20 @@ export async function readDays(
   if (siteIds !== 'all' && siteIds.length === 0) return [];
   const rows = await logs
     .selectFrom('site_traffic_days')
-    .select(['site_id', 'bucket', 'requests', 'bytes_in', 'bytes_out', 'cache_hits', 'blocked'])
+    .select([
+      'site_id',
+      'bucket',
+      sql<number | string>`sum(requests)`.as('requests'),
+      sql<number | string>`sum(bytes_in)`.as('bytes_in'),
+      sql<number | string>`sum(bytes_out)`.as('bytes_out'),
+      sql<number | string>`sum(cache_hits)`.as('cache_hits'),
+      sql<number | string>`sum(blocked)`.as('blocked'),
+    ])
     .$if(siteIds !== 'all', (qb) => qb.where('site_id', 'in', siteIds === 'all' ? [] : siteIds))
     .where('bucket', '>=', from)
     .where('bucket', '<', to)
+    // One row a (site, day) already in SQL; ClickHouse may hold it in several until it merges them.
+    .groupBy(['site_id', 'bucket'])
     .execute();
   return rows.map((row) => ({
     site_id: Number(row.site_id),
@@ -111,7 +123,7 @@ export interface SiteTotals {
 }
 
 /** Every site's traffic in [from, to) (seconds) from the day rollup, one row a site with traffic. */
-export async function totalsPerSite(logs: Kysely<LogDatabase>, from: number, to: number): Promise<SiteTotals[]> {
+export async function totalsPerSite(logs: Kysely<EventDatabase>, from: number, to: number): Promise<SiteTotals[]> {
   const rows = await logs
     .selectFrom('site_traffic_days')
     .select([
@@ -164,7 +176,7 @@ export interface StreamTotals {
 
 /** The streams' traffic summed over their day rollup rows in [from, to) (seconds), per stream. */
 export async function streamTotals(
-  logs: Kysely<LogDatabase>,
+  logs: Kysely<EventDatabase>,
   streamIds: readonly number[],
   from: number,
   to: number,

@@ -22,8 +22,8 @@ import { usageCount, usageOf, userPackageUsageOf, userUsageRanking } from './usa
 const tags = ['usage'];
 
 /** Usage with the monthly 95th percentile: the caller's own (an admin may name a user) and the admin's ranking. */
-export async function usageRoutes(app: App, { db, logs }: AppContext) {
-  const stores = { db, logs };
+export async function usageRoutes(app: App, { db, logs, events }: AppContext) {
+  const stores = { db, logs, events };
 
   app.get(
     '/v1/monitor/usage',

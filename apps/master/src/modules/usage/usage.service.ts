@@ -11,6 +11,7 @@ import {
   type UserUsageQuery,
 } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
+import type { EventStore } from '../../db/events.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -43,6 +44,7 @@ import {
 export interface UsageStores {
   db: Kysely<Database>;
   logs: Kysely<LogDatabase>;
+  events: EventStore;
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -106,8 +108,8 @@ export async function usageOf(
   const from = seconds(period.fromMs);
   const to = seconds(period.toMs);
   const [samples, days] = await Promise.all([
-    readSamples(stores.logs, ids, from, to),
-    readDays(stores.logs, ids, from, to),
+    readSamples(stores.events.db, ids, from, to),
+    readDays(stores.events.db, ids, from, to),
   ]);
 
   // The user's samples are the sums over their sites per interval, by the interval's index in the
@@ -175,7 +177,7 @@ export async function userPackageUsageOf(
   const totals = new Map(
     (
       await streamTotals(
-        stores.logs,
+        stores.events.db,
         streams.map((stream) => stream.id),
         seconds(period.fromMs),
         seconds(period.toMs),
@@ -237,7 +239,7 @@ export async function usageCount(
   const userId = await whose(stores.db, owner, query.user_id);
   const sites = await scopedSites(stores, userId, query.site_id);
   const days = await readDays(
-    stores.logs,
+    stores.events.db,
     sites.map((site) => site.id),
     seconds(firstMs),
     seconds(lastMs + DAY_MS),
@@ -275,7 +277,7 @@ export async function userUsageRanking(
   const [users, owners, totals] = await Promise.all([
     ordinaryUsers(stores.db),
     siteOwners(stores.db),
-    totalsPerSite(stores.logs, from, to),
+    totalsPerSite(stores.events.db, from, to),
   ]);
   const sitesOf = new Map<number, number[]>();
   for (const site of owners) sitesOf.set(site.user_id, [...(sitesOf.get(site.user_id) ?? []), site.id]);
@@ -296,7 +298,7 @@ export async function userUsageRanking(
   const list = await Promise.all(
     page.map(async ({ user, sums }) => {
       const ids = sitesOf.get(user.id) ?? [];
-      const samples = await readSampleSums(stores.logs, ids, from, to);
+      const samples = await readSampleSums(stores.events.db, ids, from, to);
       return {
         user_id: user.id,
         account: user.account,
