@@ -1,5 +1,6 @@
 import { connect, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeSelfSignedCert } from '../src/testing/certs.ts';
 import { makeSite, makeStream } from '../src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from './support/edge.ts';
 import { edgeRequest, eventually } from './support/http.ts';
@@ -59,6 +60,7 @@ describe('sites of inactive packages and bandwidth caps on a real nginx', () => 
       makeSite({ id, domains: [domain], origins: originOf(origin.port), ...extra });
     const outcome = await edge.applier.apply(
       edge.snapshot({
+        certs: [{ id: 1, ...(await makeSelfSignedCert(['secure.test'])) }],
         sites: [
           site(1, 'expired.test', { enforcement: { mode: 'suspend', reason: 'expired' } }),
           site(2, 'traffic.test', { enforcement: { mode: 'suspend', reason: 'traffic' } }),
@@ -66,6 +68,14 @@ describe('sites of inactive packages and bandwidth caps on a real nginx', () => 
           site(4, 'slow.test', { enforcement: { mode: 'throttle', rate_kbps: THROTTLE_KBPS } }),
           site(5, 'capped.test', { bandwidth_bps: CAP_BPS }),
           site(6, 'free.test', {}),
+          site(7, 'secure.test', {
+            https_listen: true,
+            cert_id: 1,
+            force_https: true,
+            hsts: true,
+            http2: true,
+            enforcement: { mode: 'suspend', reason: 'expired' },
+          }),
         ],
         streams: [
           makeStream({
@@ -125,6 +135,26 @@ describe('sites of inactive packages and bandwidth caps on a real nginx', () => 
       status: 200,
       body: 'small',
     });
+  });
+
+  it('answers the page over HTTPS too, and on HTTP of a site forcing HTTPS instead of the redirect', async () => {
+    const before = origin.requests.length;
+    const secure = await edgeRequest(edge.ports.https, {
+      host: 'secure.test',
+      tls: true,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(secure.status).toBe(503);
+    expect(secure.body).toContain('its package has expired');
+    expect(secure.headers['retry-after']).toBe('3600');
+    expect(secure.headers['strict-transport-security']).toBe('max-age=31536000');
+    expect(secure.cert?.subject.CN).toBe('secure.test');
+    // A redirect would only lead to the same page; the visitor gets it at once.
+    const plain = await edgeRequest(edge.ports.http, { host: 'secure.test', headers: { 'accept-language': 'en' } });
+    expect(plain.status).toBe(503);
+    expect(plain.headers.location).toBeUndefined();
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    expect(origin.requests.length).toBe(before);
   });
 
   it('serves a throttled site at its rate per request, whatever the origin says', async () => {

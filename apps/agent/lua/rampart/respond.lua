@@ -7,10 +7,12 @@ local header = ngx.header
 
 local _M = {}
 
+local HSTS = "max-age=31536000"
+
 function _M.headers()
   local site = routes.by_id[var.rampart_site_id]
   if not site then return end
-  if site.hsts and var.scheme == "https" then header["Strict-Transport-Security"] = "max-age=31536000" end
+  if site.hsts and var.scheme == "https" then header["Strict-Transport-Security"] = HSTS end
   if site.has_cache then
     local status = var.upstream_cache_status
     if status and status ~= "" then header["X-Cache-Status"] = status end
@@ -48,6 +50,9 @@ function _M.suspended(reason)
   header["Content-Type"] = "text/html; charset=utf-8"
   header["Cache-Control"] = "no-store"
   header["Retry-After"] = SUSPENDED_RETRY_AFTER
+  -- The page is one of the site's HTTPS answers: its HSTS still holds (no header filter runs here).
+  local site = routes.by_id[var.rampart_site_id]
+  if site and site.hsts and var.scheme == "https" then header["Strict-Transport-Security"] = HSTS end
   ngx.print(challenge.page(t.suspended, t["suspended_" .. reason]))
   return ngx.exit(SUSPENDED_STATUS)
 end
