@@ -26,6 +26,9 @@ import { pause } from './sync/backoff.ts';
 import { ConfigSync } from './sync/config-sync.ts';
 import { MasterClient } from './sync/master-client.ts';
 import { ensureRegistered } from './sync/register.ts';
+import { CommandRunner, savedMasterAddress } from './upgrade/command-runner.ts';
+import { ReleaseInstaller, RUNNING_PREFIX } from './upgrade/release-installer.ts';
+import { runSelfTest } from './upgrade/self-test.ts';
 
 export const AGENT_VERSION: string = packageJson.version;
 
@@ -92,6 +95,9 @@ export class Agent {
   async start(): Promise<void> {
     await prepareDataDir(this.paths, workersAreOtherUser());
     const { spool_max_bytes: kept } = await this.state.load();
+    // A transfer (/sys/op) moved this node to another master.
+    const moved = await savedMasterAddress(this.paths.dataDir);
+    if (moved) this.client.moveTo(moved);
     // The master sends a config again only when it changes: the cap it set last is kept here.
     if (Number.isSafeInteger(kept) && (kept ?? 0) > 0) this.shipper.spool.setMaxBytes(kept ?? 0);
     try {
@@ -203,7 +209,32 @@ export class Agent {
     });
     // Votes on the other nodes' IPs for the master's health checks.
     const health = new HealthProber({ client: this.client, auth, log: this.log });
-    await Promise.all([sync.run(signal), metrics.run(signal), this.heartbeat(sync, signal), health.run(signal)]);
+    // Self-tests, upgrades and a new master address from /sys/op; an upgrade restarts into the new agent.
+    const commands = new CommandRunner({
+      client: this.client,
+      credential: identity.credential,
+      dataDir: this.paths.dataDir,
+      installer: new ReleaseInstaller({ prefix: RUNNING_PREFIX }),
+      selfTest: () =>
+        runSelfTest({
+          nginx: this.nginx,
+          store: this.applier.store,
+          dataDir: this.paths.dataDir,
+          agentVersion: AGENT_VERSION,
+        }),
+      onUpgraded: (version) => {
+        this.log.info('restarting into the new agent', { version });
+        this.finish();
+      },
+      log: this.log,
+    });
+    await Promise.all([
+      sync.run(signal),
+      metrics.run(signal),
+      this.heartbeat(sync, signal),
+      health.run(signal),
+      commands.run(signal),
+    ]);
   }
 
   /**

@@ -53,10 +53,19 @@ function validatorFor(schema: TSchema): Validator {
  * checked against the contract schema. Network failures throw the fetch error as is.
  */
 export class MasterClient {
-  readonly baseUrl: string;
+  private base: string;
 
   constructor(baseUrl: string) {
-    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.base = baseUrl.replace(/\/+$/, '');
+  }
+
+  get baseUrl(): string {
+    return this.base;
+  }
+
+  /** Follows the master to a new address (a transfer): every later call goes there. */
+  moveTo(baseUrl: string): void {
+    this.base = baseUrl.replace(/\/+$/, '');
   }
 
   async call<T>(request: MasterRequest, schema: TSchema | null): Promise<T> {

@@ -1,0 +1,149 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  type AgentCommand,
+  type CommandResultBody,
+  CommandsAnswer,
+  type CommandsAnswer as CommandsAnswerBody,
+  NODE_TOKEN_HEADER,
+  type SelfTestResult,
+} from '@rampart/contracts';
+import { readJsonFile, writeFileAtomic } from '../fs-atomic.ts';
+import { errorText, type Logger } from '../logger.ts';
+import { Backoff, pause } from '../sync/backoff.ts';
+import type { MasterClient } from '../sync/master-client.ts';
+import type { ReleaseInstaller } from './release-installer.ts';
+
+export interface CommandRunnerOptions {
+  client: MasterClient;
+  credential: string;
+  dataDir: string;
+  installer: ReleaseInstaller;
+  selfTest: () => Promise<SelfTestResult>;
+  /** Called once a new release is in place and healthy: the agent restarts into it. */
+  onUpgraded: (version: string) => void;
+  log: Logger;
+  waitSeconds?: number;
+}
+
+/** Where a transfer's new master address is kept, so a restarted agent follows it. */
+export const masterAddressFile = (dataDir: string) => join(dataDir, 'master.json');
+
+export async function savedMasterAddress(dataDir: string): Promise<string | null> {
+  const value = (await readJsonFile(masterAddressFile(dataDir))) as { master?: unknown } | null;
+  return typeof value?.master === 'string' && /^https?:\/\//.test(value.master) ? value.master : null;
+}
+
+/**
+ * Takes the master's /sys/op commands on a long poll of their own: a self-test, an upgrade to a
+ * release (download, verify, switch, health check, roll back by itself), a new master address.
+ * Each answer is sent back; one that cannot be sent is retried until the master takes it.
+ */
+export class CommandRunner {
+  private readonly options: CommandRunnerOptions;
+  private readonly auth: Record<string, string>;
+
+  constructor(options: CommandRunnerOptions) {
+    this.options = options;
+    this.auth = { [NODE_TOKEN_HEADER]: options.credential };
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    const backoff = new Backoff();
+    const wait = this.options.waitSeconds ?? 25;
+    while (!signal.aborted) {
+      let answer: CommandsAnswerBody;
+      try {
+        answer = await this.options.client.call<CommandsAnswerBody>(
+          {
+            method: 'GET',
+            path: `/agent/v1/commands?wait=${wait}`,
+            headers: this.auth,
+            signal,
+            timeoutMs: (wait + 15) * 1000,
+          },
+          CommandsAnswer,
+        );
+        backoff.reset();
+      } catch (error) {
+        if (signal.aborted) return;
+        this.options.log.warn('command poll failed', { error: errorText(error) });
+        await pause(backoff.next(), signal);
+        continue;
+      }
+      for (const command of answer.commands) {
+        if (signal.aborted) return;
+        const result = await this.perform(command, signal);
+        await this.report(command.id, result, signal);
+        if (command.kind === 'upgrade' && result.state === 'done') {
+          this.options.onUpgraded(command.version);
+          return;
+        }
+      }
+    }
+  }
+
+  async perform(command: AgentCommand, signal: AbortSignal): Promise<CommandResultBody> {
+    try {
+      switch (command.kind) {
+        case 'self-test':
+          return { state: 'done', log: '', self_test: await this.options.selfTest() };
+        case 'upgrade':
+          return await this.upgrade(command, signal);
+        case 'master-address':
+          await writeFileAtomic(
+            masterAddressFile(this.options.dataDir),
+            `${JSON.stringify({ master: command.master })}\n`,
+            0o600,
+          );
+          this.options.client.moveTo(command.master);
+          this.options.log.info('following a new master', { master: command.master });
+          return { state: 'done', log: `now following ${command.master}` };
+      }
+    } catch (error) {
+      return { state: 'failed', log: errorText(error).slice(0, 8000) };
+    }
+  }
+
+  private async upgrade(
+    command: Extract<AgentCommand, { kind: 'upgrade' }>,
+    signal: AbortSignal,
+  ): Promise<CommandResultBody> {
+    const dir = join(this.options.dataDir, 'upgrade');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const bundle = join(dir, `release-${command.release_id}.tar.gz`);
+    try {
+      const response = await fetch(`${this.options.client.baseUrl}/agent/v1/releases/${command.release_id}/bundle`, {
+        headers: this.auth,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(30 * 60_000)]),
+      });
+      if (!response.ok || !response.body) return { state: 'failed', log: `download failed: HTTP ${response.status}` };
+      await pipeline(Readable.fromWeb(response.body), createWriteStream(bundle, { mode: 0o600 }));
+      const outcome = await this.options.installer.install(bundle, command);
+      this.options.log.info('upgrade', { version: command.version, state: outcome.state });
+      return { state: outcome.state, log: outcome.log.join('\n').slice(-8000) };
+    } finally {
+      await rm(bundle, { force: true });
+    }
+  }
+
+  private async report(id: number, body: CommandResultBody, signal: AbortSignal): Promise<void> {
+    const backoff = new Backoff();
+    while (!signal.aborted) {
+      try {
+        await this.options.client.call(
+          { method: 'POST', path: `/agent/v1/commands/${id}/result`, headers: this.auth, body, signal },
+          null,
+        );
+        return;
+      } catch (error) {
+        // Refused for good (the command was settled or given up): nothing to send again.
+        if ((error as { retryable?: boolean }).retryable === false) return;
+        await pause(backoff.next(), signal);
+      }
+    }
+  }
+}
