@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,9 @@ const MAIN = join(import.meta.dirname, '../src/main.ts');
 const DOMAIN = 'shop.enforced.test';
 // How long a change may take to be served: generous, because a busy machine is slow.
 const CHANGE_SERVED_MS = 30_000;
+// A package's traffic is counted in whole GB (10^9 bytes): one download a little past it.
+const GB = 1_000_000_000;
+const CHUNK = Buffer.alloc(1_000_000, 'g');
 
 interface UserPackage {
   id: number;
@@ -39,6 +43,7 @@ describe('package enforcement through master → agent → nginx', () => {
   let agentDir = '';
   let origin: Origin;
   let userPackage: UserPackage;
+  let packageId = 0;
   let certPem = '';
   const ports = { http: 0, https: 0 };
 
@@ -94,6 +99,22 @@ describe('package enforcement through master → agent → nginx', () => {
       expect(task?.last_result).toBe('ok');
     }, CHANGE_SERVED_MS);
   };
+  /** Downloads `path` from the site over HTTP, counting the bytes and keeping none. */
+  const download = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = httpGet(
+        { host: '127.0.0.1', port: ports.http, path, agent: false, headers: { host: DOMAIN, connection: 'close' } },
+        (res) => {
+          let bytes = 0;
+          res.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+          });
+          res.on('end', () => resolve(bytes));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+    });
   const packageNow = () => api<UserPackage>(master, 'GET', `/v1/user-packages/${userPackage.id}`, admin);
 
   beforeAll(async () => {
@@ -128,7 +149,7 @@ describe('package enforcement through master → agent → nginx', () => {
 
     // The operator's policy, said out loud: inactive packages' sites get the suspension page.
     await api(master, 'PUT', '/v1/configs/global-0-edge-enforcement', admin, { policy: 'suspend', throttle_kbps: 64 });
-    const packageId = (
+    packageId = (
       await api<{ id: number }>(master, 'POST', '/v1/packages', admin, {
         name: 'Shop monthly',
         price_month: 1000,
@@ -223,5 +244,55 @@ describe('package enforcement through master → agent → nginx', () => {
     await suspendedOnBoth(/suspended by the provider/);
     await api(master, 'PUT', '/v1/user-packages', admin, { ids: [userPackage.id], state: 'active' });
     await servedOnBoth();
+  });
+
+  it('answers the suspension page on HTTP and HTTPS once the package’s traffic for the month is used up, and a traffic pack lifts it', async () => {
+    await api(master, 'PUT', `/v1/packages/${packageId}`, admin, { traffic_gb: 1 });
+    origin.respond((req, res) => {
+      if (req.url !== '/gigabyte') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ origin: 'shop' }));
+      }
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(GB + CHUNK.length) });
+      let sent = 0;
+      const more = () => {
+        while (sent <= GB) {
+          sent += CHUNK.length;
+          if (!res.write(CHUNK)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    });
+    try {
+      expect(await download('/gigabyte')).toBe(GB + CHUNK.length);
+      // The edge logs the bytes, the agent ships them, the master counts them; the settlement task
+      // then finds the month's traffic used up.
+      await eventually(
+        async () => {
+          await settle();
+          expect(await packageNow()).toMatchObject({ state: 'active', traffic_exceeded: true });
+        },
+        CHANGE_SERVED_MS,
+        500,
+      );
+      await suspendedOnBoth(/traffic for this month is used up/);
+
+      const pack = await api<{ id: number }>(master, 'POST', '/v1/package-ups', admin, {
+        name: '+10 GB',
+        kind: 'traffic_gb',
+        amount: 10,
+        price_month: 100,
+      });
+      await api(master, 'POST', `/v1/user-package/${userPackage.id}/upgrades`, customer, {
+        package_up_id: pack.id,
+        amount: 1,
+      });
+      await settle();
+      expect(await packageNow()).toMatchObject({ traffic_exceeded: false });
+      await servedOnBoth();
+    } finally {
+      origin.respond(null);
+    }
   });
 });
