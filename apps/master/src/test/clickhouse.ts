@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
 import { inject } from 'vitest';
+import { isClickHouse } from '../db/clickhouse/dialect.ts';
 import { DIALECTS } from './databases.ts';
 
 declare module 'vitest' {
@@ -31,3 +33,9 @@ export const LOG_STORES: readonly LogStoreTarget[] = [
 /** The env a test app needs for its store. */
 export const logStoreEnv = (target: LogStoreTarget): Record<string, string> =>
   target.logsUrl ? { RAMPART_LOGS_URL: target.logsUrl() } : {};
+
+/** A raw query's interval start in seconds from `time_ms` (ClickHouse's `/` divides as floats). */
+export const bucketOf = (db: Pick<Kysely<object>, 'getExecutor'>, seconds: number) =>
+  isClickHouse(db)
+    ? sql<number>`intDiv(time_ms, ${sql.lit(seconds * 1000)}) * ${sql.lit(seconds)}`
+    : sql<number>`(time_ms / ${sql.lit(seconds * 1000)}) * ${sql.lit(seconds)}`;

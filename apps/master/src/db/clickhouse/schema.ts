@@ -71,7 +71,7 @@ const siteRollup = (table: string, seconds: number, counts: readonly (readonly [
 // Each stream line counts for its stream and for stream 0, every stream together (ALL_STREAMS).
 const streamRollup = (table: string, seconds: number) => [
   `CREATE TABLE IF NOT EXISTS ${table} (stream_id UInt32, bucket Int64,
-     connections UInt64, failed UInt64, bytes_in UInt64, bytes_out UInt64, session_ms UInt64)
+     connections UInt64, failed UInt64, bytes_in UInt64, bytes_out UInt64, session_ms Int64)
    ENGINE = SummingMergeTree ${partitionBy(table)} ORDER BY (stream_id, bucket)`,
   `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS
    SELECT arrayJoin(if(stream_id > 0, [stream_id, toUInt32(0)], emptyArrayUInt32())) AS stream_id,

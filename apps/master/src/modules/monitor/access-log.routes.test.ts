@@ -1,7 +1,7 @@
 import type { AccessLogEntry, AccessLogPage } from '@rampart/contracts';
 import { ACCESS_LOG_COLUMNS } from '@rampart/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../../test/databases.ts';
+import { LOG_STORES, logStoreEnv } from '../../test/clickhouse.ts';
 import { data, logLine, shipLogs } from '../../test/protection.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { type MonitorWorld, monitorWorld } from './monitor-fixture.ts';
@@ -37,12 +37,12 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-describe.each(DIALECTS)('site access log on $dialect', (target) => {
+describe.each(LOG_STORES)('site access log on $store', (target) => {
   let test: TestApp;
   let world: MonitorWorld;
   let range: string;
   beforeEach(async () => {
-    test = await startTestApp(target);
+    test = await startTestApp(target, { env: logStoreEnv(target) });
     world = await monitorWorld(test);
     range = `from=${iso(world.t0)}&to=${iso(world.t0 + 2 * DAY_MS)}`;
   });

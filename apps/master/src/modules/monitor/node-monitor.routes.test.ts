@@ -1,7 +1,7 @@
 import type { NodeIpLog, NodeMonitorList, NodeRealtime, NodeTop } from '@rampart/contracts';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../../test/databases.ts';
+import { LOG_STORES, logStoreEnv } from '../../test/clickhouse.ts';
 import { acceptedNode, createSite, data, type EdgeNode, logLine, shipLogs } from '../../test/protection.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { dayStart } from './monitor-fixture.ts';
@@ -12,7 +12,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-describe.each(DIALECTS)('node monitoring on $dialect', (target) => {
+describe.each(LOG_STORES)('node monitoring on $store', (target) => {
   let test: TestApp;
   let admin: string;
   let edge: EdgeNode;
@@ -20,7 +20,7 @@ describe.each(DIALECTS)('node monitoring on $dialect', (target) => {
   let t0: number;
   let s0: number;
   beforeEach(async () => {
-    test = await startTestApp(target);
+    test = await startTestApp(target, { env: logStoreEnv(target) });
     admin = await test.login('admin', ADMIN_PASSWORD);
     edge = await acceptedNode(test);
     other = await acceptedNode(test);

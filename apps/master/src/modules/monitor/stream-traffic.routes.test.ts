@@ -1,7 +1,7 @@
 import { STREAM_LOG_COLUMNS, type StreamLogPage, type StreamRealtime, type StreamTop } from '@rampart/contracts';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../../test/databases.ts';
+import { bucketOf, LOG_STORES, logStoreEnv } from '../../test/clickhouse.ts';
 import { data } from '../../test/protection.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { type StreamWorld, shipStreamLines, streamLine, streamWorld } from './stream-node-fixture.ts';
@@ -36,12 +36,12 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-describe.each(DIALECTS)('stream traffic on $dialect', (target) => {
+describe.each(LOG_STORES)('stream traffic on $store', (target) => {
   let test: TestApp;
   let world: StreamWorld;
   let range: string;
   beforeEach(async () => {
-    test = await startTestApp(target);
+    test = await startTestApp(target, { env: logStoreEnv(target) });
     world = await streamWorld(test);
     range = `from=${iso(world.t0)}&to=${iso(world.t0 + 2 * DAY_MS)}`;
   });
@@ -59,39 +59,29 @@ describe.each(DIALECTS)('stream traffic on $dialect', (target) => {
     await shipStreamLines(test, world.node, 1, world.lines);
     await shipStreamLines(test, world.node, 2, [streamLine({ stream_id: world.db, time: world.t0 / 1000 + 1 })]);
     for (const { table, seconds } of STREAM_ROLLUPS) {
-      const ms = seconds * 1000;
-      const raw = await sql<
-        Record<string, number | string>
-      >`select stream_id, (time_ms / ${sql.lit(ms)}) * ${sql.lit(seconds)} as bucket,
-          count(*) as connections, sum(case when status >= 400 then 1 else 0 end) as failed,
-          sum(bytes_received) as bytes_in, sum(bytes_sent) as bytes_out, sum(session_time_ms) as session_ms
-        from stream_logs group by stream_id, time_ms / ${sql.lit(ms)} order by stream_id, bucket`.execute(
-        test.database.logs,
-      );
-      const rolled = await test.database.logs
-        .selectFrom(table)
-        .selectAll()
-        .where('stream_id', '>', 0)
-        .orderBy('stream_id')
-        .orderBy('bucket')
-        .execute();
+      const bucket = bucketOf(test.events.db, seconds);
+      const counts = sql`count(*) as connections, sum(case when status >= 400 then 1 else 0 end) as failed,
+          sum(bytes_received) as bytes_in, sum(bytes_sent) as bytes_out, sum(session_time_ms) as session_ms`;
+      const raw = await sql<Record<string, number | string>>`select stream_id, ${bucket} as bucket, ${counts}
+        from stream_logs group by stream_id, ${bucket} order by stream_id, bucket`.execute(test.events.db);
+      // Summed per key: ClickHouse may hold a (stream, bucket) in several rows until it merges them.
+      const rolledRows = (which: 'streams' | 'all') =>
+        sql<Record<string, number | string>>`select stream_id, bucket, sum(connections) as connections,
+            sum(failed) as failed, sum(bytes_in) as bytes_in, sum(bytes_out) as bytes_out, sum(session_ms) as session_ms
+          from ${sql.table(table)} where ${which === 'all' ? sql`stream_id = 0` : sql`stream_id > 0`}
+          group by stream_id, bucket order by stream_id, bucket`
+          .execute(test.events.db)
+          .then((result) => result.rows);
+      const rolled = await rolledRows('streams');
       const numbers = (rows: Record<string, unknown>[]) =>
         rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, Number(value)])));
       expect(numbers(rolled), table).toEqual(numbers(raw.rows));
       expect(rolled.length, table).toBeGreaterThan(1);
       // Stream 0 holds every stream's totals of each interval.
-      const totals = await sql<
-        Record<string, number | string>
-      >`select 0 as stream_id, (time_ms / ${sql.lit(ms)}) * ${sql.lit(seconds)} as bucket,
-          count(*) as connections, sum(case when status >= 400 then 1 else 0 end) as failed,
-          sum(bytes_received) as bytes_in, sum(bytes_sent) as bytes_out, sum(session_time_ms) as session_ms
-        from stream_logs group by time_ms / ${sql.lit(ms)} order by bucket`.execute(test.database.logs);
-      const all = await test.database.logs
-        .selectFrom(table)
-        .selectAll()
-        .where('stream_id', '=', 0)
-        .orderBy('bucket')
-        .execute();
+      const totals = await sql<Record<string, number | string>>`select 0 as stream_id, b as bucket, ${counts}
+        from (select ${bucket} as b, status, bytes_received, bytes_sent, session_time_ms from stream_logs) as lines
+        group by b order by b`.execute(test.events.db);
+      const all = await rolledRows('all');
       expect(numbers(all), table).toEqual(numbers(totals.rows));
     }
   });

@@ -1,14 +1,14 @@
 import type { AdminOverview, CountSeries, UserOverview } from '@rampart/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeCert } from '../../test/certs.ts';
-import { DIALECTS } from '../../test/databases.ts';
+import { LOG_STORES, logStoreEnv } from '../../test/clickhouse.ts';
 import { acceptedNode, createSite, data, logLine, ORIGIN, shipLogs } from '../../test/protection.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
 
 const DAY_MS = 86_400_000;
 const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-describe.each(DIALECTS)('overviews on $dialect', (target) => {
+describe.each(LOG_STORES)('overviews on $store', (target) => {
   let test: TestApp;
   let alice: string;
   let bob: string;
@@ -19,7 +19,7 @@ describe.each(DIALECTS)('overviews on $dialect', (target) => {
   let today: number;
   let twoDaysAgo: number;
   beforeEach(async () => {
-    test = await startTestApp(target);
+    test = await startTestApp(target, { env: logStoreEnv(target) });
     alice = await addUser(test, 'alice');
     bob = await addUser(test, 'bob');
     admin = await test.login('admin', ADMIN_PASSWORD);
