@@ -161,14 +161,15 @@ export async function downloadWxpayCertificates(
 
 interface MasterState {
   downloads: Map<string, Promise<StoredPlatformCert[]>>;
-  lastUnknownSerialRefresh: number;
+  /** The last download an unknown serial asked for: later ones within the gap wait for it instead. */
+  unknownSerial: { at: number; done: Promise<void> } | null;
 }
-// Per database, that is per master: downloads in flight and when an unknown serial last asked.
+// Per database, that is per master: downloads in flight and the last one an unknown serial asked for.
 const states = new WeakMap<Kysely<Database>, MasterState>();
 const stateOf = (db: Kysely<Database>) => {
   let state = states.get(db);
   if (!state) {
-    state = { downloads: new Map(), lastUnknownSerialRefresh: Number.NEGATIVE_INFINITY };
+    state = { downloads: new Map(), unknownSerial: null };
     states.set(db, state);
   }
   return state;
@@ -202,8 +203,9 @@ export const usesPlatformCerts = (settings: WxpaySettings) => settings.platform_
 
 /**
  * The keys WeChat Pay's answers and notifications are verified with: the platform public key by its
- * id, or the certificate the serial names. An unknown serial downloads the list once (at most once a
- * minute per master) and looks again; still unknown, it is refused.
+ * id, or the certificate the serial names. An unknown serial downloads the list (one download a
+ * minute at most per master; messages meanwhile wait for that one) and looks again; still unknown,
+ * it is refused.
  */
 export function wxpayVerifier(
   db: Kysely<Database>,
@@ -219,14 +221,18 @@ export function wxpayVerifier(
       const known = await verifierOf(await trustedCerts(db, settings), Date.now()).keyFor(serial);
       if (known) return known;
       const state = stateOf(db);
-      if (Date.now() - state.lastUnknownSerialRefresh < UNKNOWN_SERIAL_REFRESH_GAP_MS) return null;
-      state.lastUnknownSerialRefresh = Date.now();
-      try {
-        await refreshWxpayCertificates(db, settings);
-      } catch (error) {
-        log?.warn({ err: error }, 'WeChat Pay platform certificates could not be downloaded for an unknown serial');
-        return null;
+      let refresh = state.unknownSerial;
+      if (!refresh || Date.now() - refresh.at >= UNKNOWN_SERIAL_REFRESH_GAP_MS) {
+        const done = refreshWxpayCertificates(db, settings).then(
+          () => undefined,
+          (error: unknown) =>
+            log?.warn({ err: error }, 'WeChat Pay platform certificates could not be downloaded for an unknown serial'),
+        );
+        refresh = { at: Date.now(), done };
+        state.unknownSerial = refresh;
       }
+      // Messages arriving together after a rotation share one download.
+      await refresh.done;
       return verifierOf(await trustedCerts(db, settings), Date.now()).keyFor(serial);
     },
   };
