@@ -158,6 +158,20 @@ describe.each(DIALECTS)('WeChat Pay platform certificates on $dialect', (target)
     expect(await balance()).toBe(5_000);
   });
 
+  it('trusts a certificate only within its validity: one kept past its expiry is asked for again', async () => {
+    await test.database.db
+      .updateTable('wxpay_platform_certs')
+      .set({ expires_at: Date.now() - 10 * 60_000 })
+      .where('serial', '=', wxpay.platform.serial)
+      .execute();
+    const payment = await pendingPayment(400);
+    expect((await postWxpay(wxpay.notification(payment))).body).toEqual({ code: 'SUCCESS' });
+    expect(wxpay.certificateCalls).toBe(2);
+    expect((await certificates()).list).toEqual([
+      expect.objectContaining({ serial: wxpay.platform.serial, ...validity(wxpay.platform.certPem) }),
+    ]);
+  });
+
   it('keeps nothing from a certificate list whose answer is not signed by WeChat Pay', async () => {
     const before = await certificates();
     wxpay.rotate();
