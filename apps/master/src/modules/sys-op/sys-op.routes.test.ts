@@ -195,7 +195,7 @@ describe.each(DIALECTS)('/sys/op on $dialect', (target) => {
   });
 
   it('rolls an upgrade out one node first, then in waves, counting rollbacks, and halts past the allowed failures', async () => {
-    const nodes = [];
+    const nodes: { id: number; credential: string }[] = [];
     for (let i = 1; i <= 5; i++) nodes.push(await addNode(`edge-${i}`));
     const bundle = tarball({ 'apps/agent/package.json': '{"version":"2.0.0"}' });
     const release = (await upload(`/v1/agent/upgrades/releases?version=2.0.0&sha256=${sha256(bundle)}`, bundle)).json()

@@ -17,6 +17,7 @@ import {
   SysOpLogQuery,
   UploadReleaseQuery,
 } from '@rampart/contracts';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import agentPackage from '../../../../agent/package.json' with { type: 'json' };
 import masterPackage from '../../../package.json' with { type: 'json' };
@@ -45,6 +46,10 @@ import { findOp, listOps, newestOp, presentOp } from './sys-ops.repository.ts';
 import { runTransfer, startTransfer, stopTransfer } from './transfer.service.ts';
 
 const tags = ['sys-op'];
+
+/** The request's own stream when it carries a bundle; anything else is refused by receiveBundle. */
+const bundleStream = (request: FastifyRequest) =>
+  String(request.headers['content-type'] ?? '').startsWith(OCTET_STREAM) ? request.raw : undefined;
 const OCTET_STREAM = 'application/octet-stream';
 /** How often running rollouts are looked at, so nodes that never answer time out. */
 const ADVANCE_EVERY_MS = 5000;
@@ -73,11 +78,10 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
   });
   const logFailure = (what: string) => (error: unknown) => app.log.error({ err: error }, `${what} failed`);
 
-  // Bundles arrive as they are: streamed to disk and hashed, never buffered whole nor parsed.
+  // Bundles arrive as they are: the parser leaves the request stream unread (so no hook walks it),
+  // and the handler streams it to disk, hashing it and counting its bytes.
   await app.register(async (uploads: App) => {
-    uploads.addContentTypeParser(OCTET_STREAM, { bodyLimit: MAX_BUNDLE_BYTES }, (_request, payload, done) =>
-      done(null, payload),
-    );
+    uploads.addContentTypeParser(OCTET_STREAM, (_request, _payload, done) => done(null, undefined));
     uploads.post(
       '/v1/agent/upgrades/releases',
       {
@@ -87,10 +91,9 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
           querystring: UploadReleaseQuery,
           response: { 200: Envelope(AgentRelease) },
         },
-        bodyLimit: MAX_BUNDLE_BYTES,
       },
       async (request) =>
-        ok(await uploadRelease(db, config.dataDir, request.body, request.query.version, request.query.sha256)),
+        ok(await uploadRelease(db, config.dataDir, bundleStream(request), request.query.version, request.query.sha256)),
     );
     uploads.post(
       '/v1/master/upgrades',
@@ -100,12 +103,11 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
           description: `Upgrades the master from a release bundle (tar.gz as ${OCTET_STREAM}) after a backup of the database; follow it at /v1/master/upgrades/log.`,
           querystring: MasterUpgradeQuery,
         },
-        bodyLimit: MAX_BUNDLE_BYTES,
       },
       async (request) => {
         const { id, archive } = await receiveMasterUpgrade(
           masterContext,
-          request.body,
+          bundleStream(request),
           request.query.version,
           request.query.sha256,
         );
