@@ -7,12 +7,18 @@ export const BENCH_ADMIN_PASSWORD = 'bench-admin-pass';
 
 /**
  * The master in this process on a loopback port, with a fresh SQLite data directory the bench can
- * also reach; or, given a postgres:// URL and a schema, on that schema of PostgreSQL.
+ * also reach; or, given a postgres:// URL and a schema, on that schema of PostgreSQL. `env` adds
+ * settings (RAMPART_LOGS_URL for the ClickHouse logs store).
  */
-export async function startInProcessMaster(prefix: string, postgres?: { url: string; schema: string }) {
+export async function startInProcessMaster(
+  prefix: string,
+  postgres?: { url: string; schema: string },
+  env: Record<string, string> = {},
+) {
   const dataDir = tempDir(prefix);
   const database = openDatabase({ dataDir, ...postgres });
-  const app = await buildApp(readConfig({ RAMPART_DATA_DIR: dataDir, RAMPART_ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD }), {
+  const config = readConfig({ RAMPART_DATA_DIR: dataDir, RAMPART_ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD, ...env });
+  const app = await buildApp(config, {
     logger: false,
     database,
   });

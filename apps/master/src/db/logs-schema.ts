@@ -95,6 +95,9 @@ export interface SiteTrafficTable {
   blocked: number;
 }
 
+/** Every site's traffic together per minute, hour or UTC day (an administrator's chart of all sites). */
+export type SiteTotalsTable = Omit<SiteTrafficTable, 'site_id'>;
+
 /** Site traffic per 5 minutes (the usage samples); `bucket` is the interval's start in seconds. */
 export interface SiteUsageSampleTable {
   site_id: number;
@@ -152,6 +155,9 @@ export interface LogDatabase {
   site_traffic_minutes: SiteTrafficTable;
   site_traffic_hours: SiteTrafficTable;
   site_traffic_days: SiteTrafficTable;
+  site_totals_minutes: SiteTotalsTable;
+  site_totals_hours: SiteTotalsTable;
+  site_totals_days: SiteTotalsTable;
   stream_traffic_minutes: StreamTrafficTable;
   stream_traffic_hours: StreamTrafficTable;
   stream_traffic_days: StreamTrafficTable;
@@ -168,6 +174,9 @@ export type EventTable =
   | 'site_traffic_minutes'
   | 'site_traffic_hours'
   | 'site_traffic_days'
+  | 'site_totals_minutes'
+  | 'site_totals_hours'
+  | 'site_totals_days'
   | 'site_traffic_5min'
   | 'stream_traffic_minutes'
   | 'stream_traffic_hours'

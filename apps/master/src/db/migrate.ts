@@ -36,6 +36,7 @@ import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
 import { streamTraffic } from './migrations/logs/2026-11-25T1110-stream-traffic.ts';
 import { usage5min } from './migrations/logs/2026-11-25T1120-usage-5min.ts';
 import { logIds } from './migrations/logs/2026-11-26T0500-log-ids.ts';
+import { siteTotals } from './migrations/logs/2026-11-26T0510-site-totals.ts';
 
 /** Every migration, by its timestamped name. Landed migrations are frozen: add new ones, never edit. */
 const migrations = (dialect: DialectName): Record<string, Migration> => ({
@@ -77,6 +78,7 @@ const logMigrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-25T1110-stream-traffic': streamTraffic(),
   '2026-11-25T1120-usage-5min': usage5min(),
   '2026-11-26T0500-log-ids': logIds(),
+  '2026-11-26T0510-site-totals': siteTotals(),
 });
 
 /**

@@ -1,6 +1,7 @@
 import { TRAFFIC_ROLLUPS } from '../migrations/logs/2026-11-25T1000-site-traffic.ts';
 import { STREAM_ROLLUPS } from '../migrations/logs/2026-11-25T1110-stream-traffic.ts';
 import { USAGE_SAMPLE_SECONDS } from '../migrations/logs/2026-11-25T1120-usage-5min.ts';
+import { SITE_TOTALS } from '../migrations/logs/2026-11-26T0510-site-totals.ts';
 
 /**
  * The ClickHouse side of the logs store: the access and stream logs (MergeTree, one partition a
@@ -20,6 +21,8 @@ export const PARTITIONS = {
   site_traffic_minutes: { column: 'bucket', unit: 86_400 },
   site_traffic_hours: { column: 'bucket', unit: 86_400 },
   site_traffic_5min: { column: 'bucket', unit: 86_400 },
+  site_totals_minutes: { column: 'bucket', unit: 86_400 },
+  site_totals_hours: { column: 'bucket', unit: 86_400 },
   stream_traffic_minutes: { column: 'bucket', unit: 86_400 },
   stream_traffic_hours: { column: 'bucket', unit: 86_400 },
 } as const;
@@ -68,6 +71,16 @@ const siteRollup = (table: string, seconds: number, counts: readonly (readonly [
    FROM access_logs WHERE site_id > 0 GROUP BY site_id, bucket`,
 ];
 
+// Every site together, one row an interval (an administrator's chart of all sites).
+const siteTotals = (table: string, seconds: number) => [
+  `CREATE TABLE IF NOT EXISTS ${table} (bucket Int64, ${SITE_COUNTS.map(([name]) => `${name} UInt64`).join(', ')})
+   ENGINE = SummingMergeTree ${partitionBy(table)} ORDER BY bucket`,
+  `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS
+   SELECT intDiv(time_ms, ${seconds * 1000}) * ${seconds} AS bucket,
+     ${SITE_COUNTS.map(([name, expression]) => `${expression} AS ${name}`).join(', ')}
+   FROM access_logs WHERE site_id > 0 GROUP BY bucket`,
+];
+
 // Each stream line counts for its stream and for stream 0, every stream together (ALL_STREAMS).
 const streamRollup = (table: string, seconds: number) => [
   `CREATE TABLE IF NOT EXISTS ${table} (stream_id UInt32, bucket Int64,
@@ -86,5 +99,6 @@ export const CLICKHOUSE_SCHEMA: readonly string[] = [
   STREAM_LOGS,
   ...TRAFFIC_ROLLUPS.flatMap(({ table, seconds }) => siteRollup(table, seconds, SITE_COUNTS)),
   ...siteRollup('site_traffic_5min', USAGE_SAMPLE_SECONDS, USAGE_COUNTS),
+  ...SITE_TOTALS.flatMap(({ table, seconds }) => siteTotals(table, seconds)),
   ...STREAM_ROLLUPS.flatMap(({ table, seconds }) => streamRollup(table, seconds)),
 ];

@@ -1,10 +1,11 @@
 import type { AccessLogLine } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
-import type { LogDatabase, SiteTrafficTable } from '../../db/logs-schema.ts';
+import type { LogDatabase, SiteTotalsTable, SiteTrafficTable } from '../../db/logs-schema.ts';
 import { TRAFFIC_ROLLUPS } from '../../db/migrations/logs/2026-11-25T1000-site-traffic.ts';
+import { SITE_TOTALS } from '../../db/migrations/logs/2026-11-26T0510-site-totals.ts';
 
 export type RollupTable = (typeof TRAFFIC_ROLLUPS)[number]['table'];
-export { TRAFFIC_ROLLUPS };
+export { SITE_TOTALS, TRAFFIC_ROLLUPS };
 
 const COUNTS = [
   'requests',
@@ -62,8 +63,19 @@ export function sumTraffic(lines: readonly AccessLogLine[], seconds: number): Si
 // 11 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
 const CHUNK = 500;
 
+/** Per-site rows summed per interval: every site together. */
+export function sumTotals(rows: readonly SiteTrafficTable[]): SiteTotalsTable[] {
+  const totals = new Map<number, SiteTotalsTable>();
+  for (const { site_id: _site, ...row } of rows) {
+    const total = totals.get(row.bucket);
+    if (!total) totals.set(row.bucket, { ...row });
+    else for (const column of COUNTS) total[column] += row[column];
+  }
+  return [...totals.values()].sort((a, b) => a.bucket - b.bucket);
+}
+
 /**
- * Adds a batch's traffic to the minute, hour and day rollups. Runs in the transaction that claims
+ * Adds a batch's traffic to the minute, hour and day rollups, per site and every site together. Runs in the transaction that claims
  * the batch, so a batch sent again is neither stored nor counted twice.
  */
 export async function addTrafficRollups(trx: Kysely<LogDatabase>, lines: readonly AccessLogLine[]): Promise<void> {
@@ -84,5 +96,20 @@ export async function addTrafficRollups(trx: Kysely<LogDatabase>, lines: readonl
         )
         .execute();
     }
+    const totals = SITE_TOTALS.find((entry) => entry.seconds === seconds)?.table;
+    if (!totals || rows.length === 0) continue;
+    await trx
+      .insertInto(totals)
+      .values(sumTotals(rows))
+      .onConflict((oc) =>
+        oc
+          .column('bucket')
+          .doUpdateSet((eb) =>
+            Object.fromEntries(
+              COUNTS.map((column) => [column, eb(eb.ref(`${totals}.${column}`), '+', eb.ref(`excluded.${column}`))]),
+            ),
+          ),
+      )
+      .execute();
   }
 }

@@ -2,7 +2,7 @@ import type { TrafficCounts } from '@rampart/contracts';
 import { type Kysely, sql } from 'kysely';
 import type { EventDatabase } from '../../db/logs-schema.ts';
 import type { SiteScope } from './site-scope.repository.ts';
-import type { RollupTable } from './traffic-rollup.repository.ts';
+import { type RollupTable, SITE_TOTALS } from './traffic-rollup.repository.ts';
 
 export type BucketCounts = TrafficCounts & { bucket: number };
 
@@ -10,7 +10,8 @@ const total = (column: keyof TrafficCounts) => sql<number | string>`sum(${sql.re
 
 /**
  * The scope's traffic per interval of one rollup, for buckets in [from, to) (seconds): at most
- * (to - from) / interval rows, read through the (site_id, bucket) key or the bucket index.
+ * (to - from) / interval rows, read through the (site_id, bucket) key, or for every site from the
+ * rollup's totals (one row an interval).
  */
 export async function readTraffic(
   logs: Kysely<EventDatabase>,
@@ -20,26 +21,39 @@ export async function readTraffic(
   to: number,
 ): Promise<BucketCounts[]> {
   if (scope.kind === 'sites' && scope.ids.length === 0) return [];
-  const rows = await logs
-    .selectFrom(table)
-    .where('bucket', '>=', from)
-    .where('bucket', '<', to)
-    .$if(scope.kind === 'sites', (qb) => qb.where('site_id', 'in', scope.kind === 'sites' ? scope.ids : []))
-    .select([
-      'bucket',
-      total('requests'),
-      total('bytes_in'),
-      total('bytes_out'),
-      total('status_2xx'),
-      total('status_3xx'),
-      total('status_4xx'),
-      total('status_5xx'),
-      total('cache_hits'),
-      total('blocked'),
-    ])
-    .groupBy('bucket')
-    .orderBy('bucket')
-    .execute();
+  const columns = [
+    'bucket',
+    total('requests'),
+    total('bytes_in'),
+    total('bytes_out'),
+    total('status_2xx'),
+    total('status_3xx'),
+    total('status_4xx'),
+    total('status_5xx'),
+    total('cache_hits'),
+    total('blocked'),
+  ] as const;
+  // Every site: the totals row of each interval, not a row per site.
+  const totals = SITE_TOTALS.find((entry) => entry.rollup === table)?.table;
+  const rows =
+    scope.kind === 'all' && totals
+      ? await logs
+          .selectFrom(totals)
+          .where('bucket', '>=', from)
+          .where('bucket', '<', to)
+          .select(columns)
+          .groupBy('bucket')
+          .orderBy('bucket')
+          .execute()
+      : await logs
+          .selectFrom(table)
+          .where('bucket', '>=', from)
+          .where('bucket', '<', to)
+          .$if(scope.kind === 'sites', (qb) => qb.where('site_id', 'in', scope.kind === 'sites' ? scope.ids : []))
+          .select(columns)
+          .groupBy('bucket')
+          .orderBy('bucket')
+          .execute();
   // PostgreSQL sums bigints as numeric, which arrives as text.
   return rows.map((row) => ({
     bucket: Number(row.bucket),

@@ -5,7 +5,7 @@ import { LOG_STORES, logStoreEnv } from '../../test/clickhouse.ts';
 import { data, logLine, shipLogs } from '../../test/protection.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { type MonitorWorld, monitorWorld } from './monitor-fixture.ts';
-import { TRAFFIC_ROLLUPS } from './traffic-rollup.repository.ts';
+import { SITE_TOTALS, TRAFFIC_ROLLUPS } from './traffic-rollup.repository.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -95,6 +95,22 @@ describe.each(LOG_STORES)('site realtime and top on $store', (target) => {
         rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, Number(value)])));
       expect(numbers(rolled), table).toEqual(raw);
       expect(rolled.length, table).toBeGreaterThan(1);
+      // Every site together: the same sums per interval alone.
+      const totals = SITE_TOTALS.find((entry) => entry.rollup === table)?.table ?? 'site_totals_days';
+      const together = await sql<Record<string, number | string>>`select bucket, sum(requests) as requests,
+          sum(bytes_in) as bytes_in, sum(bytes_out) as bytes_out, sum(status_2xx) as status_2xx,
+          sum(status_3xx) as status_3xx, sum(status_4xx) as status_4xx, sum(status_5xx) as status_5xx,
+          sum(cache_hits) as cache_hits, sum(blocked) as blocked
+        from ${sql.table(totals)} group by bucket order by bucket`.execute(test.events.db);
+      const perBucket = new Map<number, Record<string, number>>();
+      for (const { site_id: _site, ...row } of raw) {
+        const sum = perBucket.get(row.bucket);
+        if (!sum) perBucket.set(row.bucket, { ...row });
+        else for (const [key, value] of Object.entries(row)) if (key !== 'bucket') sum[key] = (sum[key] ?? 0) + value;
+      }
+      expect(numbers(together.rows), totals).toEqual(
+        [...perBucket.values()].sort((a, b) => (a.bucket ?? 0) - (b.bucket ?? 0)),
+      );
     }
     const [minute] = await test.events.db
       .selectFrom('site_traffic_minutes')

@@ -127,14 +127,32 @@ export async function trafficPerDay(
   to: number,
 ): Promise<DayTotals[]> {
   if (siteIds !== 'all' && siteIds.length === 0) return [];
-  const rows = await logs
-    .selectFrom('site_traffic_days')
-    .select(['bucket', total('requests'), total('bytes_in'), total('bytes_out'), total('cache_hits'), total('blocked')])
-    .$if(siteIds !== 'all', (qb) => qb.where('site_id', 'in', siteIds === 'all' ? [] : siteIds))
-    .where('bucket', '>=', from)
-    .where('bucket', '<', to)
-    .groupBy('bucket')
-    .execute();
+  const columns = [
+    'bucket',
+    total('requests'),
+    total('bytes_in'),
+    total('bytes_out'),
+    total('cache_hits'),
+    total('blocked'),
+  ] as const;
+  // Every site: the totals row of each day, not a row per site.
+  const rows =
+    siteIds === 'all'
+      ? await logs
+          .selectFrom('site_totals_days')
+          .select(columns)
+          .where('bucket', '>=', from)
+          .where('bucket', '<', to)
+          .groupBy('bucket')
+          .execute()
+      : await logs
+          .selectFrom('site_traffic_days')
+          .select(columns)
+          .where('site_id', 'in', siteIds)
+          .where('bucket', '>=', from)
+          .where('bucket', '<', to)
+          .groupBy('bucket')
+          .execute();
   return rows.map((row) => ({
     bucket: Number(row.bucket),
     requests: Number(row.requests),
