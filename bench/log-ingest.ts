@@ -1,18 +1,20 @@
 // Log ingest on the master: lines/s through POST /agent/v1/logs (validation, exactly-once batch
-// bookkeeping, insert) against a raw bulk insert of the same rows into the same SQLite table.
-// Usage: node bench/log-ingest.ts
+// bookkeeping, insert, rollups) against a raw bulk insert of the same rows into the same store: the
+// SQLite logs file, and ClickHouse (RAMPART_LOGS_URL, a private instance started here; the raw
+// insert is one JSONEachRow insert a batch, as the store writes it, its materialized views included).
+// Usage: node bench/log-ingest.ts   (BENCH_STORES=sqlite or clickhouse to run one)
 
 import type { AccessLogLine } from '@rampart/contracts';
+import { openEventStore } from '../apps/master/src/db/events.ts';
+import { launchClickHouse } from '../apps/master/src/test/clickhouse-server.ts';
 import { startInProcessMaster } from './in-process.ts';
 import { insertBenchNode } from './nodes.ts';
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 50);
 const LINES = 1000;
+const STORES = (process.env.BENCH_STORES ?? 'sqlite,clickhouse').split(',');
 
-const { app, database, base } = await startInProcessMaster('rampart-ingest-');
-const credential = await insertBenchNode(database.db, 'bench');
 const now = Date.now();
-
 const line = (i: number): AccessLogLine => ({
   time: now / 1000 + i / 1000,
   site_id: 1 + (i % 50),
@@ -31,18 +33,6 @@ const line = (i: number): AccessLogLine => ({
   block_reason: '',
 });
 const lines = Array.from({ length: LINES }, (_, i) => line(i));
-
-let started = performance.now();
-for (let seq = 1; seq <= BATCHES; seq++) {
-  const response = await fetch(`${base}/agent/v1/logs`, {
-    method: 'POST',
-    headers: { 'node-token': credential, 'content-type': 'application/json' },
-    body: JSON.stringify({ seq, access: lines, stream: [] }),
-  });
-  if (((await response.json()) as { code: number }).code !== 0) throw new Error('ingest failed');
-}
-const apiRate = (BATCHES * LINES) / ((performance.now() - started) / 1000);
-
 const rows = lines.map((entry) => ({
   node_id: 1,
   site_id: entry.site_id,
@@ -61,20 +51,53 @@ const rows = lines.map((entry) => ({
   referer: entry.referer,
   block_reason: entry.block_reason,
 }));
-started = performance.now();
-for (let batch = 0; batch < BATCHES; batch++) {
-  await database.logs.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += 500)
-      await trx
-        .insertInto('access_logs')
-        .values(rows.slice(i, i + 500))
-        .execute();
-  });
-}
-const rawRate = (BATCHES * LINES) / ((performance.now() - started) / 1000);
 
-console.log(`date: ${new Date().toISOString()}  node ${process.version}  ${BATCHES} batches of ${LINES} lines, SQLite`);
-console.log(
-  `POST /agent/v1/logs: ${rawRate > 0 ? apiRate.toFixed(0) : 0} lines/s; raw bulk insert: ${rawRate.toFixed(0)} lines/s; ratio ${(apiRate / rawRate).toFixed(2)}`,
-);
-await app.close();
+async function benchStore(store: string) {
+  const clickhouse = store === 'clickhouse' ? await launchClickHouse() : undefined;
+  const env: Record<string, string> = clickhouse ? { RAMPART_LOGS_URL: `${clickhouse.httpUrl}/bench` } : {};
+  const { app, database, base } = await startInProcessMaster('rampart-ingest-', undefined, env);
+  const events = await openEventStore(env.RAMPART_LOGS_URL, database.logs);
+  try {
+    const credential = await insertBenchNode(database.db, 'bench');
+    let started = performance.now();
+    for (let seq = 1; seq <= BATCHES; seq++) {
+      const response = await fetch(`${base}/agent/v1/logs`, {
+        method: 'POST',
+        headers: { 'node-token': credential, 'content-type': 'application/json' },
+        body: JSON.stringify({ seq, access: lines, stream: [] }),
+      });
+      if (((await response.json()) as { code: number }).code !== 0) throw new Error('ingest failed');
+    }
+    const apiRate = (BATCHES * LINES) / ((performance.now() - started) / 1000);
+
+    started = performance.now();
+    for (let batch = 0; batch < BATCHES; batch++) {
+      if (events.kind === 'clickhouse') {
+        const first = 1_000_000_000 + batch * LINES;
+        await events.clickhouse.insert(
+          'access_logs',
+          rows.map((row, i) => ({ id: first + i, ...row, client_ip_key: null })),
+        );
+      } else {
+        await database.logs.transaction().execute(async (trx) => {
+          for (let i = 0; i < rows.length; i += 500)
+            await trx
+              .insertInto('access_logs')
+              .values(rows.slice(i, i + 500))
+              .execute();
+        });
+      }
+    }
+    const rawRate = (BATCHES * LINES) / ((performance.now() - started) / 1000);
+    console.log(
+      `${store}: POST /agent/v1/logs ${apiRate.toFixed(0)} lines/s; raw bulk insert ${rawRate.toFixed(0)} lines/s; ratio ${(apiRate / rawRate).toFixed(2)}`,
+    );
+  } finally {
+    await events.close();
+    await app.close();
+    await clickhouse?.close();
+  }
+}
+
+console.log(`date: ${new Date().toISOString()}  node ${process.version}  ${BATCHES} batches of ${LINES} lines`);
+for (const store of STORES) await benchStore(store);

@@ -8,6 +8,8 @@ interface Storage {
   dialect: 'sqlite' | 'postgres';
   config_bytes: number;
   logs_bytes: number;
+  /** Present when the logs and their rollups live in ClickHouse (RAMPART_LOGS_URL). */
+  clickhouse_bytes?: number;
 }
 
 /** Beside the retention settings: what the configuration and the logs take on disk now (GET /v1/system/storage). */
@@ -19,7 +21,7 @@ export const StorageSize = () => {
     queryFn: ({ signal }) => http.get<Storage>('/v1/system/storage', { signal }),
   });
   if (!storage.data) return null;
-  const { dialect, config_bytes, logs_bytes } = storage.data;
+  const { dialect, config_bytes, logs_bytes, clickhouse_bytes } = storage.data;
   return (
     <Descriptions
       data-testid="storage-size"
@@ -32,6 +34,15 @@ export const StorageSize = () => {
         { key: 'dialect', label: t('settings.storage.dialect'), children: t(`settings.storage.${dialect}`) },
         { key: 'config', label: t('settings.storage.config'), children: formatBytes(config_bytes, i18n.language) },
         { key: 'logs', label: t('settings.storage.logs'), children: formatBytes(logs_bytes, i18n.language) },
+        ...(clickhouse_bytes === undefined
+          ? []
+          : [
+              {
+                key: 'clickhouse',
+                label: t('settings.storage.clickhouse'),
+                children: formatBytes(clickhouse_bytes, i18n.language),
+              },
+            ]),
       ]}
     />
   );

@@ -7,6 +7,7 @@ export const settingsEnUS = {
       postgres: 'PostgreSQL',
       config: 'Configuration (users, sites, settings)',
       logs: 'Logs and traffic data',
+      clickhouse: 'ClickHouse (access and stream logs, their rollups)',
     },
     tab: {
       site: 'Site',

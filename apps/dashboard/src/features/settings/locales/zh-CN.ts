@@ -7,6 +7,7 @@ export const settingsZhCN = {
       postgres: 'PostgreSQL',
       config: '配置（用户、站点、设置）',
       logs: '日志和流量数据',
+      clickhouse: 'ClickHouse（访问日志、流日志及其汇总）',
     },
     tab: {
       site: '站点',
