@@ -205,8 +205,8 @@ function _M.route()
   if site.has_cache then
     local rule = cache_rule(site, var.uri)
     if rule then
-      local key = rule.ignore_query and var.rampart_request_path or var.request_uri
-      var.rampart_cache_key = site.sid .. "|" .. host .. key
+      -- The key is `<site>|<host><path and query>`, built by nginx (proxy_cache_key) from these.
+      if rule.ignore_query then var.rampart_ignore_query = "1" end
       return ngx.exec(waf_tx and rule.waf_location or rule.location)
     end
   end

@@ -117,6 +117,10 @@ function _M.load(path)
       s.has_cache = #s.cache > 0
       -- Responses that need the header filter (HSTS, the site's own headers) take a named location.
       s.decorated = s.hsts == true or #s.response_headers > 0
+      -- Cache locations add X-Cache-Status themselves; their `_decorated` twin runs the header filter.
+      if s.decorated then
+        for _, rule in ipairs(s.cache) do rule.location = rule.location .. "_decorated" end
+      end
       local headers = {}
       for _, pair in ipairs(s.request_headers) do headers[#headers + 1] = { pair[1]:lower(), pair[1], pair[2] } end
       s.request_headers = headers

@@ -2,13 +2,13 @@
 local cjson = require "cjson"
 local routes = require "rampart.routes"
 
-local function site(id, waf)
+local function site(id, waf, hsts)
   return {
     id = id, hosts = { "s" .. id .. ".test" }, http = true, https = false, scheme = "http", balance = "round_robin",
     origin_host = "", request_headers = {}, response_headers = {}, protection = cjson.null,
     peers = { { ip = "127.0.0.1", port = 8080, weight = 1, backup = false } },
     cache = { { prefix = "/static/", location = "@rampart_cache_600", ignore_query = false } },
-    waf = waf,
+    waf = waf, hsts = hsts,
   }
 end
 
@@ -17,7 +17,7 @@ local file = assert(io.open(path, "wb"))
 file:write(cjson.encode({
   version = 3, https_port = 443, secret = "00", certs = {}, acme = {},
   protection = { rule_groups = {}, acls = {}, bans = {}, unbans = {} },
-  sites = { site(1, nil), site(2, 7), site(3, 0), site(4, "1; evil"), site(5, 1.5) },
+  sites = { site(1, nil), site(2, 7), site(3, 0), site(4, "1; evil"), site(5, 1.5), site(6, 7, true) },
 }))
 file:close()
 routes.load(path)
@@ -30,6 +30,10 @@ assert(guarded and guarded.waf_tx == "w7.2.", "a WAF site's transaction ids star
 assert(guarded.cache[1].waf_location == "@rampart_cache_600_waf", "its cache rule knows the WAF twin")
 assert(guarded.cache[1].location == "@rampart_cache_600", "and the plain location (for ACL-allowed requests)")
 assert(plain.cache[1].waf_location == nil, "a site without the WAF has no twin")
+-- Cache locations add X-Cache-Status in nginx; a site with response headers takes the header filter's twin.
+local decorated = routes.by_id["6"]
+assert(decorated.cache[1].location == "@rampart_cache_600_decorated", "a decorated site takes the filter's twin")
+assert(decorated.cache[1].waf_location == "@rampart_cache_600_decorated_waf", "and its WAF twin")
 for _, id in ipairs({ "3", "4", "5" }) do
   assert(routes.by_id[id] == nil, "a WAF profile that is not a positive integer refuses site " .. id)
 end

@@ -60,7 +60,7 @@ const ROUTE_VARIABLES = [
   'rampart_accept_encoding_set',
   'rampart_upgrade',
   'rampart_connection',
-  'rampart_cache_key',
+  'rampart_ignore_query',
   'rampart_waf_tx',
 ];
 
@@ -80,6 +80,10 @@ const HEADER_MAPS: Array<[string, string, string]> = [
 
 const PROXY_PASS = 'proxy_pass $rampart_origin_scheme://$rampart_upstream;';
 const HEADER_FILTER = 'header_filter_by_lua_block { rampart_respond.headers() }';
+/** An empty value (no cache lookup) adds no header; `always`: a cached 404 shows its status too. */
+const CACHE_STATUS_HEADER = 'add_header X-Cache-Status $upstream_cache_status always;';
+/** The twin of a cache location for sites whose responses need the header filter (see routes.lua). */
+export const DECORATED_SUFFIX = '_decorated';
 
 /**
  * What makes a location inspect with ModSecurity: the router gives a WAF site's request a
@@ -233,10 +237,21 @@ function wafLocations(rulesFile: string, unknownHost: boolean, wafLines: string[
   ];
 }
 
-/** A named location with the proxy_cache settings of one TTL profile (nginx cannot take a TTL from a variable). */
+/**
+ * The named locations with the proxy_cache settings of one TTL profile (nginx cannot take a TTL from a
+ * variable): the cache status is added by nginx itself, so a hit runs no Lua after the router; sites
+ * with response headers to set (HSTS, their own) take the `_decorated` twin, which runs the header filter.
+ */
 function cacheProfileLocation(profile: CacheProfile, waf: string[] | null, zone: string, limits: boolean): string[] {
   const ttl = integer(profile.ttl, 'ttl', 0, 31_536_000);
-  const lines = [PROXY_PASS, HEADER_FILTER, `proxy_cache ${zone};`, 'proxy_cache_key $rampart_cache_key;'];
+  const lines = [
+    PROXY_PASS,
+    `proxy_cache ${zone};`,
+    'proxy_cache_key $rampart_site_id|$host$rampart_cache_path;',
+    // A hit is then one read and one write of header and body together: sendfile would add a cork,
+    // a separate write of the header and an uncork to every small file.
+    'sendfile off;',
+  ];
   if (profile.ttl === 0 && !profile.honorOrigin) {
     lines.push('proxy_no_cache 1;', 'proxy_cache_bypass 1;');
   } else {
@@ -245,5 +260,11 @@ function cacheProfileLocation(profile: CacheProfile, waf: string[] | null, zone:
     if (!profile.honorOrigin) lines.push(`proxy_ignore_headers Cache-Control Expires X-Accel-Expires${limitRate};`);
     lines.push('proxy_cache_lock on;', 'proxy_cache_use_stale error timeout updating http_502 http_503 http_504;');
   }
-  return named(cacheLocation(profile), lines, waf);
+  const name = cacheLocation(profile);
+  return [
+    // The origin's own X-Cache-Status would be sent beside the edge's.
+    ...named(name, [...lines, 'proxy_hide_header X-Cache-Status;', CACHE_STATUS_HEADER], waf),
+    '',
+    ...named(`${name}${DECORATED_SUFFIX}`, [...lines, HEADER_FILTER], waf),
+  ];
 }

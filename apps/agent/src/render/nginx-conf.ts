@@ -180,6 +180,11 @@ export function renderMainConfig(
     '    init_worker_by_lua_block { require("rampart.protect").apply_unbans() }',
     '',
     `    proxy_cache_path ${quote(cacheDir, 'cache_path')} levels=1:2 keys_zone=${zone}:32m max_size=${maxCache}m inactive=7d use_temp_path=off;`,
+    // Descriptors of cache files stay open between hits: nginx checks a cached descriptor against the
+    // zone's entry (its inode), so a refreshed or purged entry is opened again; the agent purges
+    // through the zone, never by unlinking alone (sync/jobs.ts).
+    '    open_file_cache max=10000 inactive=60s;',
+    '    open_file_cache_valid 30s;',
     '    proxy_http_version 1.1;',
     `    proxy_connect_timeout ${seconds(nginx.proxy_connect_timeout, 'proxy_connect_timeout', 1, 300)};`,
     `    proxy_read_timeout ${seconds(nginx.proxy_read_timeout, 'proxy_read_timeout', 1, 3600)};`,
@@ -202,6 +207,11 @@ export function renderMainConfig(
     '    map $request_uri $rampart_request_path {',
     '        "~^(?<rampart_path>[^?]*)" $rampart_path;',
     '        default $request_uri;',
+    '    }',
+    '    # The path of cache keys: the router sets $rampart_ignore_query for rules that ignore the query.',
+    '    map $rampart_ignore_query $rampart_cache_path {',
+    '        "" $request_uri;',
+    '        default $rampart_request_path;',
     '    }',
     '',
     '    # Loopback control server: the version probe that proves a reload, connections, cache purge.',

@@ -26,10 +26,17 @@ export async function readCacheKey(path: string): Promise<string | null> {
 
 /**
  * Removes every cached entry whose key starts with one of `prefixes` by walking the cache
- * directory (the cache purge module of this nginx has no wildcard purge). nginx treats a missing
- * cache file as a miss and fetches again. Returns how many entries were removed.
+ * directory (the cache purge module of this nginx has no wildcard purge). Each entry goes through
+ * `purgeKey` (the zone's own purge, which drops nginx's entry and its file) when given; an entry it
+ * does not know is unlinked, which nginx reads as a miss. Unlinking alone is not enough for an entry
+ * nginx knows: a worker holding the file open (open_file_cache) would keep serving it. Returns how
+ * many entries were removed.
  */
-export async function purgeByPrefix(cacheDir: string, prefixes: string[]): Promise<number> {
+export async function purgeByPrefix(
+  cacheDir: string,
+  prefixes: string[],
+  purgeKey?: (key: string) => Promise<boolean>,
+): Promise<number> {
   if (prefixes.length === 0) return 0;
   let removed = 0;
   const walk = async (dir: string, depth: number): Promise<void> => {
@@ -46,7 +53,7 @@ export async function purgeByPrefix(cacheDir: string, prefixes: string[]): Promi
       else if (entry.isFile() && /^[0-9a-f]{32}$/.test(entry.name)) {
         const key = await readCacheKey(path);
         if (key !== null && prefixes.some((prefix) => key.startsWith(prefix))) {
-          await unlink(path).catch(() => undefined);
+          if (!(purgeKey && (await purgeKey(key)))) await unlink(path).catch(() => undefined);
           removed++;
         }
       }

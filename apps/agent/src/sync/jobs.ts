@@ -56,6 +56,7 @@ export async function runJob(job: EdgeJob, context: JobContext): Promise<JobResu
     await purgeByPrefix(
       context.cacheDir,
       urls.map((url) => cacheKey(site.id, url, false)),
+      async (key) => (await purgeKey(key, context)) === 200,
     );
   } else {
     await eachLimited(urls, 8, async (url) => {
@@ -73,15 +74,21 @@ async function purgeUrl(site: EdgeSite, url: URL, context: JobContext): Promise<
   // A rule that ignores the query caches under the key without it; purge both forms.
   const keys = new Set([cacheKey(site.id, url, true), cacheKey(site.id, url, false)]);
   for (const key of keys) {
-    const answer = await localRequest({
-      port: context.controlPort,
-      path: '/purge',
-      headers: { [PURGE_KEY_HEADER]: key },
-    });
-    if (!answer) return 'the control server did not answer';
-    if (answer.status !== 200 && answer.status !== 404) return `purge answered ${answer.status}`;
+    const status = await purgeKey(key, context);
+    if (status === null) return 'the control server did not answer';
+    if (status !== 200 && status !== 404) return `purge answered ${status}`;
   }
   return null;
+}
+
+/** Purges one cache key through the control server: 200 purged, 404 not cached, null no answer. */
+async function purgeKey(key: string, context: JobContext): Promise<number | null> {
+  const answer = await localRequest({
+    port: context.controlPort,
+    path: '/purge',
+    headers: { [PURGE_KEY_HEADER]: key },
+  });
+  return answer ? answer.status : null;
 }
 
 /** Fetches the URL through this node's own edge so the cache holds it. */
