@@ -1,18 +1,17 @@
 // Edge figures, each against a baseline measured in the same run:
 //  1. requests/s through the Rampart edge (one site, cache off, no protection) vs a hand-written
 //     plain nginx proxy to the same origin, same worker count (1), same upstream keepalive;
-//  2. a cache HIT through the edge vs plain nginx serving the same file from disk;
+//  2. cache HITs through the edge, for a site without protection and one with ACL and CC rules, vs
+//     plain nginx serving the same file from disk (bench/edge-cache.ts);
 //  3. render + nginx -t + reload + proof, and nginx memory, at 1k and 10k sites;
 //  4. API change → served by the edge (real master, agent process, nginx), p50/p95 over changes,
 //     vs one API round trip;
 //  5. log shipping: lines/s from the nginx log to stored rows vs a raw bulk insert.
 // Usage: node bench/edge.ts   (needs wrk and Debian's nginx with the Rampart modules)
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
-import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import { freePort } from '../apps/agent/test/support/ports.ts';
+import { cacheHitFigures } from './edge-cache.ts';
 import { edgeLoop } from './edge-loop.ts';
 import { nginxMemoryMb, startPlainNginx } from './nginx-process.ts';
 import { median, wrk } from './support.ts';
@@ -24,21 +23,17 @@ const report: string[] = [
 ];
 const ratio = (a: number, b: number) => (a / b).toFixed(3);
 
-// The origin: a plain nginx answering a short body, and a static file for the cache figure.
+// The origin: a plain nginx answering a short body.
 const originPorts = { a: await freePort(), b: await freePort() };
-const files = join(process.env.TMPDIR ?? '/tmp', `rampart-bench-files-${process.pid}`);
 const origin = startPlainNginx(
   'origin',
   `    access_log off;
-    server { listen 127.0.0.1:${originPorts.a}; location / { return 200 "origin-a\\n"; } location /static/ { root ${files}; } }
+    server { listen 127.0.0.1:${originPorts.a}; location / { return 200 "origin-a\\n"; } }
     server { listen 127.0.0.1:${originPorts.b}; location / { return 200 "origin-b\\n"; } }`,
 );
-mkdirSync(join(files, 'static'), { recursive: true });
-chmodSync(files, 0o755);
-writeFileSync(join(files, 'static', 'file.bin'), Buffer.alloc(4096, 7));
 
-// The baseline proxy and static server, written by hand as an operator would.
-const plainPorts = { proxy: await freePort(), disk: await freePort() };
+// The baseline proxy, written by hand as an operator would.
+const plainPorts = { proxy: await freePort() };
 const plain = startPlainNginx(
   'plain',
   `    access_log logs/access.log combined buffer=64k flush=1s;
@@ -46,8 +41,7 @@ const plain = startPlainNginx(
     server {
       listen 127.0.0.1:${plainPorts.proxy};
       location / { proxy_pass http://origin; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $host; }
-    }
-    server { listen 127.0.0.1:${plainPorts.disk}; location / { root ${files}; } }`,
+    }`,
 );
 
 const edge = await createEdge({ proveTimeoutMs: 120_000 });
@@ -62,24 +56,13 @@ try {
   const outcome = await edge.applier.apply(
     edge.snapshot({
       version: 1,
-      sites: [
-        site(1, 'bench.test'),
-        site(2, 'cached.test', {
-          cache_rules: [{ match: 'extension', value: 'bin', ttl: 600, ignore_query: false, honor_origin: false }],
-        }),
-      ],
+      sites: [site(1, 'bench.test')],
     }),
   );
   if (!outcome.applied) throw new Error(`edge did not apply: ${outcome.error}`);
   const edgeUrl = (path: string) => `http://127.0.0.1:${edge.ports.http}${path}`;
   const hostHeader = (host: string) => `wrk.headers["Host"] = "${host}"`;
-  await edgeRequest(edge.ports.http, { host: 'cached.test', path: '/static/file.bin' }); // warm the cache
-  const hit = await edgeRequest(edge.ports.http, { host: 'cached.test', path: '/static/file.bin' });
-  if (hit.headers['x-cache-status'] !== 'HIT')
-    throw new Error(`expected a cache HIT, got ${hit.headers['x-cache-status']}`);
-
   const proxyRuns = { edge: [] as number[], plain: [] as number[], edgeP99: [] as number[], plainP99: [] as number[] };
-  const hitRuns = { edge: [] as number[], disk: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     const e = wrk(edgeUrl('/'), { seconds: SECONDS, connections: 32, lua: hostHeader('bench.test') });
     const p = wrk(`http://127.0.0.1:${plainPorts.proxy}/`, {
@@ -91,18 +74,9 @@ try {
     proxyRuns.plain.push(p.requestsPerSecond);
     proxyRuns.edgeP99.push(e.p99Ms);
     proxyRuns.plainP99.push(p.p99Ms);
-    hitRuns.edge.push(
-      wrk(edgeUrl('/static/file.bin'), { seconds: SECONDS, connections: 32, lua: hostHeader('cached.test') })
-        .requestsPerSecond,
-    );
-    hitRuns.disk.push(
-      wrk(`http://127.0.0.1:${plainPorts.disk}/static/file.bin`, { seconds: SECONDS, connections: 32 })
-        .requestsPerSecond,
-    );
   }
   report.push(
     `proxy, cache off: edge ${median(proxyRuns.edge).toFixed(0)} req/s (p99 ${median(proxyRuns.edgeP99).toFixed(2)} ms), plain nginx ${median(proxyRuns.plain).toFixed(0)} req/s (p99 ${median(proxyRuns.plainP99).toFixed(2)} ms), ratio ${ratio(median(proxyRuns.edge), median(proxyRuns.plain))}`,
-    `cache HIT, 4 KiB file: edge ${median(hitRuns.edge).toFixed(0)} req/s, nginx from disk ${median(hitRuns.disk).toFixed(0)} req/s, ratio ${ratio(median(hitRuns.edge), median(hitRuns.disk))}`,
   );
 
   // Render + test + reload + proof at 1k and 10k sites.
@@ -128,6 +102,7 @@ try {
   await edge.close();
 }
 
+report.push(...(await cacheHitFigures(SECONDS, ROUNDS)));
 report.push(...(await edgeLoop(originPorts)));
 plain.stop();
 origin.stop();

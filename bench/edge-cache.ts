@@ -1,0 +1,132 @@
+// Cache hits against nginx's own speed, in one run: a 4 KiB file cached by the edge for a site
+// without protection, and for a site with an ACL of 1,000 CIDR ranges and 5 CC rules on (the rate
+// rule counts every hit), each against a hand-written plain nginx serving the same file from disk.
+// For reference, the same plain nginx serving it from its own proxy cache. One worker everywhere,
+// wrk -t1 -c32; the four alternate for the given rounds and the medians are compared.
+// Usage: node bench/edge-cache.ts   (BENCH_SECONDS, BENCH_ROUNDS; also a part of bench/edge.ts)
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
+import { createEdge } from '../apps/agent/test/support/edge.ts';
+import { edgeRequest } from '../apps/agent/test/support/http.ts';
+import { startPlainNginx } from './nginx-process.ts';
+import { blocklistAcl, protection, realisticRules } from './protection-rules.ts';
+import { freePort, median, tempDir, wrk, wrkRounds } from './support.ts';
+
+const FILE = '/static/file.bin';
+
+export async function cacheHitFigures(seconds: number, rounds: number): Promise<string[]> {
+  const files = tempDir('rampart-bench-files-');
+  mkdirSync(join(files, 'static'), { recursive: true });
+  chmodSync(files, 0o755);
+  writeFileSync(join(files, 'static', 'file.bin'), Buffer.alloc(4096, 7));
+  const ports = { origin: await freePort(), disk: await freePort(), cache: await freePort() };
+  const origin = startPlainNginx(
+    'cache-origin',
+    `    access_log off;
+    server { listen 127.0.0.1:${ports.origin}; location / { root ${files}; } }`,
+  );
+  // The baselines, written by hand as an operator would: the same buffered access log as edge.ts's.
+  const plain = startPlainNginx(
+    'cache-plain',
+    `    access_log logs/access.log combined buffer=64k flush=1s;
+    proxy_cache_path cache levels=1:2 keys_zone=plain:8m inactive=7d use_temp_path=off;
+    server { listen 127.0.0.1:${ports.disk}; location / { root ${files}; } }
+    server {
+      listen 127.0.0.1:${ports.cache};
+      location / { proxy_pass http://127.0.0.1:${ports.origin}; proxy_cache plain; proxy_cache_valid 200 600s; }
+    }`,
+  );
+  const edge = await createEdge({ proveTimeoutMs: 60_000 });
+  try {
+    const site = (id: number, domain: string, guarded: boolean) =>
+      makeSite({
+        id,
+        domains: [domain],
+        origins: [{ address: '127.0.0.1', port: ports.origin, weight: 1, backup: false }],
+        cache_rules: [{ match: 'extension', value: 'bin', ttl: 600, ignore_query: false, honor_origin: false }],
+        ...(guarded ? { protection: protection({ rule_group_id: 1 }) } : {}),
+      });
+    const outcome = await edge.applier.apply(
+      edge.snapshot({
+        version: 1,
+        sites: [site(1, 'cached.test', false), site(2, 'guarded.test', true)],
+        protection: { rule_groups: [realisticRules(1)], acls: [blocklistAcl(2)], bans: [], unbans: [] },
+      }),
+    );
+    if (!outcome.applied || outcome.errors.length > 0) {
+      throw new Error(`edge did not apply: ${outcome.error} ${JSON.stringify(outcome.errors)}`);
+    }
+    for (const host of ['cached.test', 'guarded.test']) {
+      await edgeRequest(edge.ports.http, { host, path: FILE }); // fills the cache
+      const hit = await edgeRequest(edge.ports.http, { host, path: FILE });
+      if (hit.headers['x-cache-status'] !== 'HIT') throw new Error(`${host}: expected a HIT, got ${hit.status}`);
+    }
+    const headers = (host: string) =>
+      `wrk.headers["Host"] = "${host}"; wrk.headers["User-Agent"] = "Mozilla/5.0 bench"; wrk.headers["Accept"] = "*/*"`;
+    const targets = {
+      disk: { url: `http://127.0.0.1:${ports.disk}${FILE}`, lua: headers('disk.test') },
+      plainCache: { url: `http://127.0.0.1:${ports.cache}${FILE}`, lua: headers('disk.test') },
+      open: { url: `http://127.0.0.1:${edge.ports.http}${FILE}`, lua: headers('cached.test') },
+      guarded: { url: `http://127.0.0.1:${edge.ports.http}${FILE}`, lua: headers('guarded.test') },
+    };
+    wrk(targets.plainCache.url, { seconds: 1, connections: 4, lua: targets.plainCache.lua }); // fills its cache
+    // The machine may be shared: each round runs the four back to back and is compared within itself,
+    // and the nginx worker's CPU time per request is reported beside the rates.
+    const workers = {
+      disk: workerOf(plain.dir),
+      plainCache: workerOf(plain.dir),
+      open: workerOf(edge.paths.pidFile),
+      guarded: workerOf(edge.paths.pidFile),
+    };
+    const names = ['disk', 'open', 'guarded', 'plainCache'] as const;
+    const runs = Object.fromEntries(
+      names.map((name) => [name, { rate: [] as number[], cpu: [] as number[] }]),
+    ) as Record<(typeof names)[number], { rate: number[]; cpu: number[] }>;
+    for (let round = 0; round < rounds; round++) {
+      for (const name of names) {
+        const before = cpuSeconds(workers[name]);
+        const result = wrk(targets[name].url, { seconds, connections: 32, lua: targets[name].lua });
+        runs[name].rate.push(result.requestsPerSecond);
+        runs[name].cpu.push(((cpuSeconds(workers[name]) - before) * 1e6) / result.requests);
+      }
+    }
+    const disk = runs.disk;
+    const figure = (label: string, name: (typeof names)[number]) => {
+      const ratios = runs[name].rate.map((rate, i) => rate / disk.rate[i]!);
+      return `${label}: ${median(runs[name].rate).toFixed(0)} req/s, ${median(runs[name].cpu).toFixed(1)} µs CPU a request; ratio ${median(ratios).toFixed(3)} of nginx from disk (median of the rounds' ratios: ${ratios.map((r) => r.toFixed(2)).join(' ')})`;
+    };
+    return [
+      `cache HIT, 4 KiB file: nginx from disk ${median(disk.rate).toFixed(0)} req/s, ${median(disk.cpu).toFixed(1)} µs CPU a request`,
+      figure('  edge, site without protection', 'open'),
+      figure('  edge, site with ACL (1,000 CIDRs) + 5 CC rules', 'guarded'),
+      figure('  plain nginx from its own proxy cache (reference)', 'plainCache'),
+    ];
+  } finally {
+    await edge.close();
+    plain.stop();
+    origin.stop();
+  }
+}
+
+/** The pid of the one worker of an nginx: its pid file, or the prefix directory holding nginx.pid. */
+function workerOf(pidFile: string): number {
+  const path = pidFile.endsWith('.pid') ? pidFile : join(pidFile, 'nginx.pid');
+  const master = readFileSync(path, 'utf8').trim();
+  const children = readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(/\s+/);
+  const worker = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker process'));
+  if (!worker) throw new Error(`no worker under nginx ${master}`);
+  return Number(worker);
+}
+
+/** User and system CPU seconds of a process so far. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+if (import.meta.main) {
+  const { seconds, rounds, header } = wrkRounds();
+  console.log([header, ...(await cacheHitFigures(seconds, rounds))].join('\n'));
+}
