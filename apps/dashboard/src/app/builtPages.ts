@@ -45,6 +45,7 @@ export const BUILT_PAGES = [
   'account-subscribe',
   'sys-setting',
   'sys-task',
+  'sys-op',
   'sys-log',
   'sys-user',
   'sys-message',

@@ -19,10 +19,10 @@ describe('console routes', () => {
     );
   });
 
-  it('redirect groups and title pages that are not built yet as 404', () => {
+  it('redirect groups and title every page by its record (none is left to the 404 page)', () => {
     expect(byPath.get('/site')?.loader).toBeTypeOf('function');
-    const unbuilt = byPath.get('/sys/op')?.handle;
-    expect(isRouteHandle(unbuilt) && unbuilt.title).toBe('route.404');
+    const op = byPath.get('/sys/op')?.handle;
+    expect(isRouteHandle(op) && op.title).toBe('route.sys-op');
     const home = byPath.get('/home')?.handle;
     expect(isRouteHandle(home) && home.title).toBe('route.home');
   });
@@ -32,7 +32,7 @@ describe('console routes', () => {
     expect(isRouteHandle(handle) && handle.gates?.map((gate) => gate.auth)).toEqual([['admin:node'], undefined]);
   });
 
-  it('carry the tab and keep-alive flags: unbuilt pages open no tab, the log page is kept alive', () => {
+  it('carry the tab and keep-alive flags: pages open a tab, the log page is kept alive', () => {
     const handleOf = (path: string) => {
       const handle = byPath.get(path)?.handle;
       return isRouteHandle(handle) ? handle : undefined;
@@ -40,7 +40,7 @@ describe('console routes', () => {
     expect(handleOf('/log')).toMatchObject({ tabs: true, cache: true, trail: [{ title: 'route.log' }] });
     expect(handleOf('/site/list')).toMatchObject({ tabs: true, cache: true });
     expect(handleOf('/sys/op')).toMatchObject({
-      tabs: false,
+      tabs: true,
       trail: [{ title: 'route.sys' }, { title: 'route.sys-op' }],
     });
   });

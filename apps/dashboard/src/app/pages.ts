@@ -61,6 +61,7 @@ export const CONSOLE_PAGES: Record<BuiltPage, PageLoader> = {
   'account-subscribe': () => import('../features/messages/SubscribePage.tsx'),
   'sys-setting': () => import('../features/settings/SettingsPage.tsx'),
   'sys-task': () => import('../features/tasks/TasksPage.tsx'),
+  'sys-op': () => import('../features/sys-op/SysOpPage.tsx'),
   'sys-log': () => import('../features/account-logs/SysLogPage.tsx'),
   'sys-user': () => import('../features/users/UserListPage.tsx'),
   'sys-message': () => import('../features/messages/SysMessagePage.tsx'),

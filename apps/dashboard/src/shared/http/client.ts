@@ -79,7 +79,11 @@ export const createHttpClient = (config: HttpClientConfig): HttpClient => {
     const token = config.getToken();
     if (token) headers[TOKEN_HEADER] = token;
     const init: RequestInit = { method, headers, credentials: 'same-origin' };
-    if (options.body !== undefined) {
+    if (options.body instanceof Blob) {
+      // A file (a release bundle) goes as it is.
+      headers['Content-Type'] = 'application/octet-stream';
+      init.body = options.body;
+    } else if (options.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(options.body);
     }
