@@ -4,6 +4,7 @@ local cidr = require "rampart.cidr"
 
 local ngx = ngx
 local find = string.find
+local byte = string.byte
 local sub = string.sub
 local upper = string.upper
 local lower = string.lower
@@ -27,6 +28,10 @@ local function string_test(op, values)
     for _, v in ipairs(values) do set[v] = true end
     return function(text) return set[text] == true end
   elseif op == "prefix" then
+    for i = 1, #values do
+      -- Every path starts with "/": a rule on all paths needs no comparison.
+      if values[i] == "/" then return function(text) return byte(text, 1) == 47 end end
+    end
     return function(text)
       for i = 1, #values do
         local v = values[i]
@@ -126,10 +131,20 @@ end
 local Request = {}
 Request.__index = Request
 
+--- The client address as text, read from nginx once.
+function Request:addr()
+  local addr = self.addr_text
+  if addr == nil then
+    addr = self.var.remote_addr
+    self.addr_text = addr
+  end
+  return addr
+end
+
 function Request:ip()
   local bin = self.ip_bin
   if bin == nil then
-    bin = cidr.parse(self.var.remote_addr) or false
+    bin = cidr.parse(self:addr()) or false
     self.ip_bin = bin
   end
   return bin or nil
@@ -139,7 +154,7 @@ end
 function Request:in_set(set)
   local number = self.ip_number
   if number == nil then
-    number = cidr.v4_number(self.var.remote_addr) or false
+    number = cidr.v4_number(self:addr()) or false
     self.ip_number = number
   end
   if number then return cidr.find_v4(set, number) end

@@ -135,7 +135,12 @@ function _M.compile(data, sites)
   for _, site in ipairs(sites) do
     local p = site.protection
     local acl = acls[site.id]
-    local protect = { under_attack = type(p) == "table" and p.under_attack == true }
+    local protect = {
+      under_attack = type(p) == "table" and p.under_attack == true,
+      -- Keys of this site's node bans and rate counters, started once instead of on every request.
+      ban_key = "b:" .. site.sid .. ":",
+      rate_keys = {},
+    }
     local ok = true
     if acl then
       protect.acl = compile_acl(acl)
@@ -188,13 +193,22 @@ local function deny(kind, action, line, detail, banned)
   return { status = 403, reason = reason(kind, action, line, detail), banned = banned }
 end
 
+local function read_path(var) return var.uri end
+
 -- Runs one line's filter; returns nil when the client passes, else what failing means.
-local function run_filter(site, line, request, ip)
+local function run_filter(site, protect, line, request, ip)
   local f = line.filter
   local kind = f.type
   if kind == "rate" then
-    local key = "r:" .. site.sid .. ":" .. line.group .. ":" .. line.index .. ":" .. ip
-    if f.per == "ip_url" then key = key .. ":" .. request:get("path", function(var) return var.uri end) end
+    -- The counter's key is `r:<site>:<group>:<line>:<address>[:<path>]`; its start is made once.
+    local prefixes = protect.rate_keys
+    local prefix = prefixes[line]
+    if not prefix then
+      prefix = "r:" .. site.sid .. ":" .. line.group .. ":" .. line.index .. ":"
+      prefixes[line] = prefix
+    end
+    local key = prefix .. ip
+    if f.per == "ip_url" then key = key .. ":" .. request:get("path", read_path) end
     local count = limits:incr(key, 1, 0, f.seconds)
     if count and count > f.requests then return "rate", f.requests .. " requests in " .. f.seconds .. " s" end
     return nil
@@ -228,10 +242,10 @@ function _M.check(site, protect, var)
     end
   end
   if protect.whitelist and request:in_set(protect.whitelist) then return nil end
-  local ip = var.remote_addr
+  local ip = request:addr()
   local hit = banned_by(_M.global_bans, request) or banned_by(protect.bans, request)
   if hit then return deny("ban", "banned", nil, "manual " .. hit, true) end
-  if bans:get("b:" .. site.sid .. ":" .. ip) then return deny("ban", "banned", nil, "", true) end
+  if bans:get(protect.ban_key .. ip) then return deny("ban", "banned", nil, "", true) end
 
   local lines = protect.under_attack and protect.attack or protect.normal
   if not lines then return nil end
@@ -239,7 +253,7 @@ function _M.check(site, protect, var)
   for i = 1, #lines do
     local line = lines[i]
     if line.test(request) then
-      local failed, detail = run_filter(site, line, request, ip)
+      local failed, detail = run_filter(site, protect, line, request, ip)
       if failed == "delay" then
         return { delay = line.filter.delay_ms / 1000, reason = reason("delay", "delay", line, detail) }
       elseif failed then
