@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentUpgradeLog } from '@rampart/contracts';
+import { silentLogger } from '../apps/agent/src/logger.ts';
 import { MasterClient } from '../apps/agent/src/sync/master-client.ts';
 import { CommandRunner } from '../apps/agent/src/upgrade/command-runner.ts';
 import { type HealthResult, ReleaseInstaller } from '../apps/agent/src/upgrade/release-installer.ts';
@@ -38,7 +39,7 @@ const master = start(process.execPath, [join(ROOT, 'apps/master/src/server.ts')]
   RAMPART_ADMIN_PASSWORD: PASSWORD,
   RAMPART_LOG_LEVEL: 'warn',
 });
-const silent = { info() {}, warn() {}, error() {}, debug() {} };
+
 const controller = new AbortController();
 try {
   await waitFor200(`${base}/v1/common/sysinfo`, performance.now());
@@ -115,7 +116,7 @@ try {
         // The service manager starts the agent again: it polls on.
         setImmediate(() => void runAgent(i));
       },
-      log: silent,
+      log: silentLogger,
     }).run(controller.signal);
   for (let i = 0; i < AGENTS; i++) void runAgent(i);
 

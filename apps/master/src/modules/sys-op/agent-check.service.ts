@@ -17,6 +17,13 @@ export async function startAgentCheck(db: Kysely<Database>, bus: CommandBus): Pr
   const nodes = await db.selectFrom('nodes').select(['id', 'agent_version']).where('enabled', '=', 1).execute();
   const now = Date.now();
   const id = await db.transaction().execute(async (trx) => {
+    // A node that missed an earlier check answers only the newest.
+    await trx
+      .updateTable('agent_commands')
+      .set({ state: 'cancelled', updated_at: now })
+      .where('kind', '=', 'self-test')
+      .where('state', '=', 'pending')
+      .execute();
     const row = await trx
       .insertInto('agent_checks')
       .values({ created_at: now })
@@ -64,6 +71,9 @@ export async function agentCheck(db: Kysely<Database>, id: number): Promise<Agen
     };
     if (command.state === 'pending' || command.state === 'sent') {
       return { ...base, state: 'pending', ok: false, problems: [] };
+    }
+    if (command.state === 'cancelled') {
+      return { ...base, state: 'failed', ok: false, problems: ['no answer before a newer check replaced this one'] };
     }
     if (command.state !== 'done' || command.result === '') {
       return {

@@ -171,6 +171,28 @@ describe.each(DIALECTS)('/sys/op on $dialect', (target) => {
     ).toHaveLength(3);
   });
 
+  it('gives a node that missed a self-test only the newest one', async () => {
+    const node = await addNode('edge-away');
+    const first = data<AgentCheck>(
+      await test.call('POST', '/v1/maintain/agent-check', { token: admin, body: { wait: 0 } }),
+    );
+    const second = data<AgentCheck>(
+      await test.call('POST', '/v1/maintain/agent-check', { token: admin, body: { wait: 0 } }),
+    );
+    const commands = await commandsOf(node.credential);
+    expect(commands).toHaveLength(1);
+    expect(
+      data<AgentCheck>(await test.call('GET', `/v1/maintain/agent-check/${first.id}`, { token: admin })).nodes[0],
+    ).toMatchObject({
+      state: 'failed',
+    });
+    expect(
+      data<AgentCheck>(await test.call('GET', `/v1/maintain/agent-check/${second.id}`, { token: admin })).nodes[0],
+    ).toMatchObject({
+      state: 'pending',
+    });
+  });
+
   it('keeps agent releases only when their sha256 matches, naming the field otherwise', async () => {
     const bundle = tarball({ 'apps/agent/package.json': '{"version":"2.0.0"}' });
     const wrong = await upload(`/v1/agent/upgrades/releases?version=2.0.0&sha256=${'0'.repeat(64)}`, bundle);

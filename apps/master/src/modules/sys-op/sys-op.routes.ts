@@ -89,6 +89,7 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
           tags,
           description: `Uploads an agent release bundle (tar.gz as ${OCTET_STREAM}, at most ${MAX_BUNDLE_BYTES} bytes), checked against its sha256.`,
           querystring: UploadReleaseQuery,
+          consumes: [OCTET_STREAM],
           response: { 200: Envelope(AgentRelease) },
         },
       },
@@ -102,6 +103,7 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
           tags,
           description: `Upgrades the master from a release bundle (tar.gz as ${OCTET_STREAM}) after a backup of the database; follow it at /v1/master/upgrades/log.`,
           querystring: MasterUpgradeQuery,
+          consumes: [OCTET_STREAM],
         },
       },
       async (request) => {
