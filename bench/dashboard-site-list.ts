@@ -1,6 +1,8 @@
 // Dashboard figure: time to render the site list with 20 rows after a client-side navigation, in
 // headless Chromium, for a customer who owns 100k sites; baseline in the same run: a bare page that
-// fetches the same /v1/sites JSON and renders 20 rows in a plain table.
+// fetches the same /v1/sites JSON and renders 20 rows in a plain table. Also, in the same run, the
+// time from the menu's "Real-time data" to the realtime page's first chart painted (its canvas laid
+// out, then the next animation frame), against the site list's time.
 // Usage: node bench/dashboard-site-list.ts (after npm run build --workspace apps/dashboard).
 // BENCH_SITES (default 100,000), BENCH_RUNS (default 15). Needs /usr/bin/chromium.
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -68,7 +70,7 @@ const baseUrl = `http://127.0.0.1:${port}`;
  * Clicks `target` inside the page and resolves with the page time of the click and of the animation
  * frame after `rowSelector` first matches at least 20 laid-out rows (the frame that paints them).
  */
-const clickUntilRows = (target: ElementHandle, rowSelector: string) =>
+const clickUntilRows = (target: ElementHandle, rowSelector: string, rowCount = ROWS) =>
   target.evaluate(
     (element, { selector, rows }) =>
       new Promise<{ started: number; ended: number }>((resolve, reject) => {
@@ -85,7 +87,7 @@ const clickUntilRows = (target: ElementHandle, rowSelector: string) =>
         };
         requestAnimationFrame(check);
       }),
-    { selector: rowSelector, rows: ROWS },
+    { selector: rowSelector, rows: rowCount },
   );
 
 /** What the page fetched after the click: when the list JSON was asked for and arrived, and the last script, in ms. */
@@ -162,6 +164,25 @@ try {
     return { elapsed: ended - started, ...fetched };
   };
 
+  /** Home page idle, then the side menu's "Real-time data" of the sites clicked, until the first chart's canvas paints. */
+  const realtimeRun = async () => {
+    const page = await openSignedIn('/dashboard/home');
+    await page.getByTestId('home-page').waitFor();
+    const sider = page.getByTestId('sider');
+    const entry = sider.locator('li[data-menu-id$="-/site/realtime"]');
+    if (!(await entry.isVisible())) await sider.getByRole('menuitem', { name: 'Sites' }).click();
+    await entry.waitFor();
+    await page.waitForLoadState('networkidle');
+    const { started, ended } = await clickUntilRows(
+      await entry.elementHandle().then((handle) => handle ?? Promise.reject(new Error('no menu entry'))),
+      '[data-testid="site-realtime-page"] [data-testid^="chart-"] canvas',
+      1,
+    );
+    if (!page.url().endsWith('/dashboard/site/realtime')) throw new Error(`navigated to ${page.url()}`);
+    await page.context().close();
+    return { elapsed: ended - started };
+  };
+
   const bareRun = async () => {
     const page = await openSignedIn('/dashboard/bare/index.html');
     const button = page.getByRole('button', { name: 'Show sites' });
@@ -179,11 +200,14 @@ try {
   // One warm-up of each (Chromium's first page, the master's first queries), then alternating runs.
   await dashboardRun();
   await bareRun();
+  await realtimeRun();
   const dashboard: Awaited<ReturnType<typeof dashboardRun>>[] = [];
   const bare: Awaited<ReturnType<typeof bareRun>>[] = [];
+  const realtime: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     dashboard.push(await dashboardRun());
     bare.push(await bareRun());
+    realtime.push((await realtimeRun()).elapsed);
   }
   const p50 = (values: number[]) => percentile(values, 0.5).toFixed(0);
   const figure = (values: number[]) => `p50 ${p50(values)} ms, p95 ${percentile(values, 0.95).toFixed(0)} ms`;
@@ -199,6 +223,10 @@ try {
     `bare page: fetch /v1/sites?${LIST_QUERY}, 20 rows in a plain table: ${figure(bareTimes)} (${breakdown(bare)})`,
   );
   console.log(`ratio at p50: ${(percentile(dashboardTimes, 0.5) / percentile(bareTimes, 0.5)).toFixed(2)}`);
+  console.log(
+    `dashboard /home → /site/realtime (every site of the customer, last hour), first chart painted: ${figure(realtime)}; ` +
+      `against the site list at p50: ${(percentile(realtime, 0.5) / percentile(dashboardTimes, 0.5)).toFixed(2)}`,
+  );
 } finally {
   await browser.close();
   await stop(master);

@@ -1,6 +1,7 @@
 import type { AccessLogEntry, TopDimension, TopEntry, UrlMatch } from '@rampart/contracts';
 import { type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import { isClickHouse } from '../../db/clickhouse/dialect.ts';
+import { inIds } from '../../db/id-list.ts';
 import type { AccessLogsTable, EventDatabase } from '../../db/logs-schema.ts';
 import type { SiteScope } from './site-scope.repository.ts';
 
@@ -46,7 +47,7 @@ export function matching(logs: Kysely<EventDatabase>, scope: SiteScope, filter: 
     .selectFrom('access_logs')
     .where('time_ms', '>=', filter.fromMs)
     .where('time_ms', '<', filter.toMs)
-    .$if(scope.kind === 'sites', (qb) => qb.where('site_id', 'in', scope.kind === 'sites' ? scope.ids : []))
+    .$if(scope.kind === 'sites', (qb) => qb.where(inIds('site_id', scope.kind === 'sites' ? scope.ids : [])))
     .$if(ipKeys !== undefined, (qb) =>
       qb.where('client_ip_key', '>=', ipKeys?.first ?? '').where('client_ip_key', '<=', ipKeys?.last ?? ''),
     )
@@ -103,13 +104,25 @@ export async function readAccessLog(
   limit: number,
 ): Promise<{ list: AccessLogEntry[]; last: Cursor | undefined }> {
   if (scope.kind === 'sites' && scope.ids.length === 0) return { list: [], last: undefined };
-  const rows = await matching(logs, scope, filter)
+  const page = matching(logs, scope, filter)
     .$if(cursor !== undefined, (qb) => qb.where(after(cursor ?? { timeMs: 0, id: 0 })))
-    .select(COLUMNS)
     .orderBy('time_ms', 'desc')
     .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+    .limit(limit);
+  // ClickHouse reads whole columns: it finds the page's keys first from two columns, then reads
+  // every column of those lines only (a day of every site: 29 ms against 10 ms at 10 million lines).
+  const rows = isClickHouse(logs)
+    ? await logs
+        .selectFrom('access_logs')
+        .select(COLUMNS)
+        .where('time_ms', '>=', filter.fromMs)
+        .where('time_ms', '<', filter.toMs)
+        .where(sql<boolean>`(time_ms, id) in (${page.select(['time_ms', 'id'])})`)
+        .orderBy('time_ms', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute()
+    : await page.select(COLUMNS).execute();
   const tail = rows[rows.length - 1];
   return {
     list: rows.map(present),

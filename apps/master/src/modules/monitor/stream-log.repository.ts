@@ -1,5 +1,6 @@
 import type { StreamLogEntry, StreamTopDimension } from '@rampart/contracts';
 import { type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { inIds } from '../../db/id-list.ts';
 import type { EventDatabase, StreamLogsTable } from '../../db/logs-schema.ts';
 import type { Cursor } from './access-log.repository.ts';
 import type { StreamScope } from './stream-scope.repository.ts';
@@ -33,7 +34,7 @@ export function matchingStreamLog(
       .selectFrom('stream_logs')
       .where('time_ms', '>=', filter.fromMs)
       .where('time_ms', '<', filter.toMs)
-      .$if(scope.kind === 'streams', (qb) => qb.where('stream_id', 'in', scope.kind === 'streams' ? scope.ids : []))
+      .$if(scope.kind === 'streams', (qb) => qb.where(inIds('stream_id', scope.kind === 'streams' ? scope.ids : [])))
       .$if(ipKeys !== undefined, (qb) =>
         qb.where('client_ip_key', '>=', ipKeys?.first ?? '').where('client_ip_key', '<=', ipKeys?.last ?? ''),
       )

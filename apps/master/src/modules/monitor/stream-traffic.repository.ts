@@ -1,5 +1,6 @@
 import type { StreamTrafficCounts } from '@rampart/contracts';
 import { type Kysely, sql } from 'kysely';
+import { inIds } from '../../db/id-list.ts';
 import type { EventDatabase } from '../../db/logs-schema.ts';
 import { ALL_STREAMS, type StreamRollupTable } from './stream-rollup.repository.ts';
 import type { StreamScope } from './stream-scope.repository.ts';
@@ -24,7 +25,7 @@ export async function readStreamTraffic(
     .selectFrom(table)
     .where('bucket', '>=', from)
     .where('bucket', '<', to)
-    .$if(scope.kind === 'streams', (qb) => qb.where('stream_id', 'in', scope.kind === 'streams' ? scope.ids : []))
+    .$if(scope.kind === 'streams', (qb) => qb.where(inIds('stream_id', scope.kind === 'streams' ? scope.ids : [])))
     // Every stream: the totals row of each interval, not a row per stream.
     .$if(scope.kind === 'all', (qb) => qb.where('stream_id', '=', ALL_STREAMS))
     .select([

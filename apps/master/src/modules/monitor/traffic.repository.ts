@@ -1,5 +1,6 @@
 import type { TrafficCounts } from '@rampart/contracts';
 import { type Kysely, sql } from 'kysely';
+import { inIds } from '../../db/id-list.ts';
 import type { EventDatabase } from '../../db/logs-schema.ts';
 import type { SiteScope } from './site-scope.repository.ts';
 import { type RollupTable, SITE_TOTALS } from './traffic-rollup.repository.ts';
@@ -49,7 +50,7 @@ export async function readTraffic(
           .selectFrom(table)
           .where('bucket', '>=', from)
           .where('bucket', '<', to)
-          .$if(scope.kind === 'sites', (qb) => qb.where('site_id', 'in', scope.kind === 'sites' ? scope.ids : []))
+          .$if(scope.kind === 'sites', (qb) => qb.where(inIds('site_id', scope.kind === 'sites' ? scope.ids : [])))
           .select(columns)
           .groupBy('bucket')
           .orderBy('bucket')

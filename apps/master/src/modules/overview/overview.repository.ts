@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { inIds } from '../../db/id-list.ts';
 import type { EventDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -148,7 +149,7 @@ export async function trafficPerDay(
       : await logs
           .selectFrom('site_traffic_days')
           .select(columns)
-          .where('site_id', 'in', siteIds)
+          .where(inIds('site_id', siteIds))
           .where('bucket', '>=', from)
           .where('bucket', '<', to)
           .groupBy('bucket')

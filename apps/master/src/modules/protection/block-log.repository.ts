@@ -1,5 +1,6 @@
 import { type BlockKind, type BlockLogEntry, parseBlockReason } from '@rampart/contracts';
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { inIds } from '../../db/id-list.ts';
 import type { AccessLogsTable, EventDatabase } from '../../db/logs-schema.ts';
 
 type BlockedRow = Pick<
@@ -54,7 +55,7 @@ export async function listBlocked(
   const scoped = logs
     .selectFrom('access_logs')
     .where(sql<boolean>`block_reason <> ''`)
-    .$if(siteIds !== null, (qb) => qb.where('site_id', 'in', siteIds ?? []))
+    .$if(siteIds !== null, (qb) => qb.where(inIds('site_id', siteIds ?? [])))
     .$if(siteId !== undefined, (qb) => qb.where('site_id', '=', siteId ?? 0))
     .$if(ip !== undefined, (qb) => qb.where('client_ip', '=', ip ?? ''))
     .$if(fromMs !== undefined, (qb) => qb.where('time_ms', '>=', fromMs ?? 0))

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { inIds } from '../../db/id-list.ts';
 import type { EventDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -36,7 +37,7 @@ export async function readSamples(
   const rows = await logs
     .selectFrom('site_traffic_5min')
     .select(['site_id', 'bucket', sql<number | string>`sum(bytes_out)`.as('bytes_out')])
-    .where('site_id', 'in', siteIds)
+    .where(inIds('site_id', siteIds))
     .where('bucket', '>=', from)
     .where('bucket', '<', to)
     // One row a (site, bucket) already in SQL; ClickHouse may hold it in several until it merges them.
@@ -61,7 +62,7 @@ export async function readSampleSums(
   const rows = await logs
     .selectFrom('site_traffic_5min')
     .select(sql<number | string>`sum(bytes_out)`.as('bytes_out'))
-    .where('site_id', 'in', siteIds)
+    .where(inIds('site_id', siteIds))
     .where('bucket', '>=', from)
     .where('bucket', '<', to)
     .groupBy('bucket')
@@ -98,7 +99,7 @@ export async function readDays(
       sql<number | string>`sum(cache_hits)`.as('cache_hits'),
       sql<number | string>`sum(blocked)`.as('blocked'),
     ])
-    .$if(siteIds !== 'all', (qb) => qb.where('site_id', 'in', siteIds === 'all' ? [] : siteIds))
+    .$if(siteIds !== 'all', (qb) => qb.where(inIds('site_id', siteIds === 'all' ? [] : siteIds)))
     .where('bucket', '>=', from)
     .where('bucket', '<', to)
     // One row a (site, day) already in SQL; ClickHouse may hold it in several until it merges them.
@@ -189,7 +190,7 @@ export async function streamTotals(
       sql<number | string>`sum(bytes_in)`.as('bytes_in'),
       sql<number | string>`sum(bytes_out)`.as('bytes_out'),
     ])
-    .where('stream_id', 'in', streamIds)
+    .where(inIds('stream_id', streamIds))
     .where('bucket', '>=', from)
     .where('bucket', '<', to)
     .groupBy('stream_id')
