@@ -139,21 +139,47 @@ export class Applier {
       }
       await this.store.write(gen, tree);
 
-      const testStarted = performance.now();
-      const test = await this.options.nginx.test(this.store.confPath(gen));
-      const testMs = Math.round(performance.now() - testStarted);
-      if (!test.ok) {
+      // A running nginx parses the new tree when it reloads and keeps serving the old one when it
+      // refuses it, so `nginx -t` (a second parse of every site) runs before a start only, and after
+      // a refused reload to find what to leave out.
+      const running = (await this.options.nginx.pid()) !== null;
+      let testMs = before?.testMs ?? 0;
+      const refusal = async (): Promise<string | null> => {
+        const testStarted = performance.now();
+        const test = await this.options.nginx.test(this.store.confPath(gen));
+        testMs = Math.round(performance.now() - testStarted);
+        return test.ok ? null : test.output;
+      };
+      const rejected = async (output: string) => {
         await this.store.prune([before?.gen, before?.previous]);
-        const culprit = attributeTestFailure(test.output);
+        const culprit = attributeTestFailure(output);
         if (culprit && this.exclude(exclude, culprit)) {
           log.warn('nginx rejected part of the config; leaving it out', { ...culprit });
           skipped.push(culprit);
-          continue;
+          return true;
         }
-        return outcome(false, tree, `nginx -t failed: ${firstFatal(test.output)}`, before?.version ?? null);
+        return false;
+      };
+      if (!running) {
+        const output = await refusal();
+        if (output !== null) {
+          if (await rejected(output)) continue;
+          return outcome(false, tree, `nginx -t failed: ${firstFatal(output)}`, before?.version ?? null);
+        }
       }
 
+      const liveStarted = performance.now();
       const live = await this.goLive(gen, tree.token, this.proveWindow(testMs));
+      // A reload parses the tree as a test does: its time stands for the next window.
+      if (running && live.ok) testMs = Math.round(performance.now() - liveStarted);
+      if (!live.ok && running) {
+        const output = await refusal();
+        if (output !== null) {
+          await this.rollBack(before, this.proveWindow(before?.testMs ?? testMs));
+          if (await rejected(output)) continue;
+          return outcome(false, tree, `nginx -t failed: ${firstFatal(output)}`, before?.version ?? null);
+        }
+      }
       if (live.ok) {
         for (const id of await refusedSites(this.options.render.controlPort)) {
           skipped.push({ kind: 'site', id, error: 'the edge refused the route of this site (malformed)' });

@@ -59,11 +59,7 @@ export class Nginx {
     const master = await this.pid();
     if (master === null) return [];
     const pids: number[] = [];
-    for (const entry of await readdir('/proc').catch(() => [] as string[])) {
-      if (!/^\d+$/.test(entry)) continue;
-      const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== master) continue;
+    for (const entry of await children(master)) {
       const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
       if (cmdline.includes('worker process')) pids.push(Number(entry));
     }
@@ -171,4 +167,20 @@ function alive(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * Pids of a process's children: the kernel's list of the master's (one read on a loaded node, where
+ * every reload used to read two files of each process on it), else every process's parent.
+ */
+async function children(parent: number): Promise<string[]> {
+  const listed = await readFile(`/proc/${parent}/task/${parent}/children`, 'utf8').catch(() => null);
+  if (listed !== null) return listed.split(' ').filter((entry) => /^\d+$/.test(entry));
+  const found: string[] = [];
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) found.push(entry);
+  }
+  return found;
 }
