@@ -90,7 +90,8 @@ function _M.compile(condition)
     end
     local compare, err = string_test(op, values)
     if not compare then return nil, err end
-    local read
+    -- What the value is kept under for the request: each header by its own name.
+    local key, read = field, nil
     if field == "header" then
       local name = condition.header
       if type(name) ~= "string" or not name:find("^[A-Za-z0-9][A-Za-z0-9-]*$") or #name > 64 then
@@ -98,11 +99,12 @@ function _M.compile(condition)
       end
       local variable = "http_" .. lower(name):gsub("-", "_")
       read = function(var) return var[variable] or "" end
+      key = variable
     else
       read = READERS[field]
       if not read then return nil, "unknown field " .. tostring(field) end
     end
-    test = function(request) return compare(request:get(field, read)) end
+    test = function(request) return compare(request:get(key, read)) end
   end
   if negate then return function(request) return not test(request) end end
   return test

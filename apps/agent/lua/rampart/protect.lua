@@ -220,10 +220,9 @@ local function run_filter(site, protect, line, request, ip)
   return "challenge", passed == false and "failed " .. kind or kind
 end
 
---- What protection makes of this request: nil to go on, `_M.ALLOW` (an ACL allow entry: go on and skip
+--- What protection makes of this request (a conditions.request): nil to go on, `_M.ALLOW` (an ACL allow entry: go on and skip
 --- every later check), or {status, reason, challenge?, delay?}.
-function _M.check(site, protect, var)
-  local request = conditions.request(var)
+function _M.check(site, protect, request)
   local acl = protect.acl
   if acl then
     for i = 1, #acl do

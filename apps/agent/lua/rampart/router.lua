@@ -1,6 +1,7 @@
 -- Rewrite phase of every site request: find the site by Host, answer ACME HTTP-01 challenges,
 -- redirect to HTTPS, and set the variables the proxy directives read. No rule is parsed here: the
 -- routing table was built when the config loaded.
+local conditions = require "rampart.conditions"
 local protect = require "rampart.protect"
 local respond = require "rampart.respond"
 local routes = require "rampart.routes"
@@ -147,8 +148,11 @@ function _M.route()
 
   local guard = site.protect
   local allowed = false
+  -- The request as protection read it: the path it read is not asked of nginx again below.
+  local request
   if guard then
-    local ok, decision = pcall(protect.check, site, guard, var)
+    request = conditions.request(var)
+    local ok, decision = pcall(protect.check, site, guard, request)
     if not ok then
       -- Fail open: a fault in protection must not take the site down.
       ngx.log(ngx.ERR, "rampart: protection of site ", site.sid, " failed: ", decision)
@@ -203,7 +207,7 @@ function _M.route()
     end
   end
   if site.has_cache then
-    local rule = cache_rule(site, var.uri)
+    local rule = cache_rule(site, request and request.path or var.uri)
     if rule then
       -- The key is `<site>|<host><path and query>`, built by nginx (proxy_cache_key) from these.
       if rule.ignore_query then var.rampart_ignore_query = "1" end
