@@ -1,3 +1,4 @@
+import { prefetchSiteRealtime } from '../features/monitor/prefetch.ts';
 import { prefetchSiteList } from '../features/sites/siteQueries.ts';
 import type { Prefetch } from '../shared/http/prefetchContext.ts';
 
@@ -7,4 +8,5 @@ import type { Prefetch } from '../shared/http/prefetchContext.ts';
  */
 export const CONSOLE_PREFETCH: Partial<Record<string, Prefetch>> = {
   'site-list': prefetchSiteList,
+  'site-realtime': prefetchSiteRealtime,
 };

@@ -6,7 +6,8 @@ import type {
   SiteTop,
   TopDimension,
 } from '@rampart/contracts';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { HttpClient } from '../../shared/http/client.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { type RangeChoice, rangeQuery, refreshMs } from './model/ranges.ts';
 
@@ -20,16 +21,20 @@ const TOP_PATH = '/v1/monitor/site/top';
 export const ACCESS_LOG_PATH = '/v1/monitor/site/access-log';
 
 /** The chart data of a scope and range; a preset's range moves to "now" at each refresh. */
-export const useSiteRealtime = (scope: SiteScope, range: RangeChoice) => {
-  const http = useHttp();
-  return useQuery({
+export const siteRealtimeQuery = (http: HttpClient, scope: SiteScope, range: RangeChoice) =>
+  queryOptions({
     queryKey: ['monitor', 'realtime', scope, range],
     placeholderData: keepPreviousData,
     refetchInterval: refreshMs(range),
     queryFn: ({ signal }) =>
       http.get<SiteRealtime>(REALTIME_PATH, { query: { ...scope, ...rangeQuery(range, Date.now()) }, signal }),
   });
-};
+
+/** What /site/realtime opens on: every site of the user over the last hour. */
+export const FIRST_REALTIME: { scope: SiteScope; range: RangeChoice } = { scope: {}, range: { preset: '1h' } };
+
+export const useSiteRealtime = (scope: SiteScope, range: RangeChoice) =>
+  useQuery(siteRealtimeQuery(useHttp(), scope, range));
 
 export const useSiteTop = (scope: SiteScope, range: RangeChoice, by: TopDimension, enabled: boolean) => {
   const http = useHttp();

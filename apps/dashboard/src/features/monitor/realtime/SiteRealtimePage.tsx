@@ -5,7 +5,7 @@ import Typography from 'antd/es/typography';
 import { useMemo, useState } from 'react';
 import { useLocales } from '../../../shared/i18n/useLocales.ts';
 import { PROTECTION_LOCALES } from '../../protection/locales/bundle.ts';
-import { type SiteScope, useSiteRealtime } from '../api.ts';
+import { FIRST_REALTIME, type SiteScope, useSiteRealtime } from '../api.ts';
 import { MONITOR_LOCALES } from '../locales/bundle.ts';
 import { type RangeChoice, refreshMs } from '../model/ranges.ts';
 import { CHART_KINDS, trafficSeries } from '../model/trafficSeries.ts';
@@ -20,8 +20,8 @@ const UNITS: Record<number, string> = { 60: 'minute', 3600: 'hour', 86400: 'day'
 /** Spec §2 /site/realtime: bandwidth, requests, status classes, cache hits and blocks of a scope over a range. */
 export const Component = () => {
   const { t } = useLocales(MONITOR_LOCALES, PROTECTION_LOCALES);
-  const [scope, setScope] = useState<SiteScope>({});
-  const [range, setRange] = useState<RangeChoice>({ preset: '1h' });
+  const [scope, setScope] = useState<SiteScope>(FIRST_REALTIME.scope);
+  const [range, setRange] = useState<RangeChoice>(FIRST_REALTIME.range);
   const realtime = useSiteRealtime(scope, range);
   const series = useMemo(() => realtime.data && trafficSeries(realtime.data), [realtime.data]);
   const refresh = refreshMs(range);
