@@ -29,6 +29,7 @@ import { ensureRegistered } from './sync/register.ts';
 import { CommandRunner, savedMasterAddress } from './upgrade/command-runner.ts';
 import { ReleaseInstaller, RUNNING_PREFIX } from './upgrade/release-installer.ts';
 import { runSelfTest } from './upgrade/self-test.ts';
+import { startOnTrial } from './upgrade/trial.ts';
 
 export const AGENT_VERSION: string = packageJson.version;
 
@@ -94,6 +95,11 @@ export class Agent {
 
   async start(): Promise<void> {
     await prepareDataDir(this.paths, workersAreOtherUser());
+    // A new agent (/sys/op upgrade) that keeps failing before it reaches the master gives way.
+    if (await startOnTrial(this.paths.dataDir, new ReleaseInstaller({ prefix: RUNNING_PREFIX }), this.log)) {
+      this.finish();
+      return;
+    }
     const { spool_max_bytes: kept } = await this.state.load();
     // A transfer (/sys/op) moved this node to another master.
     const moved = await savedMasterAddress(this.paths.dataDir);

@@ -16,6 +16,7 @@ import { errorText, type Logger } from '../logger.ts';
 import { Backoff, pause } from '../sync/backoff.ts';
 import type { MasterClient } from '../sync/master-client.ts';
 import type { ReleaseInstaller } from './release-installer.ts';
+import { clearTrial, readTrial, writeTrial } from './trial.ts';
 
 export interface CommandRunnerOptions {
   client: MasterClient;
@@ -54,6 +55,8 @@ export class CommandRunner {
   async run(signal: AbortSignal): Promise<void> {
     const backoff = new Backoff();
     const wait = this.options.waitSeconds ?? 25;
+    // A release on trial is confirmed (or its rollback told) by the first answer that reaches the master.
+    await this.settleTrial(signal);
     while (!signal.aborted) {
       let answer: CommandsAnswerBody;
       try {
@@ -77,11 +80,19 @@ export class CommandRunner {
       for (const command of answer.commands) {
         if (signal.aborted) return;
         const result = await this.perform(command, signal);
-        await this.report(command.id, result, signal);
         if (command.kind === 'upgrade' && result.state === 'done') {
+          // Reported by the new agent once it reaches the master (or by this one after a rollback).
+          await writeTrial(this.options.dataDir, {
+            command_id: command.id,
+            version: command.version,
+            state: 'trial',
+            starts: 0,
+            log: result.log.split('\n'),
+          });
           this.options.onUpgraded(command.version);
           return;
         }
+        await this.report(command.id, result, signal);
       }
     }
   }
@@ -128,6 +139,19 @@ export class CommandRunner {
     } finally {
       await rm(bundle, { force: true });
     }
+  }
+
+  private async settleTrial(signal: AbortSignal): Promise<void> {
+    const trial = await readTrial(this.options.dataDir);
+    if (!trial) return;
+    const confirmed = trial.state === 'trial';
+    const log = [...trial.log, confirmed ? `the new agent reached the master after ${trial.starts} start(s)` : ''];
+    await this.report(
+      trial.command_id,
+      { state: confirmed ? 'done' : 'rolled_back', log: log.filter(Boolean).join('\n').slice(-8000) },
+      signal,
+    );
+    if (!signal.aborted) await clearTrial(this.options.dataDir);
   }
 
   private async report(id: number, body: CommandResultBody, signal: AbortSignal): Promise<void> {
