@@ -1,12 +1,10 @@
 import { literal } from './literal.ts';
-import type { PartitionedTable } from './schema.ts';
+import { PARTITIONS, type PartitionedTable } from './schema.ts';
 import type { ClickHouseStore } from './store.ts';
 
-const DAY_MS = 86_400_000;
-
 /**
- * Drops the day partitions of a ClickHouse table that end at or before `cutoffMs` (whole days
- * only, as on PostgreSQL: the day holding the cutoff stays until the next). Answers the days dropped.
+ * Drops the partitions of a ClickHouse table that end at or before `cutoffMs` (whole partitions
+ * only, as on PostgreSQL: the one holding the cutoff stays until it has passed). Answers how many.
  */
 export async function dropClickHousePartitionsBefore(
   store: ClickHouseStore,
@@ -19,12 +17,14 @@ export async function dropClickHousePartitionsBefore(
     format: 'JSONEachRow',
   });
   const rows = await result.json<{ partition: string }>();
+  const { unit, span } = PARTITIONS[table];
+  const msPerUnit = unit === 'ms' ? 1 : 1000;
   let dropped = 0;
-  // Every partitioned table is partitioned by its UTC day number (schema.ts: time_ms or bucket over a day).
+  // Partition p holds [p × span, (p + 1) × span) of the table's time column (schema.ts).
   for (const { partition } of rows) {
-    const day = Number(partition);
-    if (!Number.isInteger(day) || (day + 1) * DAY_MS > cutoffMs) continue;
-    await store.client.command({ query: `ALTER TABLE ${table} DROP PARTITION ${literal(day)}` });
+    const index = Number(partition);
+    if (!Number.isInteger(index) || (index + 1) * span * msPerUnit > cutoffMs) continue;
+    await store.client.command({ query: `ALTER TABLE ${table} DROP PARTITION ${literal(index)}` });
     dropped++;
   }
   return dropped;

@@ -13,25 +13,31 @@ import { SITE_TOTALS } from '../migrations/logs/2026-11-26T0510-site-totals.ts';
  */
 
 const DAY_MS = 86_400_000;
+const DAY_S = 86_400;
+/** Rollups read a month at a time by one site: 30-day partitions keep that to one or two parts. */
+const MONTH_S = 30 * DAY_S;
 
-/** How each table is partitioned: retention drops whole partitions older than its cutoff. */
+/**
+ * How each table is partitioned: by its time column over `span` (in the column's unit, `ms` or `s`).
+ * Retention drops whole partitions that end before its cutoff.
+ */
 export const PARTITIONS = {
-  access_logs: { column: 'time_ms', unit: DAY_MS },
-  stream_logs: { column: 'time_ms', unit: DAY_MS },
-  site_traffic_minutes: { column: 'bucket', unit: 86_400 },
-  site_traffic_hours: { column: 'bucket', unit: 86_400 },
-  site_traffic_5min: { column: 'bucket', unit: 86_400 },
-  site_totals_minutes: { column: 'bucket', unit: 86_400 },
-  site_totals_hours: { column: 'bucket', unit: 86_400 },
-  stream_traffic_minutes: { column: 'bucket', unit: 86_400 },
-  stream_traffic_hours: { column: 'bucket', unit: 86_400 },
+  access_logs: { column: 'time_ms', unit: 'ms', span: DAY_MS },
+  stream_logs: { column: 'time_ms', unit: 'ms', span: DAY_MS },
+  site_traffic_minutes: { column: 'bucket', unit: 's', span: DAY_S },
+  site_traffic_hours: { column: 'bucket', unit: 's', span: MONTH_S },
+  site_traffic_5min: { column: 'bucket', unit: 's', span: MONTH_S },
+  site_totals_minutes: { column: 'bucket', unit: 's', span: DAY_S },
+  site_totals_hours: { column: 'bucket', unit: 's', span: MONTH_S },
+  stream_traffic_minutes: { column: 'bucket', unit: 's', span: DAY_S },
+  stream_traffic_hours: { column: 'bucket', unit: 's', span: MONTH_S },
 } as const;
 
 export type PartitionedTable = keyof typeof PARTITIONS;
 
 const partitionBy = (table: string) => {
   const partition = PARTITIONS[table as PartitionedTable];
-  return partition ? `PARTITION BY intDiv(${partition.column}, ${partition.unit})` : '';
+  return partition ? `PARTITION BY intDiv(${partition.column}, ${partition.span})` : '';
 };
 
 const ACCESS_LOGS = `CREATE TABLE IF NOT EXISTS access_logs (
@@ -47,6 +53,9 @@ const STREAM_LOGS = `CREATE TABLE IF NOT EXISTS stream_logs (
   client_ip String, protocol String, status UInt16, bytes_sent UInt64, bytes_received UInt64,
   session_time_ms Int64, upstream String, client_ip_key Nullable(String)
 ) ENGINE = MergeTree ${partitionBy('stream_logs')} ORDER BY (stream_id, time_ms, id)`;
+
+// A site's or stream's rows of a range sit together: finer marks read fewer other sites' rows.
+const FINE = 'SETTINGS index_granularity = 1024';
 
 const SITE_COUNTS = [
   ['requests', 'count()'],
@@ -64,7 +73,7 @@ const USAGE_COUNTS = SITE_COUNTS.filter(([name]) => ['requests', 'bytes_in', 'by
 
 const siteRollup = (table: string, seconds: number, counts: readonly (readonly [string, string])[]) => [
   `CREATE TABLE IF NOT EXISTS ${table} (site_id UInt32, bucket Int64, ${counts.map(([name]) => `${name} UInt64`).join(', ')})
-   ENGINE = SummingMergeTree ${partitionBy(table)} ORDER BY (site_id, bucket)`,
+   ENGINE = SummingMergeTree ${partitionBy(table)} ORDER BY (site_id, bucket) ${FINE}`,
   `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS
    SELECT site_id, intDiv(time_ms, ${seconds * 1000}) * ${seconds} AS bucket,
      ${counts.map(([name, expression]) => `${expression} AS ${name}`).join(', ')}
@@ -85,7 +94,7 @@ const siteTotals = (table: string, seconds: number) => [
 const streamRollup = (table: string, seconds: number) => [
   `CREATE TABLE IF NOT EXISTS ${table} (stream_id UInt32, bucket Int64,
      connections UInt64, failed UInt64, bytes_in UInt64, bytes_out UInt64, session_ms Int64)
-   ENGINE = SummingMergeTree ${partitionBy(table)} ORDER BY (stream_id, bucket)`,
+   ENGINE = SummingMergeTree ${partitionBy(table)} ORDER BY (stream_id, bucket) ${FINE}`,
   `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table}_mv TO ${table} AS
    SELECT arrayJoin(if(stream_id > 0, [stream_id, toUInt32(0)], emptyArrayUInt32())) AS stream_id,
      intDiv(time_ms, ${seconds * 1000}) * ${seconds} AS bucket,
