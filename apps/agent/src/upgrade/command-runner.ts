@@ -3,6 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
   type AgentCommand,
   type CommandResultBody,
@@ -132,7 +133,9 @@ export class CommandRunner {
         signal: AbortSignal.any([signal, AbortSignal.timeout(30 * 60_000)]),
       });
       if (!response.ok || !response.body) return { state: 'failed', log: `download failed: HTTP ${response.status}` };
-      await pipeline(Readable.fromWeb(response.body), createWriteStream(bundle, { mode: 0o600 }));
+      // The same stream under Node's own type (a DOM lib, as the benches use, names it differently).
+      const body = response.body as unknown as WebReadableStream<Uint8Array>;
+      await pipeline(Readable.fromWeb(body), createWriteStream(bundle, { mode: 0o600 }));
       const outcome = await this.options.installer.install(bundle, command);
       this.options.log.info('upgrade', { version: command.version, state: outcome.state });
       return { state: outcome.state, log: outcome.log.join('\n').slice(-8000) };
