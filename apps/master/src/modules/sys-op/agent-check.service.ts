@@ -6,6 +6,9 @@ import { currentConfigVersion } from '../config/config-version.ts';
 import { commandsOf, insertCommands } from './agent-commands.repository.ts';
 import type { CommandBus } from './command-bus.ts';
 
+/** How long agents have to answer a self-test. */
+export const ANSWER_WITHIN_S = 60;
+
 /** What a node's self-test answer is kept as: the answer and the skew the master saw on receipt. */
 export interface StoredSelfTest {
   self_test: SelfTestResult;
@@ -56,6 +59,8 @@ export async function agentCheck(db: Kysely<Database>, id: number): Promise<Agen
   if (!check) throw new AppError('not_found', `id: agent check ${id} does not exist`);
   const expected = await currentConfigVersion(db);
   const commands = await commandsOf(db, 'self-test', id);
+  // A node that is offline never answers: past this, its check reads as failed.
+  const late = Date.now() - check.created_at > ANSWER_WITHIN_S * 1000;
   const nodes = commands.map((command): AgentCheckNode => {
     const base = {
       node_id: command.node_id,
@@ -70,6 +75,7 @@ export async function agentCheck(db: Kysely<Database>, id: number): Promise<Agen
       applied_version: null,
     };
     if (command.state === 'pending' || command.state === 'sent') {
+      if (late) return { ...base, state: 'failed', ok: false, problems: [`no answer within ${ANSWER_WITHIN_S} s`] };
       return { ...base, state: 'pending', ok: false, problems: [] };
     }
     if (command.state === 'cancelled') {

@@ -171,7 +171,7 @@ describe.each(DIALECTS)('/sys/op on $dialect', (target) => {
     ).toHaveLength(3);
   });
 
-  it('gives a node that missed a self-test only the newest one', async () => {
+  it('gives a node that missed a self-test only the newest one, and counts a minute without an answer as failed', async () => {
     const node = await addNode('edge-away');
     const first = data<AgentCheck>(
       await test.call('POST', '/v1/maintain/agent-check', { token: admin, body: { wait: 0 } }),
@@ -191,6 +191,15 @@ describe.each(DIALECTS)('/sys/op on $dialect', (target) => {
     ).toMatchObject({
       state: 'pending',
     });
+    // An offline node never answers: a minute on, its check reads as failed.
+    await test.database.db
+      .updateTable('agent_checks')
+      .set({ created_at: Date.now() - 61_000 })
+      .where('id', '=', second.id)
+      .execute();
+    expect(
+      data<AgentCheck>(await test.call('GET', `/v1/maintain/agent-check/${second.id}`, { token: admin })).nodes[0],
+    ).toMatchObject({ state: 'failed', problems: ['no answer within 60 s'] });
   });
 
   it('keeps agent releases only when their sha256 matches, naming the field otherwise', async () => {
