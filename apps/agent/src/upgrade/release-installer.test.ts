@@ -68,6 +68,22 @@ describe('agent release installer', () => {
     expect(existsSync(`${prefix}.previous`)).toBe(false);
   });
 
+  it('counts a health check that cannot run as failed, and rolls back', async () => {
+    let calls = 0;
+    const throwing = new ReleaseInstaller({
+      prefix,
+      healthCheck: async (at) => {
+        if (calls++ === 0) throw new Error('spawn EACCES');
+        return agentHealthCheck(process.execPath)(at);
+      },
+    });
+    const release = bundle(GOOD_MAIN, '2.0.2');
+    const outcome = await throwing.install(release.file, release.expected);
+    expect(outcome.state).toBe('rolled_back');
+    expect(outcome.log).toContain('health check failed: spawn EACCES');
+    expect(installedVersion()).toBe('1.0.0');
+  });
+
   it('refuses a bundle whose checksum or size is not the announced one, changing nothing', async () => {
     const release = bundle(GOOD_MAIN, '2.0.0');
     const before = statSync(join(prefix, 'apps/agent/src/main.ts')).mtimeMs;

@@ -116,10 +116,18 @@ export class ReleaseInstaller {
 
     await rm(this.previous, { recursive: true, force: true });
     await rename(this.prefix, this.previous);
-    await rename(staged, this.prefix);
+    try {
+      await rename(staged, this.prefix);
+    } catch (error) {
+      // Never left without an agent: the installed one goes back where it was.
+      await rename(this.previous, this.prefix);
+      throw error;
+    }
     log.push(`switched to ${expected.version}; the previous agent is kept at ${this.previous}`);
 
-    const health = await this.healthCheck(this.prefix);
+    const health = await this.healthCheck(this.prefix).catch(
+      (error: unknown): HealthResult => ({ ok: false, output: error instanceof Error ? error.message : String(error) }),
+    );
     if (health.ok) {
       log.push('health check passed');
       return { state: 'done', log };
