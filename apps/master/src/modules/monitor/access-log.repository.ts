@@ -112,12 +112,10 @@ export async function readAccessLog(
   // ClickHouse reads whole columns: it finds the page's keys first from two columns, then reads
   // every column of those lines only (a day of every site: 29 ms against 10 ms at 10 million lines).
   const rows = isClickHouse(logs)
-    ? await logs
-        .selectFrom('access_logs')
-        .select(COLUMNS)
-        .where('time_ms', '>=', filter.fromMs)
-        .where('time_ms', '<', filter.toMs)
+    ? await matching(logs, scope, filter)
+        // The scope and filter again, so the outer read also starts from the (site, time) key.
         .where(sql<boolean>`(time_ms, id) in (${page.select(['time_ms', 'id'])})`)
+        .select(COLUMNS)
         .orderBy('time_ms', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)
