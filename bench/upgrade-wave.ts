@@ -8,7 +8,7 @@
 
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentUpgradeLog } from '@rampart/contracts';
 import { silentLogger } from '../apps/agent/src/logger.ts';
@@ -176,4 +176,5 @@ try {
 } finally {
   controller.abort();
   await stop(master);
+  rmSync(work, { recursive: true, force: true });
 }
