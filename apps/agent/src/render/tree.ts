@@ -23,7 +23,7 @@ import {
   streamProblem,
   unknownHostErrors,
 } from './validate.ts';
-import { renderWafRules, WafProfiles, wafStaticExts } from './waf.ts';
+import { type CrsRuleFile, renderCrsCopy, renderWafRules, WafProfiles, wafStaticExts } from './waf.ts';
 
 export interface RenderedTree {
   version: number;
@@ -160,6 +160,8 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
   }
   const waf = wafOf(routes, unknownHost, options, report);
   if (waf) files.push({ path: WAF_RULES_FILE, content: waf.rules, mode: FILE_MODE });
+  for (const file of waf?.crs ?? [])
+    files.push({ path: `${WAF_CRS_DIR}/${file.name}`, content: file.text, mode: FILE_MODE });
   const profiles = new Map<string, CacheProfile>();
   for (const route of routes) for (const rule of route.cache) profiles.set(rule.location, profileOf(rule.location));
   files.push({
@@ -252,6 +254,8 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
 }
 
 const WAF_RULES_FILE = 'waf/rules.conf';
+/** The tree's own copy of the CRS rule files, trimmed for its profiles (see renderCrsCopy). */
+const WAF_CRS_DIR = 'waf/crs';
 
 /** What a master that does not send `unknown_host` gets: the page, without the WAF. */
 const NO_SITE_DEFAULT: EdgeUnknownHost = { action: 'page', waf: { mode: 'off', paranoia: 1, exclusions: [] } };
@@ -268,7 +272,7 @@ function wafOf(
   unknownHost: EdgeUnknownHost,
   options: RenderOptions,
   report: (kind: ApplyError['kind'], id: number, error: string) => void,
-): { rules: string; unknownHost: number } | null {
+): { rules: string; crs: CrsRuleFile[] | null; unknownHost: number } | null {
   const profiles = new WafProfiles();
   const { crs, wafAuditLog } = options.paths;
   for (const route of routes) {
@@ -290,7 +294,9 @@ function wafOf(
   const inspected = unknownHost.action === 'page' && crs && wafAuditLog;
   const unknownHostProfile = inspected ? profiles.numberOf(unknownHost.waf) : 0;
   if (profiles.size === 0 || !crs || !wafAuditLog) return null;
-  return { rules: renderWafRules(profiles.list(), crs, wafAuditLog), unknownHost: unknownHostProfile };
+  const copy = renderCrsCopy(profiles.list(), crs);
+  const rules = renderWafRules(profiles.list(), crs, wafAuditLog, copy ? `${options.treeDir}/${WAF_CRS_DIR}` : null);
+  return { rules, crs: copy, unknownHost: unknownHostProfile };
 }
 
 function asArray(value: unknown): unknown[] {

@@ -9,6 +9,17 @@ export interface CrsPaths {
   rulesDir: string;
   /** ModSecurity's unicode.mapping (urlDecodeUni), when the node has one. */
   unicodeMap: string | null;
+  /**
+   * The rule files of rulesDir (*.conf, in name order) and the text of crs-setup.conf, when read: the
+   * tree then loads its own copy with the rules no profile can run left out (see trimCrsFile).
+   */
+  ruleFiles?: readonly CrsRuleFile[];
+  setupText?: string;
+}
+
+export interface CrsRuleFile {
+  name: string;
+  text: string;
 }
 
 /**
@@ -84,15 +95,13 @@ const MAX_PROFILES = 89_999;
  * reads hits from (JSON, one transaction a line, only transactions a rule matched), one rule per
  * profile, then the CRS. Every value is an integer or a path that passed the guards.
  */
-export function renderWafRules(profiles: readonly WafProfile[], crs: CrsPaths, auditLog: string): string {
+export function renderWafRules(
+  profiles: readonly WafProfile[],
+  crs: CrsPaths,
+  auditLog: string,
+  crsCopyDir: string | null = null,
+): string {
   if (profiles.length > MAX_PROFILES) throw new RenderRefusal('waf', `at most ${MAX_PROFILES} distinct WAF settings`);
-  const path = (value: string, field: string) => {
-    // Written bare (ModSecurity does not take every directive's path quoted): letters, digits, . _ - / only.
-    const text = safeText(value, field, 1024);
-    if (!/^\/[A-Za-z0-9._/-]+$/.test(text))
-      throw new RenderRefusal(field, 'an absolute path of letters, digits, . _ - /');
-    return text;
-  };
   const lines = [
     '# Rendered by the Rampart agent. ModSecurity runs only in the locations of sites with the WAF on.',
     'SecRuleEngine On',
@@ -130,6 +139,99 @@ export function renderWafRules(profiles: readonly WafProfile[], crs: CrsPaths, a
     ];
     lines.push(`SecRule UNIQUE_ID "@beginsWith w${number}." "${actions.join(',')}"`);
   }
-  lines.push('', `Include ${path(crs.setup, 'crs setup')}`, `Include ${path(crs.rulesDir, 'crs rules')}/*.conf`, '');
+  const rules = crsCopyDir ? path(crsCopyDir, 'crs copy') : path(crs.rulesDir, 'crs rules');
+  lines.push('', `Include ${path(crs.setup, 'crs setup')}`, `Include ${rules}/*.conf`, '');
   return lines.join('\n');
+}
+
+/** Written bare (ModSecurity does not take every directive's path quoted): letters, digits, . _ - / only. */
+function path(value: string, field: string): string {
+  const text = safeText(value, field, 1024);
+  if (!/^\/[A-Za-z0-9._/-]+$/.test(text))
+    throw new RenderRefusal(field, 'an absolute path of letters, digits, . _ - /');
+  return text;
+}
+
+/**
+ * The CRS rule files this tree loads in place of rulesDir's, trimmed for its profiles' paranoia
+ * levels (see trimCrsFile); null when the node's rule files were not read (the tree then includes
+ * rulesDir itself).
+ */
+export function renderCrsCopy(profiles: readonly WafProfile[], crs: CrsPaths): CrsRuleFile[] | null {
+  if (!crs.ruleFiles || crs.ruleFiles.length === 0 || crs.setupText === undefined) return null;
+  const levels = profiles.map((profile) => Number(integer(profile.paranoia, 'waf.paranoia', 1, 4)));
+  const range = { lowest: Math.min(...levels), highest: Math.max(...levels) };
+  const source = { rulesDir: path(crs.rulesDir, 'crs rules'), setupText: crs.setupText };
+  const copy: CrsRuleFile[] = [];
+  for (const file of crs.ruleFiles) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.conf$/.test(file.name)) {
+      throw new RenderRefusal('crs rules', 'rule file names of letters, digits, . _ -');
+    }
+    const text = trimCrsFile(file, range, source);
+    if (text !== null) copy.push({ name: file.name, text });
+  }
+  return copy;
+}
+
+/** A CRS file's paranoia check: transactions below `level` skip to the file's end marker. */
+const PARANOIA_CHECK =
+  /^SecRule TX:EXECUTING_PARANOIA_LEVEL "@lt ([1-9])" "id:\d+,phase:[1-5],pass,nolog,skipAfter:([A-Za-z0-9_-]+)"$/;
+/** An application exclusion file's guard: `&TX:crs_exclusions_<name>|TX:crs_exclusions_<name> "@eq 0"`. */
+const EXCLUSIONS_GUARD = /^SecRule &TX:crs_exclusions_([a-z0-9_]+)\|TX:crs_exclusions_\1 "@eq 0"/m;
+const DATA_FILE = /"@(pmFromFile|ipMatchFromFile) ([A-Za-z0-9._-]+)"/g;
+
+/**
+ * One CRS rule file as this tree loads it, given the lowest and highest paranoia level of its
+ * profiles. ModSecurity builds a rule message for every rule it evaluates, skipped or not, so a
+ * benign GET at paranoia 1 spent about a third of its rules on checks that cannot change anything:
+ * - `@lt N` checks with N at or below the lowest level never skip (every profile sets the level
+ *   in phase 1, before the CRS): left out;
+ * - from the first `@lt N` check with N above the highest level to the file's end marker, the
+ *   rules never run for any profile: left out;
+ * - an application exclusion file (REQUEST-903.*) whose `crs_exclusions_<name>` crs-setup.conf
+ *   does not set skips itself whole: left out;
+ * and data files are named by absolute path, since the copy lives outside rulesDir. A file in a
+ * shape these rules do not expect (another marker inside a cut, a check written otherwise) is
+ * kept whole: the cut is only ever of rules that could not run.
+ */
+export function trimCrsFile(
+  file: CrsRuleFile,
+  levels: { lowest: number; highest: number },
+  crs: { rulesDir: string; setupText: string },
+): string | null {
+  const exclusions = EXCLUSIONS_GUARD.exec(file.text);
+  if (exclusions && !setupSets(crs.setupText, `crs_exclusions_${exclusions[1]}`)) return null;
+  const dataPaths = (text: string) =>
+    text.replace(DATA_FILE, (_, operator: string, name: string) => `"@${operator} ${crs.rulesDir}/${name}"`);
+  const lines = file.text.split('\n');
+  const unexpected = (line: string) =>
+    line.startsWith('SecRule TX:EXECUTING_PARANOIA_LEVEL') && !PARANOIA_CHECK.test(line);
+  if (lines.some(unexpected)) return dataPaths(file.text);
+  const kept: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const check = PARANOIA_CHECK.exec(line);
+    if (!check) {
+      kept.push(line);
+      continue;
+    }
+    const level = Number(check[1]);
+    if (level <= levels.lowest) continue;
+    if (level <= levels.highest) {
+      kept.push(line);
+      continue;
+    }
+    const end = lines.indexOf(`SecMarker "${check[2]}"`, i);
+    if (end < 0 || lines.slice(i + 1, end).some((text) => text.startsWith('SecMarker'))) {
+      return dataPaths(file.text);
+    }
+    kept.push(`# Paranoia level ${level} and above left out: no profile of this node runs them.`);
+    i = end - 1;
+  }
+  return dataPaths(kept.join('\n'));
+}
+
+/** Whether a line of crs-setup.conf that is not a comment names the variable. */
+function setupSets(setupText: string, variable: string): boolean {
+  return setupText.split('\n').some((line) => !line.trimStart().startsWith('#') && line.includes(variable));
 }
