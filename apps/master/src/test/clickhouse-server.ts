@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.ts';
 
 export const CLICKHOUSE_SERVER = '/usr/sbin/clickhouse-server';
 const CONFIG = '/etc/clickhouse-server/config.xml';
@@ -12,16 +12,6 @@ export interface ClickHouseServer {
   httpUrl: string;
   close(): Promise<void>;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 /**
  * A real ClickHouse (Debian's clickhouse-server) as a private instance on loopback: its own data

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeCert, type TestCert } from './certs.ts';
+import { freePort } from './free-port.ts';
 
 const PEBBLE = '/usr/bin/pebble';
 
@@ -18,15 +18,7 @@ export interface Pebble {
   close(): Promise<void>;
 }
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+export { freePort };
 
 // One CA per test process signs every pebble's HTTPS certificate, so the master trusts them all.
 let testCa: TestCert | undefined;

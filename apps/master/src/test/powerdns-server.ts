@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { freePort } from './free-port.ts';
 
 const SCHEMA = '/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql';
 export const PDNS_SERVER = '/usr/sbin/pdns_server';
@@ -25,16 +25,6 @@ export interface PowerDns extends PowerDnsAddress {
   deleteZones(): Promise<void>;
   close(): Promise<void>;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 /** A real PowerDNS authoritative server (Debian's pdns-server, SQLite backend) on loopback with its HTTP API. */
 export async function launchPowerDns(): Promise<PowerDns> {

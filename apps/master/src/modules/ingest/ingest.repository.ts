@@ -48,6 +48,22 @@ const streamRow = (nodeId: number, line: StreamLogLine) => ({
   client_ip_key: ipKey(line.client_ip),
 });
 
+/** The batch's (node, seq) row: false when it is already there (the batch was stored before). */
+async function claimBatch(trx: Kysely<LogDatabase>, nodeId: number, batch: LogBatchBody): Promise<boolean> {
+  const claimed = await trx
+    .insertInto('log_batches')
+    .values({
+      node_id: nodeId,
+      seq: batch.seq,
+      lines: batch.access.length + batch.stream.length,
+      received_at: Date.now(),
+    })
+    .onConflict((oc) => oc.columns(['node_id', 'seq']).doNothing())
+    .returning('seq')
+    .executeTakeFirst();
+  return claimed !== undefined;
+}
+
 /**
  * Stores a batch exactly once: the (node, seq) row, the lines and their traffic rollups commit
  * together, so a batch the agent sends again after a lost acknowledgement is recognised and not
@@ -76,18 +92,7 @@ export async function ingestLogBatch(
     batch.stream.map((line) => Math.round(line.time * 1000)),
   );
   return logs.transaction().execute(async (trx) => {
-    const claimed = await trx
-      .insertInto('log_batches')
-      .values({
-        node_id: nodeId,
-        seq: batch.seq,
-        lines: batch.access.length + batch.stream.length,
-        received_at: Date.now(),
-      })
-      .onConflict((oc) => oc.columns(['node_id', 'seq']).doNothing())
-      .returning('seq')
-      .executeTakeFirst();
-    if (!claimed) return false;
+    if (!(await claimBatch(trx, nodeId, batch))) return false;
     for (let i = 0; i < batch.access.length; i += CHUNK) {
       await trx
         .insertInto('access_logs')
@@ -132,18 +137,7 @@ async function ingestIntoClickHouse(
   batch: LogBatchBody,
 ): Promise<boolean> {
   return logs.transaction().execute(async (trx) => {
-    const claimed = await trx
-      .insertInto('log_batches')
-      .values({
-        node_id: nodeId,
-        seq: batch.seq,
-        lines: batch.access.length + batch.stream.length,
-        received_at: Date.now(),
-      })
-      .onConflict((oc) => oc.columns(['node_id', 'seq']).doNothing())
-      .returning('seq')
-      .executeTakeFirst();
-    if (!claimed) return false;
+    if (!(await claimBatch(trx, nodeId, batch))) return false;
     const firstAccess = await takeIds(trx, 'access', batch.access.length);
     const firstStream = await takeIds(trx, 'stream', batch.stream.length);
     await Promise.all([
