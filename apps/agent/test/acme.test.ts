@@ -8,10 +8,7 @@ import { openDatabase } from '../../master/src/db/database.ts';
 import { saveSetting } from '../../master/src/modules/settings/settings.service.ts';
 import { type Pebble, startPebble } from '../../master/src/test/pebble.ts';
 import { type PowerDns, startPowerDns } from '../../master/src/test/powerdns.ts';
-import { Nginx } from '../src/apply/nginx.ts';
-import { agentPaths } from '../src/paths.ts';
-import { agentCommandLine } from './support/agent.ts';
-import { NGINX_BINARY } from './support/edge.ts';
+import { agentCommandLine, agentNginx } from './support/agent.ts';
 import { edgeRequest, eventually } from './support/http.ts';
 import { adminToken, api, MasterProcess } from './support/master-process.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
@@ -102,13 +99,7 @@ describe('ACME HTTP-01 through master → agent → nginx', () => {
       await exited;
     }
     if (agentDir) {
-      const paths = agentPaths(agentDir);
-      await new Nginx({
-        binary: NGINX_BINARY,
-        prefix: paths.nginxDir,
-        errorLog: paths.errorLog,
-        pidFile: paths.pidFile,
-      }).stop(2000);
+      await agentNginx(agentDir).stop(2000);
     }
     await master?.stop();
     await origin?.close();

@@ -6,10 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCert } from '../../master/src/test/certs.ts';
-import { Nginx } from '../src/apply/nginx.ts';
-import { agentPaths } from '../src/paths.ts';
-import { agentCommandLine } from './support/agent.ts';
-import { NGINX_BINARY } from './support/edge.ts';
+import { agentCommandLine, agentNginx } from './support/agent.ts';
 import { type Answer, edgeRequest, eventually } from './support/http.ts';
 import { adminToken, api, MasterProcess } from './support/master-process.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
@@ -193,13 +190,7 @@ describe('package enforcement through master → agent → nginx', () => {
       await exited;
     }
     if (agentDir) {
-      const paths = agentPaths(agentDir);
-      await new Nginx({
-        binary: NGINX_BINARY,
-        prefix: paths.nginxDir,
-        errorLog: paths.errorLog,
-        pidFile: paths.pidFile,
-      }).stop(2000);
+      await agentNginx(agentDir).stop(2000);
     }
     await master?.stop();
     await origin?.close();

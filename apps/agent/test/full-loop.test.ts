@@ -5,10 +5,7 @@ import { join } from 'node:path';
 import type { Site } from '@rampart/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../master/src/db/database.ts';
-import { Nginx } from '../src/apply/nginx.ts';
-import { agentPaths } from '../src/paths.ts';
-import { agentCommandLine } from './support/agent.ts';
-import { NGINX_BINARY } from './support/edge.ts';
+import { agentCommandLine, agentNginx } from './support/agent.ts';
 import { edgeRequest, eventually } from './support/http.ts';
 import { adminToken, api, MasterProcess } from './support/master-process.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
@@ -44,13 +41,7 @@ describe('master → agent → nginx', () => {
     await exited;
   };
   const nginx = () => {
-    const paths = agentPaths(agentDir);
-    return new Nginx({
-      binary: NGINX_BINARY,
-      prefix: paths.nginxDir,
-      errorLog: paths.errorLog,
-      pidFile: paths.pidFile,
-    });
+    return agentNginx(agentDir);
   };
   const get = (host: string, path = '/') => edgeRequest(ports.http, { host, path });
   const servedBy = async (host: string, path = '/') => {

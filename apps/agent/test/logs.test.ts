@@ -4,11 +4,9 @@ import { connect, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { AccessLogLine } from '@rampart/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Nginx } from '../src/apply/nginx.ts';
 import { agentPaths } from '../src/paths.ts';
 import { makeSite, makeSnapshot, makeStream } from '../src/testing/snapshots.ts';
-import { agentCommandLine, INSTALL_TOKEN, testAgentOptions } from './support/agent.ts';
-import { NGINX_BINARY } from './support/edge.ts';
+import { agentCommandLine, agentNginx, INSTALL_TOKEN, testAgentOptions } from './support/agent.ts';
 import { type FakeMaster, startFakeMaster } from './support/fake-master.ts';
 import { edgeRequest, eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
@@ -94,13 +92,7 @@ describe('access and stream logs reach the master exactly once', () => {
 
   afterAll(async () => {
     await killAgent('SIGTERM');
-    const paths = agentPaths(dataDir);
-    await new Nginx({
-      binary: NGINX_BINARY,
-      prefix: paths.nginxDir,
-      errorLog: paths.errorLog,
-      pidFile: paths.pidFile,
-    }).stop(2000);
+    await agentNginx(dataDir).stop(2000);
     await master?.close();
     await origin?.close();
     await new Promise((resolve) => echo?.close(resolve));

@@ -4,10 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExposition, type Sample, sampleValue } from '../../master/src/modules/metrics/exposition-parser.ts';
-import { Nginx } from '../src/apply/nginx.ts';
-import { agentPaths } from '../src/paths.ts';
-import { agentCommandLine } from './support/agent.ts';
-import { NGINX_BINARY } from './support/edge.ts';
+import { agentCommandLine, agentNginx } from './support/agent.ts';
 import { edgeRequest, eventually } from './support/http.ts';
 import { adminToken, api, MasterProcess, terminate } from './support/master-process.ts';
 import { freePort } from './support/ports.ts';
@@ -69,13 +66,7 @@ describe('Prometheus /metrics on the agent and the master', () => {
   afterAll(async () => {
     if (agent && agent.exitCode === null) await terminate(agent, 5000);
     if (agentDir) {
-      const paths = agentPaths(agentDir);
-      await new Nginx({
-        binary: NGINX_BINARY,
-        prefix: paths.nginxDir,
-        errorLog: paths.errorLog,
-        pidFile: paths.pidFile,
-      }).stop(2000);
+      await agentNginx(agentDir).stop(2000);
     }
     await master?.stop();
     for (const dir of [agentDir, master?.dataDir]) if (dir) await rm(dir, { recursive: true, force: true });

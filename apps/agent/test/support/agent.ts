@@ -1,12 +1,20 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Nginx } from '../../src/apply/nginx.ts';
 import { defaultNginxUser } from '../../src/apply/nginx-user.ts';
 import type { AgentOptions } from '../../src/options.ts';
+import { agentPaths } from '../../src/paths.ts';
 import { NGINX_BINARY } from './edge.ts';
 import { freePort } from './ports.ts';
 
 export const INSTALL_TOKEN = 'install-token-0123456789';
+
+/** The nginx an agent with this data directory runs (it keeps serving when the agent stops): to stop it after a test. */
+export function agentNginx(dataDir: string): Nginx {
+  const paths = agentPaths(dataDir);
+  return new Nginx({ binary: NGINX_BINARY, prefix: paths.nginxDir, errorLog: paths.errorLog, pidFile: paths.pidFile });
+}
 
 /** Agent options for a test: its own data directory and loopback ports, short intervals. */
 export async function testAgentOptions(master: string, overrides: Partial<AgentOptions> = {}): Promise<AgentOptions> {
