@@ -29,6 +29,9 @@ describe('Lua modules in nginx', async () => {
             'events {}',
             'http {',
             `    lua_package_path "${LUA_DIR}/?.lua;;";`,
+            // The edge's shared dicts, for the modules that count and ban.
+            '    lua_shared_dict rampart_limits 1m;',
+            '    lua_shared_dict rampart_bans 1m;',
             `    init_by_lua_file "${join(TESTS, file)}";`,
             '}',
             '',

@@ -5,6 +5,7 @@ local char = string.char
 local sub = string.sub
 local floor = math.floor
 local tonumber = tonumber
+local unrolled = require "rampart.unrolled"
 
 local _M = {}
 
@@ -122,21 +123,17 @@ function _M.new(list)
   local longest_first = function(a, b) return a > b end
   table.sort(set.v4_lengths, longest_first)
   table.sort(set.v6_lengths, longest_first)
-  -- What an address is divided by for each length, in the same order (no power per request).
-  set.v4_divisors = {}
-  for i, bits in ipairs(set.v4_lengths) do set.v4_divisors[i] = 2 ^ (32 - bits) end
+  -- The IPv4 lookup as one probe per length, longest first, written out once (no loop per request).
+  local keys, divisors = {}, {}
+  for i, bits in ipairs(set.v4_lengths) do
+    keys[i], divisors[i] = set.v4[bits], 2 ^ (32 - bits)
+  end
+  set.v4_find = unrolled.probes(keys, divisors)
   return set
 end
 
 --- The range of `set` containing the IPv4 address `number` (from v4_number), or nil.
-function _M.find_v4(set, number)
-  local lengths, divisors, v4 = set.v4_lengths, set.v4_divisors, set.v4
-  for i = 1, #lengths do
-    local hit = v4[lengths[i]][floor(number / divisors[i])]
-    if hit then return hit end
-  end
-  return nil
-end
+function _M.find_v4(set, number) return set.v4_find(number) end
 
 --- The range of `set` containing the address `bin` (from parse: 4 or 16 bytes), or nil.
 function _M.find(set, bin)

@@ -1,12 +1,14 @@
 -- Conditions of matches and ACL entries, compiled once when the routing table loads: every request
 -- then runs closures over prepared sets, never parsing a rule.
 local cidr = require "rampart.cidr"
+local unrolled = require "rampart.unrolled"
 
 local ngx = ngx
 local find = string.find
 local byte = string.byte
 local sub = string.sub
 local upper = string.upper
+local match = string.match
 local lower = string.lower
 local re_find = ngx and ngx.re and ngx.re.find
 
@@ -22,44 +24,76 @@ local READERS = {
   host = function(var) return var.host end,
 }
 
+local function prefix_test(v)
+  local length, first, second = #v, byte(v, 1), byte(v, 2)
+  if length == 1 then return function(text) return byte(text, 1) == first end end
+  -- The second byte first (the first of a path is always "/"): most texts are refused without a substring.
+  return function(text) return byte(text, 2) == second and sub(text, 1, length) == v end
+end
+
+-- A pattern that only names words: "(?i)(sqlmap|nikto)", "curl|wget", "(?:bot)". Its words (letters,
+-- digits, space, "_", "-", "/": nothing PCRE reads as syntax outside a class) and whether case is
+-- ignored; nil for any other pattern. Such a pattern holds exactly when one word is in the text
+-- (ignoring ASCII case, as PCRE does without UTF mode), which plain finds answer without a regex
+-- call (its cache key and lookup per request).
+local function literal_words(pattern)
+  local caseless = false
+  if sub(pattern, 1, 4) == "(?i)" then
+    caseless, pattern = true, sub(pattern, 5)
+  end
+  local inner = match(pattern, "^%(%?:(.*)%)$") or match(pattern, "^%((.*)%)$") or pattern
+  local words = {}
+  for word in (inner .. "|"):gmatch("([^|]*)|") do
+    if not find(word, "^[%w _/-]+$") then return nil end
+    words[#words + 1] = caseless and lower(word) or word
+  end
+  return words, caseless
+end
+
+-- True when one of `words` is in the text (lowered once first when case is ignored).
+local function words_test(words, caseless)
+  local finds = {}
+  for i, word in ipairs(words) do
+    finds[i] = function(text) return find(text, word, 1, true) ~= nil end
+  end
+  local any = unrolled.any(finds)
+  if caseless then return function(text) return (any(lower(text))) end end
+  return any
+end
+
 local function string_test(op, values)
+  local tests = {}
   if op == "equals" then
     local set = {}
     for _, v in ipairs(values) do set[v] = true end
     return function(text) return set[text] == true end
   elseif op == "prefix" then
     for i = 1, #values do
-      -- Every path starts with "/": a rule on all paths needs no comparison.
-      if values[i] == "/" then return function(text) return byte(text, 1) == 47 end end
-    end
-    return function(text)
-      for i = 1, #values do
-        local v = values[i]
-        if sub(text, 1, #v) == v then return true end
-      end
-      return false
+      -- Every path starts with "/": a rule on all paths needs one comparison.
+      if values[i] == "/" then return prefix_test("/") end
+      tests[i] = prefix_test(values[i])
     end
   elseif op == "contains" then
-    return function(text)
-      for i = 1, #values do
-        if find(text, values[i], 1, true) then return true end
-      end
-      return false
+    for i = 1, #values do
+      local v = values[i]
+      tests[i] = function(text) return find(text, v, 1, true) ~= nil end
     end
   elseif op == "regex" then
     for _, v in ipairs(values) do
       -- ngx.re.find answers (from, to, err); a pattern that does not compile gives only err.
       local ok, _, _, err = pcall(re_find, "", v, "jo")
       if not ok or err then return nil, "regex does not compile: " .. tostring(err) end
-    end
-    return function(text)
-      for i = 1, #values do
-        if re_find(text, values[i], "jo") then return true end
+      local words, caseless = literal_words(v)
+      if words then
+        tests[#tests + 1] = words_test(words, caseless)
+      else
+        tests[#tests + 1] = function(text) return re_find(text, v, "jo") ~= nil end
       end
-      return false
     end
+  else
+    return nil, "unknown op " .. tostring(op)
   end
-  return nil, "unknown op " .. tostring(op)
+  return unrolled.any(tests)
 end
 
 --- A test `function(request) -> boolean` for one condition, or nil and why.
@@ -104,7 +138,7 @@ function _M.compile(condition)
       read = READERS[field]
       if not read then return nil, "unknown field " .. tostring(field) end
     end
-    test = function(request) return compare(request:get(key, read)) end
+    test = function(request) return (compare(request:get(key, read))) end
   end
   if negate then return function(request) return not test(request) end end
   return test
@@ -119,14 +153,7 @@ function _M.compile_all(conditions)
     if not test then return nil, "condition " .. i .. ": " .. err end
     tests[i] = test
   end
-  local n = #tests
-  if n == 1 then return tests[1] end
-  return function(request)
-    for i = 1, n do
-      if not tests[i](request) then return false end
-    end
-    return true
-  end
+  return unrolled.all(tests)
 end
 
 -- The request as conditions see it: each value read from nginx at most once.
@@ -146,7 +173,9 @@ end
 function Request:ip()
   local bin = self.ip_bin
   if bin == nil then
-    bin = cidr.parse(self:addr()) or false
+    -- nginx's own bytes of the address (no text to parse: a loop per request), else the text's.
+    bin = self.var.binary_remote_addr
+    if bin == nil or (#bin ~= 4 and #bin ~= 16) then bin = cidr.parse(self:addr()) or false end
     self.ip_bin = bin
   end
   return bin or nil
@@ -156,11 +185,13 @@ end
 function Request:in_set(set)
   local number = self.ip_number
   if number == nil then
-    number = cidr.v4_number(self:addr()) or false
+    local bin = self:ip()
+    number = bin and #bin == 4 and byte(bin, 1) * 16777216 + byte(bin, 2) * 65536 + byte(bin, 3) * 256 + byte(bin, 4)
+      or false
     self.ip_number = number
   end
-  if number then return cidr.find_v4(set, number) end
-  return cidr.find(set, self:ip())
+  if number then return (set.v4_find(number)) end
+  return (cidr.find(set, self:ip()))
 end
 
 function Request:get(field, read)
@@ -173,7 +204,7 @@ function Request:get(field, read)
 end
 
 function _M.request(var)
-  return setmetatable({ var = var }, Request)
+  return (setmetatable({ var = var }, Request))
 end
 
 return _M

@@ -8,12 +8,16 @@ local captcha = require "rampart.captcha"
 local challenge = require "rampart.challenge"
 local cidr = require "rampart.cidr"
 local conditions = require "rampart.conditions"
+local unrolled = require "rampart.unrolled"
 
 local ngx = ngx
 local limits = ngx.shared.rampart_limits
 local bans = ngx.shared.rampart_bans
 
 local _M = {}
+
+-- Made below, beside the per-request checks it chains.
+local chain_lines
 
 --- What `check` answers when an ACL allow entry decided: nothing after it runs (the WAF included).
 _M.ALLOW = { allow = true }
@@ -89,7 +93,27 @@ local function compile_acl(entries)
       i = i + 1
     end
   end
-  return out
+  -- One lookup per entry, written out in order (no loop per request): answers the deciding entry's
+  -- number and whether it allows, or nothing.
+  local finds = {}
+  for k, entry in ipairs(out) do
+    local allow = entry.allow
+    if entry.set then
+      local set, index_of = entry.set, entry.index_of
+      finds[k] = function(request)
+        local hit = request:in_set(set)
+        if hit then return index_of[hit], allow end
+        return nil
+      end
+    else
+      local test, index = entry.test, entry.index
+      finds[k] = function(request)
+        if test(request) then return index, allow end
+        return nil
+      end
+    end
+  end
+  return unrolled.first_pair(finds)
 end
 
 --- Compiles the protection of the routing table in place; returns the ids of sites whose protection
@@ -99,7 +123,7 @@ function _M.compile(data, sites)
   for _, group in ipairs(type(data.protection) == "table" and data.protection.rule_groups or {}) do
     if type(group) == "table" and type(group.id) == "number" then
       local lines, err = compile_lines(group)
-      if lines then groups[group.id] = lines else ngx.log(ngx.ERR, "rampart: rule group ", group.id, ": ", err) end
+      if lines then groups[group.id] = chain_lines(lines) else ngx.log(ngx.ERR, "rampart: rule group ", group.id, ": ", err) end
     end
   end
   local protection = type(data.protection) == "table" and data.protection or {}
@@ -220,24 +244,53 @@ local function run_filter(site, protect, line, request, ip)
   return "challenge", passed == false and "failed " .. kind or kind
 end
 
+-- What a line whose filter the client failed decides: a decision, or nil and the log reason to
+-- keep (the first logged line's).
+local function decide(site, line, ip, failed, detail, logged)
+  if failed == "delay" then
+    return { delay = line.filter.delay_ms / 1000, reason = reason("delay", "delay", line, detail) }
+  elseif line.action == "log" then
+    return nil, logged or reason(failed, "log", line, detail)
+  elseif failed == "challenge" and detail == line.filter.type then
+    -- No pass yet: the challenge itself is the answer.
+    return { challenge = line.filter, reason = reason("challenge", "challenge", line, detail) }
+  elseif line.action == "ban" then
+    bans:set("b:" .. site.sid .. ":" .. ip, line.group, line.ban_seconds)
+    return deny(failed, "ban", line, detail .. ", banned " .. line.ban_seconds .. " s", true)
+  end
+  return deny(failed, "block", line, detail)
+end
+
+-- One line: nil when its match does not hold or the client passes its filter, else what failing
+-- decides, and the log reason carried on.
+local function run_line(line, site, protect, request, ip, logged)
+  if not line.test(request) then return nil, logged end
+  local failed, detail = run_filter(site, protect, line, request, ip)
+  if not failed then return nil, logged end
+  return decide(site, line, ip, failed, detail, logged)
+end
+
+local function after_lines(logged)
+  if logged then return { reason = logged } end
+  return nil
+end
+
+-- The lines of a group, top to bottom, written out once per group (no loop per request): the first
+-- decision ends them, a logged failure is carried on.
+chain_lines = function(lines)
+  lines.run = unrolled.steps(lines, run_line, after_lines)
+  return lines
+end
+
 --- What protection makes of this request (a conditions.request): nil to go on, `_M.ALLOW` (an ACL allow entry: go on and skip
 --- every later check), or {status, reason, challenge?, delay?}.
 function _M.check(site, protect, request)
   local acl = protect.acl
   if acl then
-    for i = 1, #acl do
-      local entry = acl[i]
-      local index
-      if entry.set then
-        local hit = request:in_set(entry.set)
-        index = hit and entry.index_of[hit]
-      elseif entry.test(request) then
-        index = entry.index
-      end
-      if index then
-        if entry.allow then return _M.ALLOW end
-        return deny("acl", "deny", nil, "entry " .. index)
-      end
+    local index, allow = acl(request)
+    if index then
+      if allow then return _M.ALLOW end
+      return deny("acl", "deny", nil, "entry " .. index)
     end
   end
   if protect.whitelist and request:in_set(protect.whitelist) then return nil end
@@ -248,30 +301,14 @@ function _M.check(site, protect, request)
 
   local lines = protect.under_attack and protect.attack or protect.normal
   if not lines then return nil end
-  local logged
-  for i = 1, #lines do
-    local line = lines[i]
-    if line.test(request) then
-      local failed, detail = run_filter(site, protect, line, request, ip)
-      if failed == "delay" then
-        return { delay = line.filter.delay_ms / 1000, reason = reason("delay", "delay", line, detail) }
-      elseif failed then
-        if line.action == "log" then
-          logged = logged or reason(failed, "log", line, detail)
-        elseif failed == "challenge" and detail == line.filter.type then
-          -- No pass yet: the challenge itself is the answer.
-          return { challenge = line.filter, reason = reason("challenge", "challenge", line, detail) }
-        elseif line.action == "ban" then
-          bans:set("b:" .. site.sid .. ":" .. ip, line.group, line.ban_seconds)
-          return deny(failed, "ban", line, detail .. ", banned " .. line.ban_seconds .. " s", true)
-        else
-          return deny(failed, "block", line, detail)
-        end
-      end
-    end
-  end
-  if logged then return { reason = logged } end
-  return nil
+  return (lines.run(site, protect, request, ip))
+end
+
+--- `check` for the router's protected call: LuaJIT cannot end a compiled `check` by returning into
+--- pcall's frame, and gives it up; returning into this one it can.
+function _M.protected_check(site, protect, request)
+  local decision = _M.check(site, protect, request)
+  return decision
 end
 
 --- Carries out a decision of `check` (outside the protected call: these end or pause the request);

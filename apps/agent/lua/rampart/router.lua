@@ -9,7 +9,6 @@ local routes = require "rampart.routes"
 local ngx = ngx
 local var = ngx.var
 local req = ngx.req
-local byte = string.byte
 local sub = string.sub
 local lower = string.lower
 local find = string.find
@@ -39,21 +38,6 @@ local function acme_answer(uri)
   ngx.header["Content-Type"] = "text/plain"
   ngx.print(answer)
   return ngx.exit(200)
-end
-
--- The first cache rule the path matches (rules read top to bottom), or nil.
-local function cache_rule(site, uri)
-  for _, rule in ipairs(site.cache) do
-    local prefix = rule.prefix
-    if prefix then
-      if sub(uri, 1, #prefix) == prefix then return rule end
-    else
-      local ext = rule.ext
-      local from = #uri - #ext
-      if from > 1 and byte(uri, from) == 46 and lower(sub(uri, from + 1)) == ext then return rule end
-    end
-  end
-  return nil
 end
 
 -- True for a request of a WAF site's static file that cannot carry a payload to the engine: GET or
@@ -152,7 +136,7 @@ function _M.route()
   local request
   if guard then
     request = conditions.request(var)
-    local ok, decision = pcall(protect.check, site, guard, request)
+    local ok, decision = pcall(protect.protected_check, site, guard, request)
     if not ok then
       -- Fail open: a fault in protection must not take the site down.
       ngx.log(ngx.ERR, "rampart: protection of site ", site.sid, " failed: ", decision)
@@ -207,7 +191,7 @@ function _M.route()
     end
   end
   if site.has_cache then
-    local rule = cache_rule(site, request and request.path or var.uri)
+    local rule = site.cache_rule(request and request.path or var.uri)
     if rule then
       -- The key is `<site>|<host><path and query>`, built by nginx (proxy_cache_key) from these.
       if rule.ignore_query then var.rampart_ignore_query = "1" end

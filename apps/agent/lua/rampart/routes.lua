@@ -2,6 +2,11 @@
 -- worker shares it copy-on-write. The agent writes routes.json already validated; this loader checks
 -- the shape again and leaves out (and counts) an entry it cannot use instead of failing the config.
 local cjson = require "cjson.safe"
+local unrolled = require "rampart.unrolled"
+
+local byte = string.byte
+local lower = string.lower
+local sub = string.sub
 
 local _M = {
   version = -1, sites = {}, by_id = {}, hosts = {}, certs = {}, acme = {}, refused = {}, unprotected = {},
@@ -72,6 +77,30 @@ local function valid_site(s)
   return true
 end
 
+-- The first cache rule a path matches (rules read top to bottom), or nil: written out once (no loop
+-- per request).
+local function cache_chain(rules)
+  local finds = {}
+  for i, rule in ipairs(rules) do
+    local prefix, ext = rule.prefix, rule.ext
+    if prefix then
+      local length = #prefix
+      finds[i] = function(uri)
+        if sub(uri, 1, length) == prefix then return rule end
+        return nil
+      end
+    else
+      local length = #ext
+      finds[i] = function(uri)
+        local from = #uri - length
+        if from > 1 and byte(uri, from) == 46 and lower(sub(uri, from + 1)) == ext then return rule end
+        return nil
+      end
+    end
+  end
+  return unrolled.first(finds)
+end
+
 --- Loads `path`; returns nothing, raises on an unreadable file (the config must not load half-empty).
 function _M.load(path)
   local file = assert(io.open(path, "rb"))
@@ -137,6 +166,7 @@ function _M.load(path)
           s.waf_static = nil
         end
       end
+      s.cache_rule = cache_chain(s.cache)
       _M.sites[#_M.sites + 1] = s
       _M.by_id[s.sid] = s
       for _, h in ipairs(s.hosts) do

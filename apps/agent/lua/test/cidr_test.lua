@@ -28,3 +28,10 @@ assert(cidr.parse("1.2.3") == nil and cidr.parse("1.2.3.256") == nil and cidr.pa
 assert(cidr.v4_number("1.2.3") == nil and cidr.v4_number("1..2.3") == nil and cidr.v4_number("1.2.3.4.") == nil)
 assert(cidr.v4_number("255.255.255.255") == 4294967295)
 assert(cidr.new({ "1.2.3.4/33" }) == nil)
+-- Every prefix length is probed, longest first, whatever the number of lengths.
+local nested = assert(cidr.new({ "10.0.0.0/8", "10.1.0.0/16", "10.1.2.0/24", "10.1.2.3", "10.1.2.0/28", "0.0.0.0/0" }))
+assert(has(nested, "10.1.2.3") == "10.1.2.3" and has(nested, "10.1.2.4") == "10.1.2.0/28")
+assert(has(nested, "10.1.2.200") == "10.1.2.0/24" and has(nested, "10.1.9.9") == "10.1.0.0/16")
+assert(has(nested, "10.9.9.9") == "10.0.0.0/8" and has(nested, "9.9.9.9") == "0.0.0.0/0")
+local empty = assert(cidr.new({}))
+assert(has(empty, "10.1.2.3") == nil, "an empty set holds nothing")

@@ -113,3 +113,23 @@ os.remove(limits_path)
 assert(routes.by_id["21"] and routes.by_id["21"].suspend == "traffic", "a suspended site keeps its reason")
 assert(routes.by_id["22"] and routes.by_id["22"].rate == 65536 and routes.by_id["22"].cap == 1250000, "rates load")
 assert(table.concat(routes.refused, ",") == "23,24,25,26,27", "refused: " .. table.concat(routes.refused, ","))
+
+-- Cache rules are read top to bottom: the first that matches the path answers.
+local rules_site = site(21, nil)
+rules_site.cache = {
+  { prefix = "/img/", location = "@rampart_cache_60", ignore_query = false },
+  { ext = "png", location = "@rampart_cache_600", ignore_query = true },
+  { prefix = "/", location = "@rampart_cache_1", ignore_query = false },
+}
+local rules_path = os.tmpname()
+local rules_file = assert(io.open(rules_path, "wb"))
+rules_file:write(cjson.encode({ version = 6, https_port = 443, secret = "00", certs = {}, acme = {}, sites = { rules_site },
+  protection = { rule_groups = {}, acls = {}, bans = {}, unbans = {} } }))
+rules_file:close()
+routes.load(rules_path)
+os.remove(rules_path)
+local cached = assert(routes.by_id["21"])
+assert(cached.cache_rule("/img/a.png").location == "@rampart_cache_60", "the first rule")
+assert(cached.cache_rule("/a/B.PNG").location == "@rampart_cache_600", "an extension, in any case")
+assert(cached.cache_rule("/png").location == "@rampart_cache_1", "a name that is only the extension is not one")
+assert(routes.by_id["1"].cache_rule("/x") == nil, "a path no rule matches is not cached")
