@@ -8,6 +8,7 @@
 // The edge's site inspects static files too: this counts what the engine detects, not what skips it.
 // Usage: BENCH_CRS_TESTS=/path/to/coreruleset-3.3.4/tests/regression/tests node bench/waf-corpus.ts
 //   Without BENCH_CRS_TESTS the CRS v3.3.4 release archive is downloaded (never committed here);
+//   BENCH_CRS_PARANOIA sets another level than 4 (1 checks the rules a paranoia-1 tree leaves out);
 //   BENCH_CORPUS_FAILURES=1 prints each failed test and why. Needs Debian's nginx with the Rampart
 //   modules, ModSecurity and the CRS.
 import { execFileSync } from 'node:child_process';
@@ -25,6 +26,8 @@ const CRS_RELEASE = 'https://github.com/coreruleset/coreruleset/archive/refs/tag
 const CRS_SETUP = process.env.RAMPART_CRS_SETUP ?? '/etc/modsecurity/crs/crs-setup.conf';
 const CRS_RULES = process.env.RAMPART_CRS_DIR ?? '/usr/share/modsecurity-crs/rules';
 const BATCH = 40;
+/** The CRS project runs its corpus at paranoia 4; a lower level checks the rules a lighter profile keeps. */
+const PARANOIA = Number(process.env.BENCH_CRS_PARANOIA ?? 4);
 const PARALLEL = 8;
 
 interface StageInput {
@@ -235,7 +238,7 @@ async function runCorpus(tests: CorpusTest[], target: number, auditLog: string):
 /** What the CRS project's test set-up adds to crs-setup.conf (its tests/regression README). */
 const CORPUS_SETTINGS = [
   'SecAction "id:900005,phase:1,nolog,pass,ctl:ruleEngine=DetectionOnly,ctl:ruleRemoveById=910000,\\',
-  '  setvar:tx.paranoia_level=4,setvar:tx.crs_validate_utf8_encoding=1,\\',
+  `  setvar:tx.paranoia_level=${PARANOIA},setvar:tx.crs_validate_utf8_encoding=1,\\`,
   '  setvar:tx.arg_name_length=100,setvar:tx.arg_length=400"',
   '',
 ].join('\n');
@@ -279,7 +282,7 @@ const stock = startPlainNginx(
   ['load_module /usr/lib/nginx/modules/ngx_http_modsecurity_module.so;'],
 );
 
-const waf = { mode: 'detect' as const, paranoia: 4, exclusions: [910000] };
+const waf = { mode: 'detect' as const, paranoia: PARANOIA, exclusions: [910000] };
 const edge = await createEdge();
 try {
   const outcome = await edge.applier.apply(
@@ -307,7 +310,7 @@ try {
   const onlyEdge = tests.filter((test) => edgePassed.has(test.title) && !stockPassed.has(test.title));
   console.log(
     [
-      `date: ${started}  CRS regression corpus: ${tests.length} tests, detect mode, paranoia 4`,
+      `date: ${started}  CRS regression corpus: ${tests.length} tests, detect mode, paranoia ${PARANOIA}`,
       `edge WAF site: ${edgePassed.size} of ${tests.length} pass`,
       `stock nginx + ModSecurity + CRS: ${stockPassed.size} of ${tests.length} pass`,
       `pass on stock only (${onlyStock.length}): ${onlyStock.map((test) => test.title).join(' ')}`,
