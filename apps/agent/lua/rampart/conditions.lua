@@ -11,6 +11,7 @@ local upper = string.upper
 local match = string.match
 local lower = string.lower
 local re_find = ngx and ngx.re and ngx.re.find
+local new_table = require "table.new"
 
 local _M = {}
 
@@ -204,7 +205,11 @@ function Request:get(field, read)
 end
 
 function _M.request(var)
-  return (setmetatable({ var = var }, Request))
+  -- Room for every value a request reads made at once: growing the table key by key reallocates
+  -- its hash part four times a request.
+  local request = new_table(0, 16)
+  request.var = var
+  return (setmetatable(request, Request))
 end
 
 return _M
