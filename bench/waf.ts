@@ -9,15 +9,18 @@
 //  4. the edge's WAF site (block, static files skipping the engine, the default) vs the stock
 //     ModSecurity proxy of 1, on a mix of 80 % static (.png, .css, .js GETs) and 20 % dynamic
 //     requests (target: at least 5x), on the dynamic requests alone (target: at least 1.5x), and
-//     on the static ones alone.
+//     on the static ones alone. The machine may be shared: beside the rates, each figure gives the
+//     nginx workers' CPU time a request (edge and stock, origin excluded) and the ratio of those,
+//     which a busy machine disturbs far less than the rates.
 // Usage: node bench/waf.ts   (needs wrk, Debian's nginx with the Rampart modules, ModSecurity and the CRS)
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEFAULT_SITE_PROTECTION, type SiteProtection } from '@rampart/contracts';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from '../apps/agent/test/support/edge.ts';
 import { freePort } from '../apps/agent/test/support/ports.ts';
 import { startBenchOrigin, startPlainNginx } from './nginx-process.ts';
-import { alternate, tempDir, wrkRounds } from './support.ts';
+import { alternate, median, tempDir, type WrkTarget, wrk, wrkRounds } from './support.ts';
 
 const { seconds: SECONDS, rounds: ROUNDS, header } = wrkRounds();
 const report: string[] = [header];
@@ -110,8 +113,52 @@ const mixLua = (host: string, paths: readonly string[]) =>
     'end',
   ].join('\n');
 
-const ratioLine = (label: string, r: ReturnType<typeof compare>, target: number) =>
-  `${label}: edge WAF site ${r.a.toFixed(0)} req/s, p99 ${r.aP99.toFixed(2)} ms; stock ModSecurity ${r.b.toFixed(0)} req/s, p99 ${r.bP99.toFixed(2)} ms; ${(r.a / r.b).toFixed(2)}x (target at least ${target}x)`;
+/** The worker processes of an nginx, from its pid file (or the prefix directory holding nginx.pid). */
+function workersOf(pidFile: string): number[] {
+  const master = readFileSync(pidFile.endsWith('.pid') ? pidFile : join(pidFile, 'nginx.pid'), 'utf8').trim();
+  return readFileSync(`/proc/${master}/task/${master}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker process'))
+    .map(Number);
+}
+
+/** User and system CPU seconds of processes so far. */
+function cpuSeconds(pids: number[]): number {
+  return pids.reduce((sum, pid) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return sum + (Number(fields[11]) + Number(fields[12])) / 100;
+  }, 0);
+}
+
+/** Alternating rounds of the edge and stock, with each one's nginx worker CPU time a request. */
+function compareWithCpu(edgeTarget: WrkTarget, stockTarget: WrkTarget, workers: { edge: number[]; stock: number[] }) {
+  const runs = { a: [] as number[], b: [] as number[], aP99: [] as number[], bP99: [] as number[] };
+  const cpu = { a: [] as number[], b: [] as number[] };
+  const run = (target: WrkTarget, pids: number[], rates: number[], p99s: number[], cpus: number[]) => {
+    const before = cpuSeconds(pids);
+    const result = wrk(target.url, { seconds: SECONDS, connections: 32, lua: target.lua });
+    cpus.push(((cpuSeconds(pids) - before) * 1e6) / result.requests);
+    rates.push(result.requestsPerSecond);
+    p99s.push(result.p99Ms);
+  };
+  for (let round = 0; round < ROUNDS; round++) {
+    run(edgeTarget, workers.edge, runs.a, runs.aP99, cpu.a);
+    run(stockTarget, workers.stock, runs.b, runs.bP99, cpu.b);
+  }
+  return {
+    a: median(runs.a),
+    b: median(runs.b),
+    aP99: median(runs.aP99),
+    bP99: median(runs.bP99),
+    aCpu: median(cpu.a),
+    bCpu: median(cpu.b),
+  };
+}
+
+const ratioLine = (label: string, r: ReturnType<typeof compareWithCpu>, target: number) =>
+  `${label}: edge WAF site ${r.a.toFixed(0)} req/s, p99 ${r.aP99.toFixed(2)} ms, ${r.aCpu.toFixed(0)} µs CPU a request; stock ModSecurity ${r.b.toFixed(0)} req/s, p99 ${r.bP99.toFixed(2)} ms, ${r.bCpu.toFixed(0)} µs CPU a request; ${(r.a / r.b).toFixed(2)}x by rate, ${(r.bCpu / r.aCpu).toFixed(2)}x by CPU a request (target at least ${target}x)`;
 
 const line = (label: string, r: ReturnType<typeof compare>, names: [string, string]) =>
   `${label}: ${names[0]} ${r.a.toFixed(0)} req/s, p99 ${r.aP99.toFixed(2)} ms; ${names[1]} ${r.b.toFixed(0)} req/s, p99 ${r.bP99.toFixed(2)} ms; ratio ${(r.a / r.b).toFixed(3)}, p99 added ${(r.aP99 - r.bP99).toFixed(2)} ms`;
@@ -137,27 +184,25 @@ try {
     `the edge keeps ${((edgeRun.a / edgeRun.b / (stockRun.a / stockRun.b)) * 100).toFixed(1)} % of stock ModSecurity's relative throughput`,
   );
   const stockUrl = `http://127.0.0.1:${stockWafPort}/`;
-  const mixed = alternate(
+  const workers = { edge: workersOf(withWaf.paths.pidFile), stock: workersOf(stock.dir) };
+  const mixed = compareWithCpu(
     { url: edgeUrl, lua: mixLua('waf.test', MIX_PATHS) },
     { url: stockUrl, lua: mixLua('stock.test', MIX_PATHS) },
-    SECONDS,
-    ROUNDS,
+    workers,
   );
   report.push(ratioLine('80 % static / 20 % dynamic', mixed, 5));
   const dynamicPaths = MIX_PATHS.filter((path) => path.includes('?'));
-  const dynamic = alternate(
+  const dynamic = compareWithCpu(
     { url: edgeUrl, lua: mixLua('waf.test', dynamicPaths) },
     { url: stockUrl, lua: mixLua('stock.test', dynamicPaths) },
-    SECONDS,
-    ROUNDS,
+    workers,
   );
   report.push(ratioLine('dynamic only', dynamic, 1.5));
   const staticPaths = MIX_PATHS.filter((path) => !path.includes('?'));
-  const staticOnly = alternate(
+  const staticOnly = compareWithCpu(
     { url: edgeUrl, lua: mixLua('waf.test', staticPaths) },
     { url: stockUrl, lua: mixLua('stock.test', staticPaths) },
-    SECONDS,
-    ROUNDS,
+    workers,
   );
   report.push(ratioLine('static only (what the skip itself gives)', staticOnly, 5));
 } finally {
