@@ -43,9 +43,11 @@ describe('/sys/op commands reach a real agent', () => {
   });
 
   afterAll(async () => {
+    // The master first: an agent in this process that stopped first leaves its aborted command poll's
+    // socket open, and the master's close then waits out the keep-alive timeout (70 s).
+    await master?.stop();
     await agent?.stop();
     await agent?.nginx.stop(2000);
-    await master?.stop();
     for (const dir of [agentDir, master?.dataDir]) if (dir) await rm(dir, { recursive: true, force: true });
   });
 
