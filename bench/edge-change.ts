@@ -16,23 +16,10 @@ import { adminToken, api, MasterProcess } from '../apps/agent/test/support/maste
 import { openDatabase } from '../apps/master/src/db/database.ts';
 import { NGINX, startBenchOrigin } from './nginx-process.ts';
 import { seedSites } from './site-seed.ts';
-import { freePort, ROOT, tempDir, wrk } from './support.ts';
+import { freePort, pause, percentile, ROOT, tempDir, until, wrk } from './support.ts';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 40);
 const SITES = Number(process.env.BENCH_SITES ?? 10_000);
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(values.length * p) - 1)] ?? Number.NaN;
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-async function until<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    await pause(5);
-  }
-  throw new Error('timed out');
-}
 
 /** wrk on `host` until stopped, each of its 32 connections pausing `delayMs` between requests. */
 function startLoad(url: string, host: string, delayMs: number): { stop: () => Promise<number> } {

@@ -10,22 +10,11 @@ import { freePort } from '../apps/agent/test/support/ports.ts';
 import { openDatabase } from '../apps/master/src/db/database.ts';
 import { migrateToLatest } from '../apps/master/src/db/migrate.ts';
 import { NGINX } from './nginx-process.ts';
-import { median, ROOT, tempDir, wrk } from './support.ts';
+import { median, pause, ROOT, tempDir, until, wrk } from './support.ts';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 100);
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? Number.NaN;
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-async function until<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    await pause(5);
-  }
-  throw new Error('timed out');
-}
 
 /** Figures 4 and 5: the real master, the agent as a process, and its nginx. */
 export async function edgeLoop(originPorts: { a: number; b: number }): Promise<string[]> {

@@ -11,7 +11,7 @@ import { openEventStore } from '../apps/master/src/db/events.ts';
 import { launchClickHouse } from '../apps/master/src/test/clickhouse-server.ts';
 import { BENCH_ADMIN_PASSWORD, startInProcessMaster } from './in-process.ts';
 import { seedSites } from './site-seed.ts';
-import { median } from './support.ts';
+import { median, percentile } from './support.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const SITES = Number(process.env.BENCH_SITES ?? 10_000);
@@ -20,10 +20,7 @@ const STORES = (process.env.BENCH_STORES ?? 'sqlite,clickhouse').split(',');
 const HOURS = 30 * 24;
 const DAY_MS = 86_400_000;
 
-const p99 = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
-};
+const p99 = (values: number[]) => percentile(values, 0.99);
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 async function timed(calls: number, run: (i: number) => Promise<void>) {

@@ -4,7 +4,7 @@
 // BENCH_NODES nodes (default 100). Prints the median and p99 of each call over BENCH_CALLS calls.
 // Usage: node bench/monitor-stream-node.ts
 import { BENCH_ADMIN_PASSWORD, startInProcessMaster } from './in-process.ts';
-import { median } from './support.ts';
+import { median, percentile } from './support.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
@@ -12,10 +12,7 @@ const NODES = Number(process.env.BENCH_NODES ?? 100);
 const HOURS = 30 * 24;
 const CHUNK = 500;
 
-const p99 = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
-};
+const p99 = (values: number[]) => percentile(values, 0.99);
 
 const { app, database, base } = await startInProcessMaster('rampart-monitor-bench-');
 try {

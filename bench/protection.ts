@@ -11,86 +11,13 @@ import type { EdgeProtection, EdgeRuleGroup, SiteProtection } from '@rampart/con
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
 import { startBenchOrigin } from './nginx-process.ts';
+import { blocklistAcl, line, protection, realisticRules } from './protection-rules.ts';
 import { alternate, wrkInBackground, wrkRounds } from './support.ts';
 
 const { seconds: SECONDS, rounds: ROUNDS, header } = wrkRounds();
 const report: string[] = [header];
 
 const { port: originPort, nginx: origin } = await startBenchOrigin();
-
-const protection = (overrides: Partial<SiteProtection>): SiteProtection => ({
-  rule_group_id: null,
-  attack_rule_group_id: null,
-  under_attack: false,
-  whitelist: [],
-  waf: { mode: 'off', paranoia: 1, exclusions: [] },
-  ...overrides,
-});
-
-// 1,000 ranges the bench client is not in, of mixed prefix lengths, as blocklists look.
-const cidrs = Array.from({ length: 1000 }, (_, i) => {
-  const lengths = [32, 24, 16, 28];
-  const bits = lengths[i % lengths.length]!;
-  return `${10 + (i % 200)}.${(i * 7) % 256}.${(i * 13) % 256}.${bits === 32 ? (i * 3) % 256 : 0}/${bits}`;
-});
-
-const line = (
-  id: number,
-  conditions: EdgeRuleGroup['rules'][number]['conditions'],
-  filter: EdgeRuleGroup['rules'][number]['filter'],
-  action: 'block' | 'ban' | 'log' = 'block',
-) => ({ match_id: id, filter_id: id, conditions, filter, action, ban_seconds: 600 });
-
-const realistic: EdgeRuleGroup = {
-  id: 1,
-  rules: [
-    // Every request is counted (far below its limit): the rate path runs on each request.
-    line(1, [{ field: 'path', op: 'prefix', values: ['/'], negate: false }], {
-      name: 'per ip',
-      type: 'rate',
-      requests: 1_000_000,
-      seconds: 60,
-      per: 'ip',
-    }),
-    line(
-      2,
-      [{ field: 'path', op: 'prefix', values: ['/login', '/wp-login.php', '/xmlrpc.php'], negate: false }],
-      {
-        name: 'login',
-        type: 'rate',
-        requests: 20,
-        seconds: 60,
-        per: 'ip_url',
-      },
-      'ban',
-    ),
-    line(3, [{ field: 'user_agent', op: 'regex', values: ['(?i)(sqlmap|nikto|masscan|zgrab)'], negate: false }], {
-      name: 'scanners',
-      type: 'js',
-      valid_seconds: 3600,
-    }),
-    line(
-      4,
-      [
-        { field: 'method', op: 'equals', values: ['POST', 'PUT', 'DELETE'], negate: false },
-        { field: 'referer', op: 'contains', values: ['spam.example'], negate: false },
-      ],
-      { name: 'spam posts', type: 'redirect', valid_seconds: 3600 },
-    ),
-    line(
-      5,
-      [{ field: 'query', op: 'contains', values: ['union select', '<script'], negate: false }],
-      {
-        name: 'probes',
-        type: 'rate',
-        requests: 1,
-        seconds: 60,
-        per: 'ip',
-      },
-      'ban',
-    ),
-  ],
-};
 
 const flood: EdgeRuleGroup = {
   id: 2,
@@ -111,16 +38,8 @@ const flood: EdgeRuleGroup = {
 };
 
 const edgeProtection: EdgeProtection = {
-  rule_groups: [realistic, flood],
-  acls: [
-    {
-      site_id: 2,
-      entries: cidrs.map((cidr) => ({
-        action: 'deny' as const,
-        condition: { field: 'ip' as const, op: 'cidr' as const, values: [cidr], negate: false },
-      })),
-    },
-  ],
+  rule_groups: [realisticRules(1), flood],
+  acls: [blocklistAcl(2)],
   bans: [],
   unbans: [],
 };

@@ -129,6 +129,25 @@ export function wrkInBackground(url: string, options: WrkOptions): Promise<WrkRe
   });
 }
 
+/** The nearest-rank percentile (`p` from 0 to 1) of the values. */
+export const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)] ?? Number.NaN;
+};
+
+export const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Polls `check` every 5 ms until it answers something (errors count as not yet), at most `timeoutMs`. */
+export async function until<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    await pause(5);
+  }
+  throw new Error('timed out');
+}
+
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
