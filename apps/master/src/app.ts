@@ -4,7 +4,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { MasterConfig } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
-import { openEventStore } from './db/events.ts';
+import { type EventStore, openEventStore } from './db/events.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { App } from './http.ts';
 import { configureAcmeHttp } from './modules/acme/acme-http.ts';
@@ -75,6 +75,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** An already opened database (tests pass one per dialect); otherwise opened from the config. */
   database?: DatabaseHandle;
+  /** An already opened logs store (tests keep it to check what was stored); otherwise opened from the config. */
+  events?: EventStore;
   sms?: SmsProvider;
   /** Tests only: a CA to trust for webhook targets, and loopback targets allowed. */
   webhooks?: WebhookOptions;
@@ -108,7 +110,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
 
   const database = options.database ?? openDatabase({ dataDir: config.dataDir, url: config.databaseUrl });
   await migrateToLatest(database);
-  const events = await openEventStore(config.logsUrl, database.logs);
+  const events = options.events ?? (await openEventStore(config.logsUrl, database.logs));
   await ensureFirstAdmin(database.db, { password: config.adminPassword, dataDir: config.dataDir, log: app.log });
   const messenger = createMessenger({
     db: database.db,
@@ -177,7 +179,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await notifier.stop();
     await tasks.stop();
     messenger.close();
-    await events.close();
+    if (!options.events) await events.close();
     if (!options.database) await database.close();
   });
 

@@ -42,14 +42,16 @@ export async function startTestApp(
     RAMPART_ADMIN_PASSWORD: ADMIN_PASSWORD,
     ...options.env,
   });
+  // One logs store for the app and the test's checks: ClickHouse's tables are made once.
+  const events = await openEventStore(config.logsUrl, database.logs);
   const app = await buildApp(config, {
     logger: false,
     database,
+    events,
     ...(options.sms && { sms: options.sms }),
     ...(options.background !== undefined && { background: options.background }),
     ...(options.webhooks && { webhooks: options.webhooks }),
   });
-  const events = await openEventStore(config.logsUrl, database.logs);
   const call: TestApp['call'] = async (method, url, { token, body } = {}) => {
     const response = await app.inject({
       method,
