@@ -92,6 +92,7 @@ try {
           response_headers: [{ name: 'X-Change', value }],
         });
         const started = performance.now();
+        if (process.env.BENCH_VERBOSE) console.error(`${new Date().toISOString()} change ${value} accepted`);
         await until(
           async () =>
             (await edgeRequest(ports.http, { host: 'change.bench.test' })).headers['x-change'] === value || undefined,

@@ -11,6 +11,7 @@ export interface LocalRequest {
   /** HTTPS with this SNI name (the local edge's certificate is not verified). */
   servername?: string;
   timeoutMs?: number;
+  body?: string;
 }
 
 export interface LocalAnswer {
@@ -48,6 +49,6 @@ export function localRequest(options: LocalRequest): Promise<LocalAnswer | null>
         : httpsRequest({ ...common, servername: options.servername, rejectUnauthorized: false }, onResponse);
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(null));
-    req.end();
+    req.end(options.body);
   });
 }

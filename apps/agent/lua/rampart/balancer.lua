@@ -16,8 +16,9 @@ local MAX_TRIES = 3
 
 local _M = {}
 
--- Current weights of the smooth round robin, per site and peer index, in this worker.
-local current = {}
+-- Current weights of the smooth round robin, per site (the routing table's entry, so a new table
+-- starts afresh) and peer index, in this worker.
+local current = setmetatable({}, { __mode = "k" })
 
 local function fail_key(site, peer) return site.sid .. "|" .. peer.ip .. "|" .. peer.port end
 
@@ -28,10 +29,10 @@ local function usable(site, peer, tried, check_down)
 end
 
 local function round_robin(site, backup, tried, check_down)
-  local weights = current[site.sid]
+  local weights = current[site]
   if not weights then
     weights = {}
-    current[site.sid] = weights
+    current[site] = weights
   end
   local best, best_index, total = nil, nil, 0
   for i, peer in ipairs(site.peers) do

@@ -116,10 +116,21 @@ local function compile_acl(entries)
   return unrolled.first_pair(finds)
 end
 
---- Compiles the protection of the routing table in place; returns the ids of sites whose protection
---- could not compile (served unprotected, and reported).
-function _M.compile(data, sites)
-  local groups, broken = {}, {}
+local function ban_set(list)
+  if not list or #list == 0 then return nil end
+  local texts, expiry = {}, {}
+  for i, ban in ipairs(list) do
+    texts[i] = ban.cidr
+    expiry[ban.cidr] = math.max(expiry[ban.cidr] or 0, ban.expires_at)
+  end
+  local set = cidr.new(texts)
+  return set and { set = set, expiry = expiry } or nil
+end
+
+--- The routing table's protection compiled for its sites to use: rule groups, ACLs and bans by site,
+--- and the node-wide part (`install` it with the routes that were compiled with it).
+function _M.prepare(data)
+  local groups = {}
   for _, group in ipairs(type(data.protection) == "table" and data.protection.rule_groups or {}) do
     if type(group) == "table" and type(group.id) == "number" then
       local lines, err = compile_lines(group)
@@ -143,56 +154,66 @@ function _M.compile(data, sites)
       list[#list + 1] = ban
     end
   end
-  local function ban_set(list)
-    if not list or #list == 0 then return nil end
-    local texts, expiry = {}, {}
-    for i, ban in ipairs(list) do
-      texts[i] = ban.cidr
-      expiry[ban.cidr] = math.max(expiry[ban.cidr] or 0, ban.expires_at)
-    end
-    local set = cidr.new(texts)
-    return set and { set = set, expiry = expiry } or nil
-  end
-  _M.global_bans = ban_set(global)
-  _M.unbans = protection.unbans or {}
+  return {
+    groups = groups, acls = acls, site_bans = site_bans,
+    node = { global_bans = ban_set(global), unbans = protection.unbans or {} },
+  }
+end
 
-  for _, site in ipairs(sites) do
-    local p = site.protection
-    local acl = acls[site.id]
-    local protect = {
-      under_attack = type(p) == "table" and p.under_attack == true,
-      -- Keys of this site's node bans and rate counters, started once instead of on every request.
-      ban_key = "b:" .. site.sid .. ":",
-      rate_keys = {},
-    }
-    local ok = true
-    if acl then
-      protect.acl = compile_acl(acl)
-      if not protect.acl then ok = false end
-    end
-    if type(p) == "table" then
-      if type(p.whitelist) == "table" and #p.whitelist > 0 then
-        protect.whitelist = cidr.new(p.whitelist)
-        if not protect.whitelist then ok = false end
-      end
-      -- JSON null decodes to cjson.null, which is truthy: only numbers name a group.
-      local normal = type(p.rule_group_id) == "number" and p.rule_group_id or nil
-      local attack = type(p.attack_rule_group_id) == "number" and p.attack_rule_group_id or nil
-      protect.normal = normal and groups[normal]
-      protect.attack = attack and groups[attack]
-      if (normal and not protect.normal) or (attack and not protect.attack) then ok = false end
-    end
-    protect.bans = ban_set(site_bans[site.id])
-    if ok then
-      local active = protect.acl or protect.normal or protect.attack or protect.bans or _M.global_bans
-      site.protect = active and protect or nil
-    else
-      site.protect = nil
-      broken[#broken + 1] = site.id
-      ngx.log(ngx.ERR, "rampart: protection of site ", site.id, " does not compile; served without it")
-    end
+--- Gives one site its protection (`site.protect`, nil when nothing applies); false when it does not
+--- compile (the site is served without it, and reported).
+function _M.attach(prepared, site)
+  local p = site.protection
+  local acl = prepared.acls[site.id]
+  local protect = {
+    under_attack = type(p) == "table" and p.under_attack == true,
+    -- Keys of this site's node bans and rate counters, started once instead of on every request.
+    ban_key = "b:" .. site.sid .. ":",
+    rate_keys = {},
+  }
+  local ok = true
+  if acl then
+    protect.acl = compile_acl(acl)
+    if not protect.acl then ok = false end
   end
-  return broken
+  if type(p) == "table" then
+    if type(p.whitelist) == "table" and #p.whitelist > 0 then
+      protect.whitelist = cidr.new(p.whitelist)
+      if not protect.whitelist then ok = false end
+    end
+    -- JSON null decodes to cjson.null, which is truthy: only numbers name a group.
+    local normal = type(p.rule_group_id) == "number" and p.rule_group_id or nil
+    local attack = type(p.attack_rule_group_id) == "number" and p.attack_rule_group_id or nil
+    protect.normal = normal and prepared.groups[normal]
+    protect.attack = attack and prepared.groups[attack]
+    if (normal and not protect.normal) or (attack and not protect.attack) then ok = false end
+  end
+  protect.bans = ban_set(prepared.site_bans[site.id])
+  if ok then
+    local active = protect.acl or protect.normal or protect.attack or protect.bans or prepared.node.global_bans
+    site.protect = active and protect or nil
+  else
+    site.protect = nil
+    ngx.log(ngx.ERR, "rampart: protection of site ", site.id, " does not compile; served without it")
+  end
+  return ok
+end
+
+--- Compiles the protection of the routing table in place; returns the ids of sites whose protection
+--- could not compile (served unprotected, and reported), the node-wide part and what `attach` needs.
+function _M.compile(data, sites)
+  local prepared = _M.prepare(data)
+  local broken = {}
+  for _, site in ipairs(sites) do
+    if not _M.attach(prepared, site) then broken[#broken + 1] = site.id end
+  end
+  return broken, prepared.node, prepared
+end
+
+--- Makes the node-wide part of a compiled routing table the one requests see.
+function _M.install(node)
+  _M.global_bans = node.global_bans
+  _M.unbans = node.unbans
 end
 
 --- Drops bans this node set for addresses the master has since unbanned (each worker, at start).

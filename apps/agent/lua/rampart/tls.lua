@@ -8,20 +8,21 @@ local lower = string.lower
 
 local _M = {}
 
--- Parsed certificates of this worker, by certificate id (a reload starts new workers afresh).
-local parsed = {}
+-- Parsed certificates of this worker, by the routing table's entry: a new table (a reload or a
+-- swap of the routing data) starts afresh, and the old entries go with the old table.
+local parsed = setmetatable({}, { __mode = "k" })
 
 local function pair_for(id)
-  local pair = parsed[id]
-  if pair then return pair end
   local pem = routes.certs[id]
   if not pem then return nil end
+  local pair = parsed[pem]
+  if pair then return pair end
   local cert, err = ssl.parse_pem_cert(pem.cert)
   if not cert then return nil, err end
   local key, key_err = ssl.parse_pem_priv_key(pem.key)
   if not key then return nil, key_err end
   pair = { cert = cert, key = key }
-  parsed[id] = pair
+  parsed[pem] = pair
   return pair
 end
 

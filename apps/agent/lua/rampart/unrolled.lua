@@ -11,10 +11,24 @@ local _M = {}
 -- The generated functions make no tail call (each result is in parentheses): LuaJIT counts tail
 -- calls in a trace against its loop unroll limit and gives the trace up past it.
 
+-- Compiled chunks by source: the source depends only on a list's length, so a routing table of
+-- 10,000 sites compiles a handful of chunks instead of one per site (each call still makes its own
+-- function over its own list).
+local chunks = {}
+
+local function compiled(source)
+  local chunk = chunks[source]
+  if not chunk then
+    chunk = assert(load(source, "=rampart.unrolled"))
+    chunks[source] = chunk
+  end
+  return chunk
+end
+
 -- Compiles `return function(<args>) <body> end` with `L` (the list) and `X` (an extra value) in scope.
 local function build(list, extra, args, body)
   local source = "local L, X = ...\nreturn function(" .. args .. ")\n" .. body .. "\nend"
-  return assert(load(source, "=rampart.unrolled"))(list, extra)
+  return compiled(source)(list, extra)
 end
 
 -- `piece(i)` for i = 1..n, joined.
@@ -60,7 +74,7 @@ function _M.steps(items, step, finish)
   end, "\n")
   local source = "local L, S, F = ...\nreturn function(a, b, c, d)\n  local decision, carried\n" .. body
     .. "\n  return (F(carried))\nend"
-  return assert(load(source, "=rampart.unrolled"))(items, step, finish)
+  return compiled(source)(items, step, finish)
 end
 
 --- function(number) -> keys[i][floor(number / divisors[i])] for the first i that holds one, or nil.
@@ -68,7 +82,7 @@ function _M.probes(keys, divisors)
   local body = "return " .. each(#keys, function(i) return "L[" .. i .. "][floor(n / X[" .. i .. "])]" end, " or ")
   if #keys == 0 then body = "return nil" else body = body .. " or nil" end
   local source = "local L, X, floor = ...\nreturn function(n)\n" .. body .. "\nend"
-  return assert(load(source, "=rampart.unrolled"))(keys, divisors, math.floor)
+  return compiled(source)(keys, divisors, math.floor)
 end
 
 return _M

@@ -123,7 +123,7 @@ rules_site.cache = {
 }
 local rules_path = os.tmpname()
 local rules_file = assert(io.open(rules_path, "wb"))
-rules_file:write(cjson.encode({ version = 6, https_port = 443, secret = "00", certs = {}, acme = {}, sites = { rules_site },
+rules_file:write(cjson.encode({ version = 6, https_port = 443, secret = "00", certs = {}, acme = {}, sites = { rules_site, site(22, nil) },
   protection = { rule_groups = {}, acls = {}, bans = {}, unbans = {} } }))
 rules_file:close()
 routes.load(rules_path)
@@ -132,4 +132,5 @@ local cached = assert(routes.by_id["21"])
 assert(cached.cache_rule("/img/a.png").location == "@rampart_cache_60", "the first rule")
 assert(cached.cache_rule("/a/B.PNG").location == "@rampart_cache_600", "an extension, in any case")
 assert(cached.cache_rule("/png").location == "@rampart_cache_1", "a name that is only the extension is not one")
-assert(routes.by_id["1"].cache_rule("/x") == nil, "a path no rule matches is not cached")
+assert(routes.by_id["22"].cache_rule("/x") == nil, "a path no rule matches is not cached")
+assert(routes.by_id["1"] == nil, "a new table replaces the sites of the one before")

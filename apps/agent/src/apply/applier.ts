@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import type { ApplyError, EdgeSnapshot } from '@rampart/contracts';
 import { readOrCreateKey } from '../fs-atomic.ts';
+import { localRequest } from '../local-http.ts';
 import { errorText, type Logger } from '../logger.ts';
 import { type AgentPaths, LUA_DIR } from '../paths.ts';
-import { type RenderedTree, renderTree } from '../render/tree.ts';
+import { type RenderedTree, renderTree, shapeOf } from '../render/tree.ts';
 import type { RenderOptions } from '../render/types.ts';
 import type { CrsPaths } from '../render/waf.ts';
 import { attributeTestFailure, failedBindPorts, firstFatal } from './attribution.ts';
@@ -12,6 +13,7 @@ import { ConfigStore, type ProvenConfig } from './config-store.ts';
 import type { Nginx } from './nginx.ts';
 import { proveLive, refusedSites } from './probe.ts';
 import { type Lookup, resolveOrigins } from './resolve.ts';
+import { indexRoutes, type RoutesDelta, type RoutesIndex, routesDelta } from './routes-delta.ts';
 import { findCrs } from './waf-runtime.ts';
 
 export interface ApplierOptions {
@@ -53,6 +55,8 @@ export class Applier {
   private readonly options: ApplierOptions;
   private queue: Promise<unknown> = Promise.resolve();
   private liveCacheDir: string | null = null;
+  /** The routing data the workers serve, when this agent put it there (what a swap's delta starts from). */
+  private liveRoutes: RoutesIndex | null = null;
 
   constructor(options: ApplierOptions) {
     this.options = options;
@@ -89,6 +93,7 @@ export class Applier {
 
   private async applyNow(snapshot: EdgeSnapshot): Promise<ApplyOutcome> {
     const { log } = this.options;
+    const started = performance.now();
     const exclude = { sites: new Set<number>(), streams: new Set<number>(), certs: new Set<number>() };
     const skipped: ApplyError[] = [];
     const before = await this.store.proven();
@@ -113,6 +118,9 @@ export class Applier {
       return outcome(true, null, '', snapshot.version);
     }
 
+    // What the workers serve is known again only once this apply is proven (a failure may leave any).
+    const liveRoutes = this.liveRoutes;
+    this.liveRoutes = null;
     const origins = await resolveOrigins(snapshot, this.options.lookup);
     for (const unresolved of origins.errors) {
       this.exclude(exclude, unresolved);
@@ -120,16 +128,20 @@ export class Applier {
     }
 
     const challengeSecret = await readOrCreateKey(this.options.paths.challengeKeyFile);
+    let renderStarted = started;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       let tree: RenderedTree;
       const applyId = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
       const gen = `v${snapshot?.version}-${applyId}`;
       try {
+        renderStarted = performance.now();
         tree = renderTree(snapshot, {
           ...this.options.render,
           paths: this.renderPaths(),
           applyId,
-          treeDir: this.store.genDir(gen),
+          // nginx reads the tree through the `current` link: nginx.conf is then the same bytes for
+          // trees whose routing data alone differs, and that data can be swapped in without a reload.
+          treeDir: this.options.paths.currentLink,
           challengeSecret,
           resolved: origins.addresses,
           exclude,
@@ -137,7 +149,10 @@ export class Applier {
       } catch (error) {
         return outcome(false, null, `snapshot rejected: ${errorText(error)}`, before?.version ?? null);
       }
+      const rendered = performance.now();
       await this.store.write(gen, tree);
+      const written = performance.now();
+      const shape = shapeOf(tree);
 
       // A running nginx parses the new tree when it reloads and keeps serving the old one when it
       // refuses it, so `nginx -t` (a second parse of every site) runs before a start only, and after
@@ -161,17 +176,26 @@ export class Applier {
         return false;
       };
       if (!running) {
+        // The tree is read through `current`, so the test reads this one only once it is linked.
+        await this.store.activate(gen);
         const output = await refusal();
         if (output !== null) {
+          await this.relink(before);
           if (await rejected(output)) continue;
           return outcome(false, tree, `nginx -t failed: ${firstFatal(output)}`, before?.version ?? null);
         }
       }
 
+      const index = indexRoutes(tree.routes);
+      const swapped =
+        running &&
+        before !== null &&
+        before.shape === shape &&
+        (await this.swap(gen, tree, delta(liveRoutes, before, tree, index), this.proveWindow(testMs)));
       const liveStarted = performance.now();
-      const live = await this.goLive(gen, tree.token, this.proveWindow(testMs));
+      const live = swapped ? { ok: true, output: '' } : await this.goLive(gen, tree.token, this.proveWindow(testMs));
       // A reload parses the tree as a test does: its time stands for the next window.
-      if (running && live.ok) testMs = Math.round(performance.now() - liveStarted);
+      if (running && live.ok && !swapped) testMs = Math.round(performance.now() - liveStarted);
       if (!live.ok && running) {
         const output = await refusal();
         if (output !== null) {
@@ -194,6 +218,7 @@ export class Applier {
           version: tree.version,
           token: tree.token,
           digest,
+          shape,
           testMs,
           cacheDir: tree.cacheDir,
         };
@@ -201,8 +226,18 @@ export class Applier {
         if (before) proven.previous = before.gen;
         await this.store.markProven(proven);
         this.liveCacheDir = tree.cacheDir;
+        this.liveRoutes = index;
         await this.store.prune([gen, before?.gen]);
-        log.info('config live', { version: tree.version, sites: tree.sites.length, streams: tree.streams.length });
+        log.info('config live', {
+          version: tree.version,
+          sites: tree.sites.length,
+          streams: tree.streams.length,
+          how: swapped ? 'routing data swapped in' : 'nginx reloaded',
+          prepare_ms: Math.round(renderStarted - started),
+          render_ms: Math.round(rendered - renderStarted),
+          write_ms: Math.round(written - rendered),
+          live_ms: Math.round(performance.now() - written),
+        });
         return outcome(true, tree, '', tree.version);
       }
 
@@ -228,6 +263,7 @@ export class Applier {
   }
 
   private async restoreNow(): Promise<ProvenConfig | null> {
+    this.liveRoutes = null;
     const proven = await this.store.proven();
     if (!proven) return null;
     this.liveCacheDir = proven.cacheDir ?? null;
@@ -267,6 +303,41 @@ export class Applier {
       this.options.log.warn('old nginx workers still accept connections after the reload');
     }
     return { ok, output: ok ? '' : logged || (await readFrom(paths.errorLog, offset)) };
+  }
+
+  /**
+   * Routing data alone changed (every other file of the tree is the same): `current` points at the
+   * new tree, and its routes.json, after a first line with the delta from the data before, is posted
+   * to the control server; the workers take it without a reload. False (the live tree linked again)
+   * when the control server refuses or the workers do not all serve it within the window: the caller
+   * reloads instead.
+   */
+  private async swap(gen: string, tree: RenderedTree, delta: RoutesDelta | null, window: number): Promise<boolean> {
+    const { render, log } = this.options;
+    const { token } = tree;
+    const routes = tree.files.find((file) => file.path === 'routes.json');
+    if (!routes) return false;
+    const before = await this.store.currentGen();
+    await this.store.activate(gen);
+    const path = `/swap?token=${encodeURIComponent(token)}`;
+    const answer = await localRequest({
+      port: render.controlPort,
+      path,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `${delta ? JSON.stringify(delta) : ''}\n${routes.content}`,
+      timeoutMs: 5000,
+    });
+    if (answer?.status === 200 && (await proveLive(render.controlPort, token, window, undefined, 1))) return true;
+    log.warn('the routing data could not be swapped in; reloading nginx instead', { status: answer?.status ?? null });
+    if (before) await this.store.activate(before);
+    return false;
+  }
+
+  /** Points `current` back at the proven tree after a tree that was never live (none: no link). */
+  private async relink(before: ProvenConfig | null): Promise<void> {
+    if (before) await this.store.activate(before.gen);
+    else await this.store.deactivate();
   }
 
   private async rollBack(before: ProvenConfig | null, window: number): Promise<boolean> {
@@ -332,6 +403,11 @@ export class Applier {
       wafAuditLog: paths.wafAuditLog,
     };
   }
+}
+
+/** The delta from the routing data the workers serve (when this agent put it there) to `tree`'s. */
+function delta(live: RoutesIndex | null, before: ProvenConfig, tree: RenderedTree, index: RoutesIndex) {
+  return live && live.token === before.token ? routesDelta(live, tree.routes, index) : null;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface ProvenConfig {
   previous?: string;
   /** Digest of what was rendered (snapshot without version and jobs, render options). */
   digest?: string;
+  /** Digest of the tree but its routing data (shapeOf): a tree of the same shape is swapped in. */
+  shape?: string;
   /** What was left out of this tree. */
   errors?: ApplyError[];
   /** How long `nginx -t` took on this tree: starting or reloading with it takes about as long. */
@@ -99,6 +101,7 @@ export class ConfigStore {
     const proven: ProvenConfig = { gen: value.gen, version: value.version, token: value.token };
     if (typeof value.previous === 'string') proven.previous = value.previous;
     if (typeof value.digest === 'string') proven.digest = value.digest;
+    if (typeof value.shape === 'string') proven.shape = value.shape;
     if (Array.isArray(value.errors)) proven.errors = value.errors;
     if (typeof value.testMs === 'number') proven.testMs = value.testMs;
     if (typeof value.cacheDir === 'string') proven.cacheDir = value.cacheDir;

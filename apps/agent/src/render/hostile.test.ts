@@ -2,7 +2,7 @@ import { DEFAULT_EDGE_SETTINGS, type EdgeSettings, type EdgeSite, type EdgeStrea
 import { HOSTILE_VALUES as HOSTILE } from '@rampart/contracts/testing';
 import { describe, expect, it } from 'vitest';
 import { makeSite, makeSnapshot, makeStream } from '../testing/snapshots.ts';
-import { renderMainConfig } from './nginx-conf.ts';
+import { renderMainConfig, versionToken } from './nginx-conf.ts';
 import { RenderRefusal } from './quote.ts';
 import { siteRoute, siteRouteBody } from './site-route.ts';
 import { renderStream, renderStreamBody } from './stream.ts';
@@ -118,16 +118,16 @@ describe('the renderer refuses hostile values', () => {
     const node = makeSnapshot().node;
     for (const value of HOSTILE) {
       for (const field of ['http_port', 'https_port', 'max_cache_size_mb'] as const) {
-        expect(() => renderMainConfig(1, { ...node, [field]: value }, OPTIONS)).toThrow(RenderRefusal);
+        expect(() => renderMainConfig({ ...node, [field]: value }, OPTIONS)).toThrow(RenderRefusal);
       }
-      expect(() => renderMainConfig(1, node, { ...OPTIONS, applyId: value })).toThrow(RenderRefusal);
-      expect(() => renderMainConfig(1, node, { ...OPTIONS, listenAddress: value })).toThrow(RenderRefusal);
-      expect(() => renderMainConfig(1, node, { ...OPTIONS, nginxUser: value })).toThrow(RenderRefusal);
-      expect(() => renderMainConfig(1, node, { ...OPTIONS, paths: { ...OPTIONS.paths, accessLog: value } })).toThrow(
+      expect(() => versionToken(1, value)).toThrow(RenderRefusal);
+      expect(() => renderMainConfig(node, { ...OPTIONS, listenAddress: value })).toThrow(RenderRefusal);
+      expect(() => renderMainConfig(node, { ...OPTIONS, nginxUser: value })).toThrow(RenderRefusal);
+      expect(() => renderMainConfig(node, { ...OPTIONS, paths: { ...OPTIONS.paths, accessLog: value } })).toThrow(
         RenderRefusal,
       );
-      expect(() => renderMainConfig(1, node, { ...OPTIONS, treeDir: value })).toThrow(RenderRefusal);
-      expect(() => renderMainConfig(1, node, { ...OPTIONS, paths: { ...OPTIONS.paths, luaDir: value } })).toThrow(
+      expect(() => renderMainConfig(node, { ...OPTIONS, treeDir: value })).toThrow(RenderRefusal);
+      expect(() => renderMainConfig(node, { ...OPTIONS, paths: { ...OPTIONS.paths, luaDir: value } })).toThrow(
         RenderRefusal,
       );
     }
@@ -191,7 +191,7 @@ describe('the renderer refuses hostile values', () => {
         // Past the schema (a renderer called directly): the value is still never written.
         if (path[0] === 'error_pages') continue;
         const parts = { hasStreams: false, http: { defaultCert: null, http2: false, cacheProfiles: [] }, settings };
-        expect(() => renderMainConfig(1, node, { ...OPTIONS }, { ...parts, fleetWorkers: true }), label).toThrow(
+        expect(() => renderMainConfig(node, { ...OPTIONS }, { ...parts, fleetWorkers: true }), label).toThrow(
           RenderRefusal,
         );
       }

@@ -56,8 +56,14 @@ const STREAM_LOG_FORMAT = [
   '"upstream":"$upstream_addr"}',
 ].join(',');
 
+/**
+ * What the control server's /version answers once every worker serves a routing table: the table's
+ * version and the apply that wrote it (routes.json carries it, so a swap without a reload proves too).
+ */
 export function versionToken(version: number, applyId: string): string {
-  return `${version} ${applyId}`;
+  const id = safeText(applyId, 'applyId', 64);
+  if (!/^[A-Za-z0-9-]+$/.test(id)) throw new RenderRefusal('applyId', 'letters, digits and - only');
+  return `${integer(version, 'version')} ${id}`;
 }
 
 /** What the main config needs besides the node settings: the shape of the site server, and streams. */
@@ -68,12 +74,29 @@ export interface MainConfigParts {
   settings?: EdgeSettings;
   /** Whether the snapshot carried the settings: only then do they replace the agent's --workers. */
   fleetWorkers?: boolean;
+  /** The size of routes.json: its swaps pass through a shared zone sized for it (routesZoneMb). */
+  routesBytes?: number;
+}
+
+/**
+ * Megabytes of the shared zone that carries a swapped routing table to the workers: room for two
+ * copies and a half of `bytes` (a swap replaces the last one), in powers of two so that nginx.conf
+ * changes only when the routing data outgrows its zone. At least 2.
+ */
+export function routesZoneMb(bytes: number): number {
+  const needed = Math.ceil((bytes * 2.5) / 1_048_576);
+  let mb = 2;
+  while (mb < needed) mb *= 2;
+  return mb;
 }
 
 export const NO_SITES: MainConfigParts['http'] = { defaultCert: null, http2: false, cacheProfiles: [] };
 
+/**
+ * nginx.conf: the same bytes for every tree whose routing data alone differs (the version is in
+ * routes.json), so the agent can swap that data into the running workers without a reload.
+ */
 export function renderMainConfig(
-  version: number,
   node: EdgeNodeSettings,
   options: RenderOptions,
   parts: MainConfigParts = { hasStreams: false, http: NO_SITES },
@@ -81,9 +104,6 @@ export function renderMainConfig(
   const { paths } = options;
   const { hasStreams } = parts;
   const { nginx, res } = parts.settings ?? DEFAULT_EDGE_SETTINGS;
-  const v = integer(version, 'version');
-  const applyId = safeText(options.applyId, 'applyId', 64);
-  if (!/^[A-Za-z0-9-]+$/.test(applyId)) throw new RenderRefusal('applyId', 'letters, digits and - only');
   const control = `127.0.0.1:${integer(options.controlPort, 'controlPort', 1, 65535)}`;
   // The fleet's cache path replaces the data directory's when set.
   const customCache = res.cache_path === '' ? null : cachePath(res.cache_path);
@@ -98,6 +118,7 @@ export function renderMainConfig(
   const routes = quote(`${safeText(options.treeDir, 'treeDir', 1024)}/routes.json`, 'treeDir');
   // `;;` appends Lua's default path (lua-resty-core); the directory itself passed the guard.
   const lua = `"${safeText(paths.luaDir, 'luaDir', 1024)}/?.lua;;"`;
+  const routesMb = routesZoneMb(Number(integer(parts.routesBytes ?? 0, 'routesBytes', 0, 4_294_967_295)));
   const workerSetting = parts.fleetWorkers ? nginx.worker_processes : options.workerProcesses;
   const workers = workerSetting === 'auto' ? 'auto' : integer(workerSetting, 'worker_processes', 1, 1024);
   const seconds = (value: number, field: string, min: number, max: number) => `${integer(value, field, min, max)}s`;
@@ -121,7 +142,7 @@ export function renderMainConfig(
   const gzipTypes = nginx.gzip_types.map((type) => mimeType(type, 'gzip_types')).filter((type) => type !== 'text/html');
 
   return [
-    `# Rendered by the Rampart agent: config version ${v}, apply ${applyId}. The next apply replaces it.`,
+    '# Rendered by the Rampart agent; the next apply replaces it. The version is in routes.json.',
     ...[...MODULES, ...(parts.http.wafRulesFile ? [WAF_MODULE] : [])].map(
       (module) => `load_module ${quote(`${paths.modulesDir}/${module}`, 'modulesDir')};`,
     ),
@@ -163,13 +184,15 @@ export function renderMainConfig(
     '',
     `    lua_package_path ${lua};`,
     '    lua_shared_dict rampart_peers 4m;',
+    '    # Routing data swapped in without a reload, and the version each worker serves (routes.lua).',
+    `    lua_shared_dict rampart_routes ${routesMb}m;`,
     '    # Protection: request counters of rate filters, and the bans this node sets (both survive reloads).',
     '    lua_shared_dict rampart_limits 64m;',
     '    lua_shared_dict rampart_bans 16m;',
     ...(parts.http.bandwidthCaps ? [`    lua_shared_dict ${BANDWIDTH_DICT} 1m;`] : []),
     '    lua_regex_match_limit 100000;',
-    '    # The routing table is read once, in the master: workers share it. Every module loads here too,',
-    '    # so workers never read Lua files themselves.',
+    '    # The routing table is read once, in the master: workers share it until a swap replaces it in',
+    '    # each of them. Every module loads here too, so workers never read Lua files themselves.',
     '    init_by_lua_block {',
     `        require("rampart.routes").load(${routes})`,
     '        rampart_router = require("rampart.router")',
@@ -177,7 +200,10 @@ export function renderMainConfig(
     '        rampart_respond = require("rampart.respond")',
     '        rampart_tls = require("rampart.tls")',
     '    }',
-    '    init_worker_by_lua_block { require("rampart.protect").apply_unbans() }',
+    '    init_worker_by_lua_block {',
+    '        require("rampart.protect").apply_unbans()',
+    '        require("rampart.routes").init_worker()',
+    '    }',
     '',
     `    proxy_cache_path ${quote(cacheDir, 'cache_path')} levels=1:2 keys_zone=${zone}:32m max_size=${maxCache}m inactive=7d use_temp_path=off;`,
     // Descriptors of cache files stay open between hits: nginx checks a cached descriptor against the
@@ -222,7 +248,20 @@ export function renderMainConfig(
     '        deny all;',
     '        location = /version {',
     '            default_type text/plain;',
-    `            return 200 "${versionToken(Number(v), applyId)}";`,
+    '            content_by_lua_block { require("rampart.routes").version_answer() }',
+    '        }',
+    '        # The agent posts a new routes.json here; it reaches the workers through shared memory, never',
+    '        # a file they could read (it holds the certificate keys).',
+    '        location = /swap {',
+    '            default_type text/plain;',
+    `            client_max_body_size ${routesMb}m;`,
+    `            client_body_buffer_size ${routesMb}m;`,
+    '            client_body_in_single_buffer on;',
+    '            content_by_lua_block { require("rampart.routes").swap_request() }',
+    '        }',
+    '        location = /swaps {',
+    '            default_type application/json;',
+    '            content_by_lua_block { require("rampart.routes").swap_counts() }',
     '        }',
     '        location = /refused {',
     '            default_type text/plain;',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_CERT } from '../testing/fixture-cert.ts';
 import { makeSite, makeSnapshot, makeStream } from '../testing/snapshots.ts';
-import { renderTree, SnapshotRejected } from './tree.ts';
+import { renderTree, SnapshotRejected, shapeOf } from './tree.ts';
 import type { RenderOptions } from './types.ts';
 
 const OPTIONS: RenderOptions = {
@@ -32,11 +32,30 @@ describe('renderTree', () => {
     expect(() => renderTree({ ...makeSnapshot(), version: -1 }, OPTIONS)).toThrow(SnapshotRejected);
   });
 
-  it('answers the version and apply id on the control server', () => {
+  it('carries the version and apply id in the routing data, which the control server answers', () => {
     const tree = renderTree(makeSnapshot({ version: 9 }), OPTIONS);
     expect(tree.token).toBe('9 abc');
-    expect(tree.files[0]!.content).toContain('return 200 "9 abc";');
+    const routes = JSON.parse(tree.files.find((file) => file.path === 'routes.json')!.content);
+    expect(routes).toMatchObject({ version: 9, token: '9 abc' });
+    expect(tree.files[0]!.content).toContain('content_by_lua_block { require("rampart.routes").version_answer() }');
     expect(tree.files[0]!.content).toContain('listen 127.0.0.1:8190;');
+  });
+
+  it('renders the same nginx.conf and shape for trees whose routing data alone differs', () => {
+    const site = (header: string) => makeSite({ id: 3, response_headers: [{ name: 'X-Change', value: header }] });
+    const first = renderTree(makeSnapshot({ version: 9, sites: [site('a')] }), OPTIONS);
+    const second = renderTree(makeSnapshot({ version: 10, sites: [site('b')] }), { ...OPTIONS, applyId: 'def' });
+    expect(second.files[0]!.content).toBe(first.files[0]!.content);
+    expect(shapeOf(second)).toBe(shapeOf(first));
+    const routes = (tree: typeof first) => tree.files.find((file) => file.path === 'routes.json')!.content;
+    expect(routes(second)).not.toBe(routes(first));
+    // A change nginx itself must read (a cache rule with a new lifetime) is a new shape.
+    const cached = makeSite({
+      id: 3,
+      cache_rules: [{ match: 'prefix', value: '/img/', ttl: 61, ignore_query: false, honor_origin: false }],
+    });
+    const third = renderTree(makeSnapshot({ version: 11, sites: [cached] }), OPTIONS);
+    expect(shapeOf(third)).not.toBe(shapeOf(first));
   });
 
   it('leaves out disabled sites and sites that listen nowhere, without an error', () => {

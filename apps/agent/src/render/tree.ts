@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   type ApplyError,
   DEFAULT_EDGE_SETTINGS,
@@ -35,6 +36,23 @@ export interface RenderedTree {
   streams: number[];
   /** Where this tree's nginx keeps the cache (purges by directory walk it). */
   cacheDir: string;
+  /** What routes.json holds (the Lua router's data), for the delta of the next swap. */
+  routes: RoutesData;
+}
+
+/** routes.json: what the Lua router serves from; a swap replaces it without a reload. */
+export interface RoutesData {
+  version: number;
+  token: string;
+  https_port: number;
+  secret: string;
+  sites: SiteRoute[];
+  /** PEM pairs by certificate id. */
+  certs: Record<string, { cert: string; key: string }>;
+  acme: Record<string, string>;
+  protection: unknown;
+  unknown_host: { action: string; waf?: number };
+  error_pages?: { default_language: string; files: unknown };
 }
 
 export class SnapshotRejected extends Error {
@@ -162,25 +180,25 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
   if (waf) files.push({ path: WAF_RULES_FILE, content: waf.rules, mode: FILE_MODE });
   for (const file of waf?.crs ?? [])
     files.push({ path: `${WAF_CRS_DIR}/${file.name}`, content: file.text, mode: FILE_MODE });
+  const token = versionToken(version, options.applyId);
   const profiles = new Map<string, CacheProfile>();
   for (const route of routes) for (const rule of route.cache) profiles.set(rule.location, profileOf(rule.location));
-  files.push({
-    path: 'routes.json',
-    content: `${JSON.stringify({
-      version,
-      https_port: node.https_port,
-      secret: options.challengeSecret,
-      sites: routes,
-      certs: routeCerts,
-      acme,
-      protection: guarded.protection,
-      unknown_host: { action: unknownHost.action, ...(waf?.unknownHost ? { waf: waf.unknownHost } : {}) },
-      ...(errorPages.files.length > 0
-        ? { error_pages: { default_language: settings.error_pages.default_language, files: errorPages.lua } }
-        : {}),
-    })}\n`,
-    mode: SECRET_MODE,
-  });
+  const routeData: RoutesData = {
+    version,
+    token,
+    https_port: node.https_port,
+    secret: options.challengeSecret,
+    sites: routes,
+    certs: routeCerts,
+    acme,
+    protection: guarded.protection,
+    unknown_host: { action: unknownHost.action, ...(waf?.unknownHost ? { waf: waf.unknownHost } : {}) },
+    ...(errorPages.files.length > 0
+      ? { error_pages: { default_language: settings.error_pages.default_language, files: errorPages.lua } }
+      : {}),
+  };
+  const routesJson = { path: 'routes.json', content: `${JSON.stringify(routeData)}\n`, mode: SECRET_MODE };
+  files.push(routesJson);
   const http = {
     defaultCert,
     http2,
@@ -233,14 +251,14 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
     streams.push(id);
   }
 
-  const token = versionToken(version, options.applyId);
   files.unshift({
     path: 'nginx.conf',
-    content: renderMainConfig(version, node, options, {
+    content: renderMainConfig(node, options, {
       hasStreams: streams.length > 0,
       http,
       settings,
       fleetWorkers: snapshot.edge_settings !== undefined,
+      routesBytes: Buffer.byteLength(routesJson.content),
     }),
     mode: FILE_MODE,
   });
@@ -250,7 +268,18 @@ export function renderTree(snapshot: EdgeSnapshot, options: RenderOptions): Rend
     mode: FILE_MODE,
   });
   const cacheDir = settings.res.cache_path === '' ? options.paths.cacheDir : settings.res.cache_path;
-  return { version, token, files, errors, sites, streams, cacheDir };
+  return { version, token, files, errors, sites, streams, cacheDir, routes: routeData };
+}
+
+/** Routing data a swap can carry without a reload; every other file must be the same bytes. */
+const SWAPPABLE = new Set(['routes.json', 'meta.json']);
+
+/** A digest of everything in a tree but its routing data: equal digests, the same nginx config. */
+export function shapeOf(tree: RenderedTree): string {
+  const hash = createHash('sha256');
+  const files = tree.files.filter((file) => !SWAPPABLE.has(file.path)).sort((a, b) => (a.path < b.path ? -1 : 1));
+  for (const file of files) hash.update(`${file.path}\0${file.mode}\0${file.content.length}\0`).update(file.content);
+  return hash.digest('hex');
 }
 
 const WAF_RULES_FILE = 'waf/rules.conf';

@@ -102,7 +102,10 @@ export class ConfigSync {
     }
   }
 
-  /** Applies a snapshot, reports status, then runs its new jobs. */
+  /**
+   * Applies a snapshot, reports status, then runs its new jobs. The status goes out beside the jobs
+   * and the next poll (a change that follows at once is not held up by it); reports stay in order.
+   */
   async handleSnapshot(snapshot: EdgeSnapshot, signal: AbortSignal): Promise<void> {
     const outcome = await this.options.applier.apply(snapshot);
     this.seenVersion = snapshot.version;
@@ -110,7 +113,7 @@ export class ConfigSync {
     if (outcome.applied) this.options.onApplied?.(snapshot);
     this.applyErrors = outcome.errors.slice(0, 10_000);
     this.lastError = outcome.error.slice(0, 4000);
-    await this.reportStatus(signal);
+    void this.reportStatus(signal);
     await this.runJobs(snapshot, signal);
   }
 
@@ -124,7 +127,16 @@ export class ConfigSync {
   }
 
   /** POST /agent/v1/status; a failure is logged and the next heartbeat tries again. */
-  async reportStatus(signal?: AbortSignal): Promise<boolean> {
+  reportStatus(signal?: AbortSignal): Promise<boolean> {
+    // One report at a time, each with the status as it is when it goes out.
+    const next = this.reporting.then(() => this.sendStatus(signal));
+    this.reporting = next;
+    return next;
+  }
+
+  private reporting: Promise<boolean> = Promise.resolve(true);
+
+  private async sendStatus(signal?: AbortSignal): Promise<boolean> {
     try {
       await this.options.client.call(
         { method: 'POST', path: '/agent/v1/status', headers: this.auth(), body: this.status(), signal },

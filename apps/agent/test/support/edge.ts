@@ -35,6 +35,8 @@ export async function createEdge(
     lookup?: (host: string) => Promise<string[]>;
     /** false: a node without ModSecurity and the CRS. */
     waf?: boolean;
+    /** nginx worker processes (1 unless set). */
+    workers?: number;
   } = {},
 ): Promise<TestEdge> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'rampart-edge-')));
@@ -54,7 +56,7 @@ export async function createEdge(
       render: {
         controlPort: ports.control,
         listenAddress: '127.0.0.1',
-        workerProcesses: 1,
+        workerProcesses: options.workers ?? 1,
         nginxUser: defaultNginxUser(),
       },
       modulesDir: '/usr/lib/nginx/modules',
