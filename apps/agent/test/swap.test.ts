@@ -1,3 +1,4 @@
+import type { EdgeProtection } from '@rampart/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { localRequest } from '../src/local-http.ts';
 import { makeSelfSignedCert } from '../src/testing/certs.ts';
@@ -104,6 +105,31 @@ describe('apply: routing data swapped in without a reload', () => {
     await expect(edgeRequest(edge.ports.https, { host: 'b.test', tls: true })).rejects.toThrow();
     expect((await edgeRequest(edge.ports.https, { host: 'a.test', tls: true })).cert?.subject?.CN).toBe('a.test');
     expect(await swaps(edge)).toEqual({ delta: 4, full: 0 });
+  });
+
+  it('swaps in a protection change (an ACL that denies) whole, without a reload, and lifts it the same way', async () => {
+    const edge = await twoWorkers();
+    const sites = [site(1, 'one.test', 'a')];
+    await edge.applier.apply(edge.snapshot({ version: 1, sites }));
+    const workers = (await edge.nginx.workers()).sort();
+    const protection: EdgeProtection = {
+      rule_groups: [],
+      acls: [
+        {
+          site_id: 1,
+          entries: [{ action: 'deny', condition: { field: 'ip', op: 'cidr', values: ['127.0.0.0/8'], negate: false } }],
+        },
+      ],
+      bans: [],
+      unbans: [],
+    };
+    expect(await edge.applier.apply(edge.snapshot({ version: 2, sites, protection }))).toMatchObject({ applied: true });
+    expect(await headers(edge, 'one.test')).toEqual(['403 ']);
+    await edge.applier.apply(edge.snapshot({ version: 3, sites }));
+    expect(await headers(edge, 'one.test')).toEqual(['200 a']);
+    expect((await edge.nginx.workers()).sort()).toEqual(workers);
+    // The rule groups, ACLs and bans are compiled for every site together: such a change goes whole.
+    expect(await swaps(edge)).toEqual({ delta: 0, full: 4 });
   });
 
   it('reloads for what nginx reads itself (a cache rule), and a worker that restarts serves the swapped data', async () => {
