@@ -1,5 +1,9 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { EdgeProtection } from '@rampart/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { swapKey } from '../src/apply/applier.ts';
+import { readOrCreateKey } from '../src/fs-atomic.ts';
 import { localRequest } from '../src/local-http.ts';
 import { makeSelfSignedCert } from '../src/testing/certs.ts';
 import { makeSite } from '../src/testing/snapshots.ts';
@@ -74,6 +78,33 @@ describe('apply: routing data swapped in without a reload', () => {
     expect(await version(edge)).toBe(proven?.token);
     // Each worker took only the changed site, from the table it served.
     expect(await swaps(edge)).toEqual({ delta: 2, full: 0 });
+  });
+
+  it('takes a swap only from the agent: without the key made with the node secret it is refused', async () => {
+    const edge = await twoWorkers();
+    await edge.applier.apply(edge.snapshot({ version: 1, sites: [site(1, 'one.test', 'a')] }));
+    const token = (await edge.applier.store.proven())?.token ?? '';
+    const routes = await readFile(join(edge.paths.currentLink, 'routes.json'), 'utf8');
+    const forged = token.replace(/^1 /, '2 ');
+    const hijack = routes
+      .replace('"X-Change","a"', '"X-Change","hijacked"')
+      .replace(`"token":"${token}"`, `"token":"${forged}"`);
+    const post = (headers: Record<string, string>) =>
+      localRequest({
+        port: edge.ports.control,
+        path: `/swap?token=${encodeURIComponent(forged)}`,
+        method: 'POST',
+        headers,
+        body: `\n${hijack}`,
+      });
+    expect((await post({}))?.status).toBe(403);
+    expect((await post({ 'x-rampart-swap-key': swapKey('not the node secret') }))?.status).toBe(403);
+    expect(await headers(edge, 'one.test')).toEqual(['200 a']);
+    expect(await swaps(edge)).toEqual({ delta: 0, full: 0 });
+    // The agent's key is taken (and the same data then goes live).
+    const secret = await readOrCreateKey(edge.paths.challengeKeyFile);
+    expect((await post({ 'x-rampart-swap-key': swapKey(secret) }))?.status).toBe(200);
+    await eventually(async () => expect(await headers(edge, 'one.test')).toEqual(['200 hijacked']));
   });
 
   it('adds and removes sites and serves a new certificate by SNI through swaps', async () => {

@@ -19,7 +19,7 @@ local _M = {
 -- What one routing table is made of: replaced together when a new one is installed.
 local FIELDS = {
   "version", "token", "https_port", "sites", "by_id", "hosts", "certs", "acme", "refused", "unprotected",
-  "unknown_host", "error_pages", "error_language", "prepared",
+  "unknown_host", "error_pages", "error_language", "prepared", "secret",
 }
 
 -- A version token as the agent writes it: "<version> <apply id>".
@@ -316,6 +316,8 @@ local state = ngx.shared.rampart_routes
 local SWAP_KEY = "swap"
 local DATA_KEY = "routes"
 local DELTA_KEY = "delta"
+-- What the agent's swap key is the HMAC of, with the node's secret.
+local SWAP_KEY_TEXT = "rampart routing swap"
 local TICK = 0.02
 local seen_swap = nil
 
@@ -380,6 +382,11 @@ function _M.swap_request()
   if not state or ngx.worker.exiting() or ngx.req.get_method() ~= "POST" or type(token) ~= "string"
     or not token:find(TOKEN) then
     return ngx.exit(400)
+  end
+  -- Only the agent may swap: it proves it knows this node's secret (any local user reaches this port).
+  local key = ngx.var.http_x_rampart_swap_key
+  if _M.secret == "" or key ~= ngx.encode_base64(ngx.hmac_sha1(_M.secret, SWAP_KEY_TEXT)) then
+    return ngx.exit(403)
   end
   ngx.req.read_body()
   local body = ngx.req.get_body_data()

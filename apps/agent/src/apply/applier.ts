@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import type { ApplyError, EdgeSnapshot } from '@rampart/contracts';
 import { readOrCreateKey } from '../fs-atomic.ts';
@@ -191,7 +191,7 @@ export class Applier {
         running &&
         before !== null &&
         before.shape === shape &&
-        (await this.swap(gen, tree, delta(liveRoutes, before, tree, index), this.proveWindow(testMs)));
+        (await this.swap(gen, tree, delta(liveRoutes, before, tree, index), challengeSecret, this.proveWindow(testMs)));
       const liveStarted = performance.now();
       const live = swapped ? { ok: true, output: '' } : await this.goLive(gen, tree.token, this.proveWindow(testMs));
       // A reload parses the tree as a test does: its time stands for the next window.
@@ -312,7 +312,13 @@ export class Applier {
    * when the control server refuses or the workers do not all serve it within the window: the caller
    * reloads instead.
    */
-  private async swap(gen: string, tree: RenderedTree, delta: RoutesDelta | null, window: number): Promise<boolean> {
+  private async swap(
+    gen: string,
+    tree: RenderedTree,
+    delta: RoutesDelta | null,
+    secret: string,
+    window: number,
+  ): Promise<boolean> {
     const { render, log } = this.options;
     const { token } = tree;
     const routes = tree.files.find((file) => file.path === 'routes.json');
@@ -324,7 +330,7 @@ export class Applier {
       port: render.controlPort,
       path,
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', [SWAP_KEY_HEADER]: swapKey(secret) },
       body: `${delta ? JSON.stringify(delta) : ''}\n${routes.content}`,
       timeoutMs: 5000,
     });
@@ -403,6 +409,14 @@ export class Applier {
       wafAuditLog: paths.wafAuditLog,
     };
   }
+}
+
+/** Proves to the control server's /swap that the agent sent it (any local user reaches that port). */
+const SWAP_KEY_HEADER = 'x-rampart-swap-key';
+
+/** The key /swap expects: an HMAC of a fixed text with the node's secret, which routes.json carries. */
+export function swapKey(secret: string): string {
+  return createHmac('sha1', secret).update('rampart routing swap').digest('base64');
 }
 
 /** The delta from the routing data the workers serve (when this agent put it there) to `tree`'s. */
