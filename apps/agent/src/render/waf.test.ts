@@ -71,6 +71,9 @@ describe('WAF profiles', () => {
     expect(lines[profile + 1]).toContain('ctl:ruleEngine=DetectionOnly');
     expect(profile).toBeLessThan(lines.indexOf('Include /usr/share/modsecurity-crs/rules/*.conf'));
     expect(rules).not.toContain('SecUnicodeMapFile');
+    // Response bodies are neither inspected nor copied: the phase 4 rules are left out of the copy.
+    expect(lines).toContain('SecResponseBodyAccess Off');
+    expect(lines).toContain('SecResponseBodyMimeType application/x-rampart-never-read');
     expect(() => renderWafRules([], CRS, '/var/log/a b.log')).toThrow(/absolute path/);
     expect(() => renderWafRules([], { ...CRS, rulesDir: 'rules' }, '/a.log')).toThrow(/absolute path/);
   });
@@ -83,6 +86,9 @@ describe('WAF profiles', () => {
     expect(renderCrsCopy(profiles, CRS)).toBe(null);
     const read = { ...CRS, setupText: '', ruleFiles: [{ name: 'REQUEST-911-METHOD-ENFORCEMENT.conf', text: METHODS }] };
     expect(renderCrsCopy(profiles, read)?.map((file) => file.name)).toEqual(['REQUEST-911-METHOD-ENFORCEMENT.conf']);
+    const correlation = { name: 'RESPONSE-980-CORRELATION.conf', text: 'SecAction "id:980115,phase:5,pass,nolog"' };
+    const both = { ...read, ruleFiles: [...read.ruleFiles, correlation] };
+    expect(renderCrsCopy(profiles, both)?.map((file) => file.name)).toEqual(['REQUEST-911-METHOD-ENFORCEMENT.conf']);
     const hostile = { ...read, ruleFiles: [{ name: '../x.conf', text: '' }] };
     expect(() => renderCrsCopy(profiles, hostile)).toThrow(RenderRefusal);
   });

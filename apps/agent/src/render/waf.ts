@@ -1,4 +1,5 @@
 import { DEFAULT_STATIC_EXTS, MAX_STATIC_EXTS, type SiteProtection } from '@rampart/contracts';
+import { cutCrsCopy, isCrsOwnFile, mentions } from './crs-cuts.ts';
 import { integer, RenderRefusal, safeText } from './quote.ts';
 
 /** Where this node's OWASP Core Rule Set lives; absent when ModSecurity or the CRS is not installed. */
@@ -86,6 +87,9 @@ export function wafStaticExts(waf: WafSettings): string[] | null {
   return exts.length === 0 ? null : [...new Set(exts)];
 }
 
+/** rules.conf never lets ModSecurity read response bodies: phase 4 rules then never run (see cutCrsCopy). */
+const RESPONSE_BODY_ACCESS = false;
+
 /** Rule ids of the profile rules: ModSecurity's range for local rules (the CRS uses 900000 and up). */
 const PROFILE_RULE_BASE = 10_000;
 const MAX_PROFILES = 89_999;
@@ -110,7 +114,9 @@ export function renderWafRules(
     'SecRequestBodyNoFilesLimit 131072',
     // Larger bodies (uploads up to client_max_body_size) are inspected in part, not refused.
     'SecRequestBodyLimitAction ProcessPartial',
-    'SecResponseBodyAccess Off',
+    `SecResponseBodyAccess ${RESPONSE_BODY_ACCESS ? 'On' : 'Off'}`,
+    // Even unread, libmodsecurity copies every response body of a listed type, all types when none is listed.
+    ...(RESPONSE_BODY_ACCESS ? [] : ['SecResponseBodyMimeType application/x-rampart-never-read']),
     'SecPcreMatchLimit 100000',
     'SecPcreMatchLimitRecursion 100000',
     ...(crs.unicodeMap ? [`SecUnicodeMapFile ${path(crs.unicodeMap, 'unicodeMap')} 20127`] : []),
@@ -154,14 +160,16 @@ function path(value: string, field: string): string {
 
 /**
  * The CRS rule files this tree loads in place of rulesDir's, trimmed for its profiles' paranoia
- * levels (see trimCrsFile); null when the node's rule files were not read (the tree then includes
- * rulesDir itself).
+ * levels (see trimCrsFile) and without the rules its settings make no-ops (see cutCrsCopy); null
+ * when the node's rule files were not read (the tree then includes rulesDir itself).
  */
 export function renderCrsCopy(profiles: readonly WafProfile[], crs: CrsPaths): CrsRuleFile[] | null {
   if (!crs.ruleFiles || crs.ruleFiles.length === 0 || crs.setupText === undefined) return null;
   const levels = profiles.map((profile) => Number(integer(profile.paranoia, 'waf.paranoia', 1, 4)));
   const range = { lowest: Math.min(...levels), highest: Math.max(...levels) };
-  const source = { rulesDir: path(crs.rulesDir, 'crs rules'), setupText: crs.setupText };
+  // What can set CRS settings: the setup, and any file in the rules directory that is not the CRS's own.
+  const settings = [crs.setupText, ...crs.ruleFiles.filter((file) => !isCrsOwnFile(file.name)).map((f) => f.text)];
+  const source = { rulesDir: path(crs.rulesDir, 'crs rules'), setupText: settings.join('\n') };
   const copy: CrsRuleFile[] = [];
   for (const file of crs.ruleFiles) {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.conf$/.test(file.name)) {
@@ -170,7 +178,12 @@ export function renderCrsCopy(profiles: readonly WafProfile[], crs: CrsPaths): C
     const text = trimCrsFile(file, range, source);
     if (text !== null) copy.push({ name: file.name, text });
   }
-  return copy;
+  return cutCrsCopy(copy, {
+    levels: range,
+    excluded: new Set(profiles.flatMap((profile) => profile.exclusions)),
+    responseBodyAccess: RESPONSE_BODY_ACCESS,
+    settings: source.setupText,
+  });
 }
 
 /** A CRS file's paranoia check: transactions below `level` skip to the file's end marker. */
@@ -200,7 +213,7 @@ export function trimCrsFile(
   crs: { rulesDir: string; setupText: string },
 ): string | null {
   const exclusions = EXCLUSIONS_GUARD.exec(file.text);
-  if (exclusions && !setupSets(crs.setupText, `crs_exclusions_${exclusions[1]}`)) return null;
+  if (exclusions && !mentions(crs.setupText, `crs_exclusions_${exclusions[1]}`)) return null;
   const dataPaths = (text: string) =>
     text.replace(DATA_FILE, (_, operator: string, name: string) => `"@${operator} ${crs.rulesDir}/${name}"`);
   const lines = file.text.split('\n');
@@ -229,9 +242,4 @@ export function trimCrsFile(
     i = end - 1;
   }
   return dataPaths(kept.join('\n'));
-}
-
-/** Whether a line of crs-setup.conf that is not a comment names the variable. */
-function setupSets(setupText: string, variable: string): boolean {
-  return setupText.split('\n').some((line) => !line.trimStart().startsWith('#') && line.includes(variable));
 }
