@@ -1,6 +1,7 @@
--- The routing table of one config version: loaded once in the nginx master (init_by_lua), so every
--- worker shares it copy-on-write. The agent writes routes.json already validated; this loader checks
--- the shape again and leaves out (and counts) an entry it cannot use instead of failing the config.
+-- The routing table: loaded once in the nginx master (init_by_lua), so every worker shares it
+-- copy-on-write, until a swap (below) replaces it in each worker without a reload. The agent writes
+-- routes.json already validated; this loader checks the shape again and leaves out (and counts) an
+-- entry it cannot use instead of failing the config.
 local cjson = require "cjson.safe"
 local unrolled = require "rampart.unrolled"
 
