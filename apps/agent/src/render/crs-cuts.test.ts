@@ -13,6 +13,7 @@ const names = (files: { name: string }[]) => files.map((file) => file.name);
 
 /** REQUEST-901 in the shape of CRS 3.3.4, shortened. */
 const INIT = [
+  'SecComponentSignature "OWASP_CRS/3.3.4"',
   'SecRule &TX:crs_setup_version "@eq 0" "id:901001,phase:1,deny,status:500,log"',
   'SecRule &TX:inbound_anomaly_score_threshold "@eq 0" \\',
   '    "id:901100,\\',
@@ -87,16 +88,11 @@ const SCANNERS = file(
   'REQUEST-913-SCANNER-DETECTION.conf',
   'SecRule REQUEST_HEADERS:User-Agent "@pmFromFile scanners-user-agents.data" "id:913100,phase:2,block,setvar:\'ip.reput_block_flag=1\'"',
 );
-const ALL = [
-  file('REQUEST-901-INITIALIZATION.conf', INIT),
-  REPUTATION,
-  DOS,
-  SCANNERS,
-  MULTIPART,
-  BLOCKING,
-  LEAKAGES,
-  CORRELATION,
-];
+const INIT_FILE = file('REQUEST-901-INITIALIZATION.conf', INIT);
+/** The cut of these files beside 901, which names the release; 901 itself left out of the answer. */
+const cutBeside = (files: { name: string; text: string }[], node = NODE) =>
+  cutCrsCopy([INIT_FILE, ...files], node).filter((kept) => kept.name !== INIT_FILE.name);
+const ALL = [INIT_FILE, REPUTATION, DOS, SCANNERS, MULTIPART, BLOCKING, LEAKAGES, CORRELATION];
 
 describe('the CRS rules a node’s settings make no-ops', () => {
   it('leaves out IP reputation, DoS protection and correlation unless a setting turns them on', () => {
@@ -118,12 +114,12 @@ describe('the CRS rules a node’s settings make no-ops', () => {
   });
 
   it('leaves out phase 4 rules while response bodies are not read, and a file left with paranoia checks only', () => {
-    expect(names(cutCrsCopy([LEAKAGES], NODE))).toEqual([]);
-    expect(cutCrsCopy([LEAKAGES], { ...NODE, responseBodyAccess: true })).toEqual([LEAKAGES]);
+    expect(names(cutBeside([LEAKAGES]))).toEqual([]);
+    expect(cutBeside([LEAKAGES], { ...NODE, responseBodyAccess: true })).toEqual([LEAKAGES]);
   });
 
   it('sets 901’s defaults in one SecAction, but those a setting names, the paranoia levels and excluded rules', () => {
-    const init = (node: CrsNode) => cutCrsCopy([file('REQUEST-901-INITIALIZATION.conf', INIT)], node)[0]?.text ?? '';
+    const init = (node: CrsNode) => cutCrsCopy([INIT_FILE], node)[0]?.text ?? '';
     const text = init(NODE);
     expect(ids(text)).toEqual([901001, DEFAULTS_RULE_ID, 901120]);
     expect(text).toContain(
@@ -137,8 +133,7 @@ describe('the CRS rules a node’s settings make no-ops', () => {
   });
 
   it('keeps sampling, forced URL-encoded bodies and the level check when a setting names them', () => {
-    const init = (settings: string) =>
-      ids(cutCrsCopy([file('REQUEST-901-INITIALIZATION.conf', INIT)], { ...NODE, settings })[0]?.text);
+    const init = (settings: string) => ids(cutCrsCopy([INIT_FILE], { ...NODE, settings })[0]?.text);
     expect(init('')).not.toEqual(expect.arrayContaining([901350]));
     expect(init('SecAction "id:900400,setvar:tx.sampling_percentage=50"')).toEqual(
       expect.arrayContaining([901400, 901410]),
@@ -146,13 +141,13 @@ describe('the CRS rules a node’s settings make no-ops', () => {
     expect(init('SecAction "id:900010,setvar:tx.enforce_bodyproc_urlencoded=1"')).toContain(901350);
     expect(init('SecAction "id:900000,setvar:tx.paranoia_level=2"')).toContain(901500);
     // The chained rule of 901350 goes with it.
-    const text = cutCrsCopy([file('REQUEST-901-INITIALIZATION.conf', INIT)], NODE)[0]?.text ?? '';
+    const text = cutCrsCopy([INIT_FILE], NODE)[0]?.text ?? '';
     expect(text).not.toContain('REQBODY_PROCESSOR');
     expect(text).toContain('SecMarker "END-SAMPLING"');
   });
 
   it('skips 922110 when there are no multipart part headers, the only source of the variables it reads', () => {
-    const text = cutCrsCopy([MULTIPART], NODE)[0]?.text ?? '';
+    const text = cutBeside([MULTIPART])[0]?.text ?? '';
     expect(ids(text)).toEqual([922150, MULTIPART_GUARD_ID, 922110, 922120]);
     expect(text).toContain(
       `SecRule &MULTIPART_PART_HEADERS "@eq 0" "id:${MULTIPART_GUARD_ID},phase:2,pass,t:none,nolog,skipAfter:RAMPART-END-922110"`,
@@ -162,8 +157,8 @@ describe('the CRS rules a node’s settings make no-ops', () => {
   });
 
   it('leaves out 949’s sums above the highest level and the reputation block nothing turns on', () => {
-    expect(ids(cutCrsCopy([BLOCKING], NODE)[0]?.text)).toEqual([949060, 949110]);
-    expect(ids(cutCrsCopy([BLOCKING], { ...NODE, levels: { lowest: 1, highest: 2 } })[0]?.text)).toEqual([
+    expect(ids(cutBeside([BLOCKING])[0]?.text)).toEqual([949060, 949110]);
+    expect(ids(cutBeside([BLOCKING], { ...NODE, levels: { lowest: 1, highest: 2 } })[0]?.text)).toEqual([
       949060, 949061, 949110,
     ]);
   });
@@ -173,14 +168,22 @@ describe('the CRS rules a node’s settings make no-ops', () => {
       'REQUEST-911-METHOD-ENFORCEMENT.conf',
       'SecRule ARGS "@rx x" "id:911900,phase:1,pass,skipAfter:END-DOS-PROTECTION-CHECKS"',
     );
-    expect(names(cutCrsCopy([DOS, skipper], NODE))).toEqual(
+    expect(names(cutBeside([DOS, skipper]))).toEqual(
       ['REQUEST-911-METHOD-ENFORCEMENT.conf', 'REQUEST-912-DOS-PROTECTION.conf'].sort(),
     );
     const own = file(
       'RESPONSE-999-EXCLUSION-RULES-AFTER-CRS.conf',
       'SecRule RESPONSE_BODY "@rx x" "id:1,phase:4,pass"',
     );
-    expect(cutCrsCopy([own], NODE)).toEqual([own]);
+    expect(cutBeside([own])).toEqual([own]);
+  });
+});
+
+describe('the CRS release', () => {
+  it('cuts nothing from a CRS other than 3.3, whose rules were not checked', () => {
+    const other = file('REQUEST-901-INITIALIZATION.conf', INIT.replace('OWASP_CRS/3.3.4', 'OWASP_CRS/4.0.0'));
+    const files = [other, DOS, CORRELATION];
+    expect(cutCrsCopy(files, NODE)).toEqual(files);
   });
 });
 

@@ -74,9 +74,12 @@ const MULTIPART_GUARD_END = 'RAMPART-END-922110';
  *   request; only 922150 sets those variables, from multipart part headers, so a rule skips 922110
  *   when there are none;
  * - 949's `TX:PARANOIA_LEVEL "@ge N"` sums above the highest level never match.
- * A file is kept whole when another file skips to one of its markers.
+ * A file is kept whole when another file skips to one of its markers, and a CRS other than 3.3 is not cut.
  */
 export function cutCrsCopy(files: readonly CrsRuleFile[], node: CrsNode): CrsRuleFile[] {
+  // What is cut was read from CRS 3.3 and checked against its regression corpus; another release is kept whole.
+  const release = files.find((file) => file.name.startsWith('REQUEST-901-'))?.text ?? '';
+  if (!/^SecComponentSignature "OWASP_CRS\/3\.3\.\d+"$/m.test(release)) return [...files];
   const named = (variables: string[]) => variables.some((variable) => mentions(node.settings, variable));
   const dropped = new Map<string, CrsRuleFile>();
   const kept: CrsRuleFile[] = [];

@@ -87,8 +87,15 @@ describe('WAF profiles', () => {
     const read = { ...CRS, setupText: '', ruleFiles: [{ name: 'REQUEST-911-METHOD-ENFORCEMENT.conf', text: METHODS }] };
     expect(renderCrsCopy(profiles, read)?.map((file) => file.name)).toEqual(['REQUEST-911-METHOD-ENFORCEMENT.conf']);
     const correlation = { name: 'RESPONSE-980-CORRELATION.conf', text: 'SecAction "id:980115,phase:5,pass,nolog"' };
-    const both = { ...read, ruleFiles: [...read.ruleFiles, correlation] };
-    expect(renderCrsCopy(profiles, both)?.map((file) => file.name)).toEqual(['REQUEST-911-METHOD-ENFORCEMENT.conf']);
+    const init = {
+      name: 'REQUEST-901-INITIALIZATION.conf',
+      text: 'SecComponentSignature "OWASP_CRS/3.3.4"\nSecAction "id:901200,phase:1,pass,nolog"',
+    };
+    const release = { ...read, ruleFiles: [init, ...read.ruleFiles, correlation] };
+    expect(renderCrsCopy(profiles, release)?.map((file) => file.name)).toEqual([
+      'REQUEST-901-INITIALIZATION.conf',
+      'REQUEST-911-METHOD-ENFORCEMENT.conf',
+    ]);
     const hostile = { ...read, ruleFiles: [{ name: '../x.conf', text: '' }] };
     expect(() => renderCrsCopy(profiles, hostile)).toThrow(RenderRefusal);
   });
