@@ -41,7 +41,10 @@ const INIT = [
 const file = (name: string, text: string) => ({ name, text });
 const REPUTATION = file(
   'REQUEST-910-IP-REPUTATION.conf',
-  'SecRule TX:DO_REPUT_BLOCK "@eq 1" "id:910000,phase:2,block,chain,skipAfter:BEGIN-REQUEST-BLOCKING-EVAL"\n    SecRule IP:REPUT_BLOCK_FLAG "@eq 1"',
+  [
+    'SecRule IP:PREVIOUS_RBL_CHECK "@eq 1" "id:910120,phase:2,pass,nolog,skipAfter:END-RBL-LOOKUP"',
+    'SecMarker "END-RBL-LOOKUP"',
+  ].join('\n'),
 );
 const DOS = file(
   'REQUEST-912-DOS-PROTECTION.conf',
@@ -161,6 +164,22 @@ describe('the CRS rules a node’s settings make no-ops', () => {
     expect(ids(cutBeside([BLOCKING], { ...NODE, levels: { lowest: 1, highest: 2 } })[0]?.text)).toEqual([
       949060, 949061, 949110,
     ]);
+  });
+
+  it('leaves out an optional check waiting for a setting that neither a setting nor the CRS sets', () => {
+    const protocol = file(
+      'REQUEST-920-PROTOCOL-ENFORCEMENT.conf',
+      [
+        'SecRule &TX:MAX_NUM_ARGS "@eq 1" "id:920380,phase:2,block,chain"',
+        '    SecRule &ARGS "@gt %{tx.max_num_args}" "t:none"',
+        // Set by 901 (a default): kept.
+        'SecRule TX:ALLOWED_METHODS "@eq 1" "id:920998,phase:2,block"',
+      ].join('\n'),
+    );
+    expect(ids(cutBeside([protocol])[0]?.text)).toEqual([920998]);
+    expect(cutBeside([protocol])[0]?.text).not.toContain('&ARGS');
+    const settings = 'SecAction "id:900300,phase:1,pass,nolog,setvar:tx.max_num_args=255"';
+    expect(ids(cutBeside([protocol], { ...NODE, settings })[0]?.text)).toEqual([920380, 920998]);
   });
 
   it('keeps a file another file skips to, and files that are not the CRS’s own', () => {

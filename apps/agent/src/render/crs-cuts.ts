@@ -73,7 +73,9 @@ const MULTIPART_GUARD_END = 'RAMPART-END-922110';
  * - 922110 reads `TX:/MULTIPART_HEADERS_CONTENT_TYPES_*\/`, which libmodsecurity compiles for every
  *   request; only 922150 sets those variables, from multipart part headers, so a rule skips 922110
  *   when there are none;
- * - 949's `TX:PARANOIA_LEVEL "@ge N"` sums above the highest level never match.
+ * - 949's `TX:PARANOIA_LEVEL "@ge N"` sums above the highest level never match;
+ * - a rule that waits for a TX variable to be 1 (or set) that no CRS rule sets and no setting names
+ *   never matches (the optional checks of 920: UTF-8 validation, argument and file size limits).
  * A file is kept whole when another file skips to one of its markers, and a CRS other than 3.3 is not cut.
  */
 export function cutCrsCopy(files: readonly CrsRuleFile[], node: CrsNode): CrsRuleFile[] {
@@ -81,6 +83,9 @@ export function cutCrsCopy(files: readonly CrsRuleFile[], node: CrsNode): CrsRul
   const release = files.find((file) => file.name.startsWith('REQUEST-901-'))?.text ?? '';
   if (!/^SecComponentSignature "OWASP_CRS\/3\.3\.\d+"$/m.test(release)) return [...files];
   const named = (variables: string[]) => variables.some((variable) => mentions(node.settings, variable));
+  const crsText = files.filter((file) => isCrsOwnFile(file.name)).map((file) => file.text);
+  const setByCrs = (variable: string) =>
+    crsText.some((text) => new RegExp(`setvar:'?tx\\.${variable}=`, 'i').test(text));
   const dropped = new Map<string, CrsRuleFile>();
   const kept: CrsRuleFile[] = [];
   for (const file of files) {
@@ -93,7 +98,7 @@ export function cutCrsCopy(files: readonly CrsRuleFile[], node: CrsNode): CrsRul
       dropped.set(file.name, file);
       continue;
     }
-    const cut = cutRules(file.text, node, named);
+    const cut = cutRules(file.text, node, named, setByCrs);
     if (cut === null) dropped.set(file.name, file);
     else kept.push({ name: file.name, text: cut });
   }
@@ -108,7 +113,12 @@ export function cutCrsCopy(files: readonly CrsRuleFile[], node: CrsNode): CrsRul
 }
 
 /** One CRS file's text with its no-op rules left out; null when nothing but paranoia checks and markers is left. */
-function cutRules(text: string, node: CrsNode, named: (variables: string[]) => boolean): string | null {
+function cutRules(
+  text: string,
+  node: CrsNode,
+  named: (variables: string[]) => boolean,
+  setByCrs: (variable: string) => boolean,
+): string | null {
   const ids = new Set<number>();
   for (const cut of RULES_UNLESS) if (!named(cut.unless)) for (const id of cut.ids) ids.add(id);
   const levelFixed = named(['paranoia_level']);
@@ -117,6 +127,9 @@ function cutRules(text: string, node: CrsNode, named: (variables: string[]) => b
     if (id === null) continue;
     const flat = flatten(directive);
     if (!node.responseBodyAccess && /[",]phase:4[,"]/.test(flat)) ids.add(id);
+    // An optional check (920250's UTF-8 validation, 920360's argument name length...) waits for a setting.
+    const optional = /^SecRule &?TX:([A-Za-z0-9_]+) "@eq 1"/.exec(flat)?.[1];
+    if (optional && !named([optional]) && !setByCrs(optional)) ids.add(id);
     const sum = /^SecRule TX:PARANOIA_LEVEL "@ge ([1-4])"/.exec(flat);
     if (sum && !levelFixed && Number(sum[1]) > node.levels.highest) ids.add(id);
   }
