@@ -74,6 +74,9 @@ describe('WAF profiles', () => {
     // Response bodies are neither inspected nor copied: the phase 4 rules are left out of the copy.
     expect(lines).toContain('SecResponseBodyAccess Off');
     expect(lines).toContain('SecResponseBodyMimeType application/x-rampart-never-read');
+    // Audit entries only for transactions a rule logged, with no status pattern to compile for each.
+    expect(lines).toContain('SecAuditEngine RelevantOnly');
+    expect(rules).not.toContain('SecAuditLogRelevantStatus');
     expect(() => renderWafRules([], CRS, '/var/log/a b.log')).toThrow(/absolute path/);
     expect(() => renderWafRules([], { ...CRS, rulesDir: 'rules' }, '/a.log')).toThrow(/absolute path/);
   });

@@ -120,8 +120,9 @@ export function renderWafRules(
     'SecPcreMatchLimit 100000',
     'SecPcreMatchLimitRecursion 100000',
     ...(crs.unicodeMap ? [`SecUnicodeMapFile ${path(crs.unicodeMap, 'unicodeMap')} 20127`] : []),
+    // Only transactions a rule logged: without SecAuditLogRelevantStatus no status is relevant, and
+    // libmodsecurity does not compile a status pattern for every transaction.
     'SecAuditEngine RelevantOnly',
-    'SecAuditLogRelevantStatus "^$"',
     'SecAuditLogParts AHZ',
     'SecAuditLogFormat JSON',
     'SecAuditLogType Serial',
