@@ -7,7 +7,9 @@
 // Requests are built as go-ftw builds them; `Host: localhost` is sent as a site's name (to both).
 // The edge's site inspects static files too: this counts what the engine detects, not what skips it.
 // Usage: BENCH_CRS_TESTS=/path/to/coreruleset-3.3.4/tests/regression/tests node bench/waf-corpus.ts
-//   Without BENCH_CRS_TESTS the CRS v3.3.4 release archive is downloaded (never committed here);
+//   Without BENCH_CRS_TESTS the CRS v3.3.4 release archive is downloaded from GitHub (never committed
+//   here); where GitHub is out of reach, any copy of the tag will do: from a clone or mirror of
+//   coreruleset/coreruleset, `git archive v3.3.4 tests | tar -x -C <dir>` gives <dir>/tests/regression/tests;
 //   BENCH_CRS_PARANOIA sets another level than 4 (1 checks the rules a paranoia-1 tree leaves out);
 //   BENCH_CORPUS_FAILURES=1 prints each failed test and why. Needs Debian's nginx with the Rampart
 //   modules, ModSecurity and the CRS.
