@@ -1,4 +1,8 @@
-import type { CrsRuleFile } from './waf.ts';
+/** One rule file of the CRS, or of the tree's copy of it. */
+export interface CrsRuleFile {
+  name: string;
+  text: string;
+}
 
 /**
  * What decides which CRS rules can do something on a node: its profiles' paranoia levels and

@@ -1,5 +1,5 @@
 import { DEFAULT_STATIC_EXTS, MAX_STATIC_EXTS, type SiteProtection } from '@rampart/contracts';
-import { cutCrsCopy, isCrsOwnFile, mentions } from './crs-cuts.ts';
+import { type CrsRuleFile, cutCrsCopy, isCrsOwnFile, mentions } from './crs-cuts.ts';
 import { integer, RenderRefusal, safeText } from './quote.ts';
 
 /** Where this node's OWASP Core Rule Set lives; absent when ModSecurity or the CRS is not installed. */
@@ -18,10 +18,7 @@ export interface CrsPaths {
   setupText?: string;
 }
 
-export interface CrsRuleFile {
-  name: string;
-  text: string;
-}
+export type { CrsRuleFile } from './crs-cuts.ts';
 
 /**
  * One distinct WAF setting among the sites of a snapshot. Sites with the same mode, paranoia and
