@@ -11,24 +11,31 @@ local _M = {}
 -- The generated functions make no tail call (each result is in parentheses): LuaJIT counts tail
 -- calls in a trace against its loop unroll limit and gives the trace up past it.
 
--- Compiled chunks by source: the source depends only on a list's length, so a routing table of
--- 10,000 sites compiles a handful of chunks instead of one per site (each call still makes its own
--- function over its own list).
-local chunks = {}
-
 local function compiled(source)
-  local chunk = chunks[source]
+  return assert(load(source, "=rampart.unrolled"))
+end
+
+-- Chunks of `first` by source. Its source depends only on the list's length, so the cache rules of
+-- 10,000 sites compile a handful of chunks instead of one per site (each call still makes its own
+-- function over its own list). Only `first` shares: a request calls one site's chain, never one
+-- chain from inside another, whereas the other shapes nest (an `any` of conditions holding an `any`
+-- of values) and two nested functions of one prototype look like recursion to LuaJIT.
+local shared_chunks = {}
+
+local function shared(source)
+  local chunk = shared_chunks[source]
   if not chunk then
-    chunk = assert(load(source, "=rampart.unrolled"))
-    chunks[source] = chunk
+    chunk = compiled(source)
+    shared_chunks[source] = chunk
   end
   return chunk
 end
 
--- Compiles `return function(<args>) <body> end` with `L` (the list) and `X` (an extra value) in scope.
-local function build(list, extra, args, body)
+-- Compiles `return function(<args>) <body> end` with `L` (the list) and `X` (an extra value) in
+-- scope; `compile` is `compiled`, or `shared` for `first`.
+local function build(list, extra, args, body, compile)
   local source = "local L, X = ...\nreturn function(" .. args .. ")\n" .. body .. "\nend"
-  return compiled(source)(list, extra)
+  return (compile or compiled)(source)(list, extra)
 end
 
 -- `piece(i)` for i = 1..n, joined.
@@ -53,7 +60,8 @@ end
 --- function(v) -> the first of `finds` (functions answering a value or nil) that answers for v, or nil.
 function _M.first(finds)
   if #finds == 0 then return function() return nil end end
-  return build(finds, nil, "v", "return " .. each(#finds, function(i) return "L[" .. i .. "](v)" end, " or ") .. " or nil")
+  return build(finds, nil, "v", "return " .. each(#finds, function(i) return "L[" .. i .. "](v)" end, " or ") .. " or nil",
+    shared)
 end
 
 --- function(v) -> the first of `finds` (functions answering two values, the first nil when they do not
