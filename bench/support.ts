@@ -1,22 +1,12 @@
 import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..');
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
+/** Ports for servers a bench starts: below the range of outgoing connections (see ports.ts). */
+export { freePort } from '../apps/agent/test/support/ports.ts';
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 

@@ -164,13 +164,6 @@ describe('master → agent → nginx', () => {
       CHANGE_SERVED_MS,
       50,
     );
-    const seen: string[] = [];
-    for (let i = 0; i < 15; i++) {
-      const { list } = await api<{ list: { applied_version: number }[] }>(master, 'GET', '/v1/nodes', admin);
-      seen.push(`${(await get('loop.example.com')).status}@${list[0]?.applied_version}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    console.log('SEEN', seen.join(' '));
   });
 
   it('keeps serving with the master stopped, and after an agent and nginx restart while it is down', async () => {
