@@ -12,7 +12,7 @@ import { Nginx } from '../apps/agent/src/apply/nginx.ts';
 import { agentPaths } from '../apps/agent/src/paths.ts';
 import { agentCommandLine } from '../apps/agent/test/support/agent.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
-import { adminToken, api, MasterProcess } from '../apps/agent/test/support/master-process.ts';
+import { acceptFirstPendingNode, adminToken, api, MasterProcess } from '../apps/agent/test/support/master-process.ts';
 import { openDatabase } from '../apps/master/src/db/database.ts';
 import { NGINX, startBenchOrigin } from './nginx-process.ts';
 import { seedSites } from './site-seed.ts';
@@ -62,15 +62,7 @@ const agent = spawn(process.execPath, agentArgs, {
   stdio: ['ignore', 'ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore'],
 });
 try {
-  const pending = await until(
-    async () => (await api<{ list: { id: number }[] }>(master, 'GET', '/v1/pending-nodes', admin)).list[0],
-    15_000,
-  );
-  await api(master, 'POST', '/v1/nodes', admin, {
-    pending_id: pending.id,
-    http_port: ports.http,
-    https_port: ports.https,
-  });
+  await acceptFirstPendingNode(master, admin, { http_port: ports.http, https_port: ports.https });
   const origins = [{ address: '127.0.0.1', port: originPort, weight: 1, backup: false }];
   const changed = await api<Site>(master, 'POST', '/v1/sites', admin, { domains: ['change.bench.test'], origins });
   await api<Site>(master, 'POST', '/v1/sites', admin, { domains: ['load.bench.test'], origins });

@@ -5,7 +5,7 @@ import { Nginx } from '../apps/agent/src/apply/nginx.ts';
 import { agentPaths } from '../apps/agent/src/paths.ts';
 import { agentCommandLine } from '../apps/agent/test/support/agent.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
-import { adminToken, api, MasterProcess } from '../apps/agent/test/support/master-process.ts';
+import { acceptFirstPendingNode, adminToken, api, MasterProcess } from '../apps/agent/test/support/master-process.ts';
 import { freePort } from '../apps/agent/test/support/ports.ts';
 import { openDatabase } from '../apps/master/src/db/database.ts';
 import { migrateToLatest } from '../apps/master/src/db/migrate.ts';
@@ -49,15 +49,7 @@ export async function edgeLoop(originPorts: { a: number; b: number }): Promise<s
   };
   const lines: string[] = [];
   try {
-    const pending = await until(
-      async () => (await api<{ list: { id: number }[] }>(master, 'GET', '/v1/pending-nodes', admin)).list[0],
-      15_000,
-    );
-    await api(master, 'POST', '/v1/nodes', admin, {
-      pending_id: pending.id,
-      http_port: ports.http,
-      https_port: ports.https,
-    });
+    await acceptFirstPendingNode(master, admin, { http_port: ports.http, https_port: ports.https });
     const origin = (port: number) => [{ address: '127.0.0.1', port, weight: 1, backup: false }];
     const site = await api<Site>(master, 'POST', '/v1/sites', admin, {
       domains: ['loop.bench.test'],

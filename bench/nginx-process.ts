@@ -66,3 +66,24 @@ export async function startBenchOrigin(): Promise<{ port: number; nginx: PlainNg
   );
   return { port, nginx };
 }
+
+/**
+ * The stock set-up's ModSecurity config, as Debian documents it: the engine on, request bodies read,
+ * response bodies not, transactions over the threshold to a JSON audit log, then the CRS.
+ */
+export function stockModSecurityConf(auditLog: string, crsSetup: string, crsRules: string): string {
+  return [
+    'SecRuleEngine On',
+    'SecRequestBodyAccess On',
+    'SecResponseBodyAccess Off',
+    'SecAuditEngine RelevantOnly',
+    'SecAuditLogRelevantStatus "^$"',
+    'SecAuditLogParts AHZ',
+    'SecAuditLogFormat JSON',
+    'SecAuditLogType Serial',
+    `SecAuditLog ${auditLog}`,
+    `Include ${crsSetup}`,
+    `Include ${crsRules}/*.conf`,
+    '',
+  ].join('\n');
+}

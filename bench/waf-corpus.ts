@@ -21,7 +21,7 @@ import { DEFAULT_SITE_PROTECTION } from '@rampart/contracts';
 import { parse } from 'yaml';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
-import { startBenchOrigin, startPlainNginx } from './nginx-process.ts';
+import { startBenchOrigin, startPlainNginx, stockModSecurityConf } from './nginx-process.ts';
 import { freePort, tempDir } from './support.ts';
 
 const CRS_RELEASE = 'https://github.com/coreruleset/coreruleset/archive/refs/tags/v3.3.4.tar.gz';
@@ -254,23 +254,7 @@ process.env.RAMPART_CRS_SETUP = setup; // the edge's agent reads its setup from 
 const { port: originPort, nginx: origin } = await startBenchOrigin();
 const stockPort = await freePort();
 const stockAudit = join(work, 'stock-audit.log');
-writeFileSync(
-  join(work, 'modsecurity.conf'),
-  [
-    'SecRuleEngine On',
-    'SecRequestBodyAccess On',
-    'SecResponseBodyAccess Off',
-    'SecAuditEngine RelevantOnly',
-    'SecAuditLogRelevantStatus "^$"',
-    'SecAuditLogParts AHZ',
-    'SecAuditLogFormat JSON',
-    'SecAuditLogType Serial',
-    `SecAuditLog ${stockAudit}`,
-    `Include ${setup}`,
-    `Include ${CRS_RULES}/*.conf`,
-    '',
-  ].join('\n'),
-);
+writeFileSync(join(work, 'modsecurity.conf'), stockModSecurityConf(stockAudit, setup, CRS_RULES));
 const stock = startPlainNginx(
   'stock-corpus',
   `    access_log off;

@@ -19,7 +19,7 @@ import { DEFAULT_SITE_PROTECTION, type SiteProtection } from '@rampart/contracts
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from '../apps/agent/test/support/edge.ts';
 import { freePort } from '../apps/agent/test/support/ports.ts';
-import { startBenchOrigin, startPlainNginx } from './nginx-process.ts';
+import { startBenchOrigin, startPlainNginx, stockModSecurityConf } from './nginx-process.ts';
 import { alternate, median, tempDir, type WrkTarget, wrk, wrkRounds } from './support.ts';
 
 const { seconds: SECONDS, rounds: ROUNDS, header } = wrkRounds();
@@ -32,20 +32,11 @@ const stockWafPort = await freePort();
 const stockDir = tempDir('rampart-bench-waf-rules-');
 writeFileSync(
   `${stockDir}/modsecurity.conf`,
-  [
-    'SecRuleEngine On',
-    'SecRequestBodyAccess On',
-    'SecResponseBodyAccess Off',
-    'SecAuditEngine RelevantOnly',
-    'SecAuditLogRelevantStatus "^$"',
-    'SecAuditLogParts AHZ',
-    'SecAuditLogFormat JSON',
-    'SecAuditLogType Serial',
-    `SecAuditLog ${stockDir}/audit.log`,
-    'Include /etc/modsecurity/crs/crs-setup.conf',
-    'Include /usr/share/modsecurity-crs/rules/*.conf',
-    '',
-  ].join('\n'),
+  stockModSecurityConf(
+    `${stockDir}/audit.log`,
+    '/etc/modsecurity/crs/crs-setup.conf',
+    '/usr/share/modsecurity-crs/rules',
+  ),
 );
 const proxy = (port: number, waf: boolean) => `
     server {

@@ -10,7 +10,7 @@ import { type Pebble, startPebble } from '../../master/src/test/pebble.ts';
 import { type PowerDns, startPowerDns } from '../../master/src/test/powerdns.ts';
 import { agentCommandLine, agentNginx } from './support/agent.ts';
 import { edgeRequest, eventually } from './support/http.ts';
-import { adminToken, api, MasterProcess } from './support/master-process.ts';
+import { acceptFirstPendingNode, adminToken, api, MasterProcess } from './support/master-process.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 import { freePort } from './support/ports.ts';
 
@@ -67,17 +67,7 @@ describe('ACME HTTP-01 through master → agent → nginx', () => {
     });
     agent = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     agent.stderr?.resume();
-    const pending = await eventually(async () => {
-      const { list } = await api<{ list: { id: number }[] }>(master, 'GET', '/v1/pending-nodes', admin);
-      if (!list[0]) throw new Error('not registered yet');
-      return list[0];
-    }, 15_000);
-    await api(master, 'POST', '/v1/nodes', admin, {
-      pending_id: pending.id,
-      ips: ['127.0.0.1'],
-      http_port: ports.http,
-      https_port: ports.https,
-    });
+    await acceptFirstPendingNode(master, admin, { ips: ['127.0.0.1'], http_port: ports.http, https_port: ports.https });
     await eventually(async () => {
       const { list } = await api<{ list: { applied_version: number }[] }>(master, 'GET', '/v1/nodes', admin);
       expect(list[0]?.applied_version).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCert } from '../../master/src/test/certs.ts';
 import { agentCommandLine, agentNginx } from './support/agent.ts';
 import { type Answer, edgeRequest, eventually } from './support/http.ts';
-import { adminToken, api, MasterProcess } from './support/master-process.ts';
+import { acceptFirstPendingNode, adminToken, api, MasterProcess } from './support/master-process.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 import { freePort } from './support/ports.ts';
 
@@ -133,16 +133,7 @@ describe('package enforcement through master → agent → nginx', () => {
     const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr?.resume();
     agent = child;
-    const pending = await eventually(async () => {
-      const { list } = await api<{ list: { id: number }[] }>(master, 'GET', '/v1/pending-nodes', admin);
-      if (!list[0]) throw new Error('not registered yet');
-      return list[0];
-    }, 15_000);
-    await api(master, 'POST', '/v1/nodes', admin, {
-      pending_id: pending.id,
-      http_port: ports.http,
-      https_port: ports.https,
-    });
+    await acceptFirstPendingNode(master, admin, { http_port: ports.http, https_port: ports.https });
 
     // The operator's policy, said out loud: inactive packages' sites get the suspension page.
     await api(master, 'PUT', '/v1/configs/global-0-edge-enforcement', admin, { policy: 'suspend', throttle_kbps: 64 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../master/src/db/database.ts';
 import { agentCommandLine, agentNginx } from './support/agent.ts';
 import { edgeRequest, eventually } from './support/http.ts';
-import { adminToken, api, MasterProcess } from './support/master-process.ts';
+import { acceptFirstPendingNode, adminToken, api, MasterProcess } from './support/master-process.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 import { freePort } from './support/ports.ts';
 
@@ -67,16 +67,7 @@ describe('master → agent → nginx', () => {
       fast: true,
     });
     startAgent();
-    const pending = await eventually(async () => {
-      const { list } = await api<{ list: { id: number }[] }>(master, 'GET', '/v1/pending-nodes', admin);
-      if (!list[0]) throw new Error('not registered yet');
-      return list[0];
-    }, 15_000);
-    await api(master, 'POST', '/v1/nodes', admin, {
-      pending_id: pending.id,
-      http_port: ports.http,
-      https_port: ports.https,
-    });
+    await acceptFirstPendingNode(master, admin, { http_port: ports.http, https_port: ports.https });
     // The node's first config (nginx starting) is not what the 2 s promise is about.
     await eventually(async () => {
       const { list } = await api<{ list: { applied_version: number }[] }>(master, 'GET', '/v1/nodes', admin);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExposition, type Sample, sampleValue } from '../../master/src/modules/metrics/exposition-parser.ts';
 import { agentCommandLine, agentNginx } from './support/agent.ts';
 import { edgeRequest, eventually } from './support/http.ts';
-import { adminToken, api, MasterProcess, terminate } from './support/master-process.ts';
+import { acceptFirstPendingNode, adminToken, api, MasterProcess, terminate } from './support/master-process.ts';
 import { freePort } from './support/ports.ts';
 
 const MAIN = join(import.meta.dirname, '../src/main.ts');
@@ -51,16 +51,7 @@ describe('Prometheus /metrics on the agent and the master', () => {
     ];
     agent = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     agent.stderr?.resume();
-    const pending = await eventually(async () => {
-      const { list } = await api<{ list: { id: number }[] }>(master, 'GET', '/v1/pending-nodes', admin);
-      if (!list[0]) throw new Error('not registered yet');
-      return list[0];
-    }, 15_000);
-    await api(master, 'POST', '/v1/nodes', admin, {
-      pending_id: pending.id,
-      http_port: edgePort.http,
-      https_port: await freePort(),
-    });
+    await acceptFirstPendingNode(master, admin, { http_port: edgePort.http, https_port: await freePort() });
   });
 
   afterAll(async () => {

@@ -8,7 +8,7 @@ import { openDatabase } from '../../master/src/db/database.ts';
 import { agentPaths } from '../src/paths.ts';
 import { agentCommandLine, agentNginx } from './support/agent.ts';
 import { edgeRequest, eventually } from './support/http.ts';
-import { adminToken, api, MasterProcess, terminate } from './support/master-process.ts';
+import { acceptFirstPendingNode, adminToken, api, MasterProcess, terminate } from './support/master-process.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 import { freePort } from './support/ports.ts';
 
@@ -68,16 +68,7 @@ describe('stopping the master and the agent', () => {
       controlPort: await freePort(),
     });
     startAgent();
-    const pending = await eventually(async () => {
-      const { list } = await api<{ list: { id: number }[] }>(master, 'GET', '/v1/pending-nodes', admin);
-      if (!list[0]) throw new Error('not registered yet');
-      return list[0];
-    }, 30_000);
-    await api(master, 'POST', '/v1/nodes', admin, {
-      pending_id: pending.id,
-      http_port: httpPort,
-      https_port: await freePort(),
-    });
+    await acceptFirstPendingNode(master, admin, { http_port: httpPort, https_port: await freePort() }, 30_000);
     site = await api<Site>(master, 'POST', '/v1/sites', admin, {
       domains: ['stop.example.com'],
       origins: [{ address: '127.0.0.1', port: (origins[0] as Origin).port, weight: 1, backup: false }],

@@ -7,7 +7,7 @@ import { Agent } from '../src/agent.ts';
 import { silentLogger } from '../src/logger.ts';
 import { testAgentOptions } from './support/agent.ts';
 import { eventually } from './support/http.ts';
-import { adminToken, api, MasterProcess } from './support/master-process.ts';
+import { acceptFirstPendingNode, adminToken, api, MasterProcess } from './support/master-process.ts';
 import { freePort } from './support/ports.ts';
 
 /** /sys/op with no stand-ins: the master from source, an agent and Debian's nginx. */
@@ -26,16 +26,7 @@ describe('/sys/op commands reach a real agent', () => {
     agentDir = options.dataDir;
     agent = new Agent(options, silentLogger);
     await agent.start();
-    const pending = await eventually(async () => {
-      const { list } = await api<{ list: { id: number }[] }>(master, 'GET', '/v1/pending-nodes', admin);
-      if (!list[0]) throw new Error('not registered yet');
-      return list[0];
-    }, 15_000);
-    await api(master, 'POST', '/v1/nodes', admin, {
-      pending_id: pending.id,
-      http_port: await freePort(),
-      https_port: await freePort(),
-    });
+    await acceptFirstPendingNode(master, admin, { http_port: await freePort(), https_port: await freePort() });
     await eventually(async () => {
       const { list } = await api<{ list: { applied_version: number }[] }>(master, 'GET', '/v1/nodes', admin);
       expect(list[0]?.applied_version).toBeGreaterThan(0);

@@ -88,6 +88,24 @@ export async function api<T>(
   return envelope.data;
 }
 
+/**
+ * Waits for the first agent that registered with the master (at most `waitMs`) and accepts it with
+ * the given settings (ports, IPs).
+ */
+export async function acceptFirstPendingNode(
+  master: MasterProcess,
+  admin: string,
+  node: { http_port: number; https_port: number; ips?: string[] },
+  waitMs = 15_000,
+): Promise<void> {
+  const pending = await eventually(async () => {
+    const { list } = await api<{ list: { id: number }[] }>(master, 'GET', '/v1/pending-nodes', admin);
+    if (!list[0]) throw new Error('not registered yet');
+    return list[0];
+  }, waitMs);
+  await api(master, 'POST', '/v1/nodes', admin, { pending_id: pending.id, ...node });
+}
+
 export async function adminToken(master: MasterProcess): Promise<string> {
   const response = await fetch(`${master.url}/v1/login`, {
     method: 'POST',
