@@ -200,14 +200,14 @@ function _M.attach(prepared, site)
 end
 
 --- Compiles the protection of the routing table in place; returns the ids of sites whose protection
---- could not compile (served unprotected, and reported), the node-wide part and what `attach` needs.
+--- could not compile (served unprotected, and reported), and what it prepared (`install` its node).
 function _M.compile(data, sites)
   local prepared = _M.prepare(data)
   local broken = {}
   for _, site in ipairs(sites) do
     if not _M.attach(prepared, site) then broken[#broken + 1] = site.id end
   end
-  return broken, prepared.node, prepared
+  return broken, prepared
 end
 
 --- Makes the node-wide part of a compiled routing table the one requests see.

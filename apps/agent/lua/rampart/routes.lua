@@ -9,13 +9,20 @@ local byte = string.byte
 local lower = string.lower
 local sub = string.sub
 
-local _M = {
-  version = -1, token = "", sites = {}, by_id = {}, hosts = {}, certs = {}, acme = {}, refused = {}, unprotected = {},
-  -- Requests no site serves: closed (444), or a page after the WAF when `waf_tx` is set.
-  unknown_host = { close = false, waf_tx = nil },
-  -- The fleet's error pages ("404", ..., "waf"): status -> language -> body.
-  error_pages = {}, error_language = "zh-CN",
-}
+-- A fresh, empty routing table: what `build` fills and `install` makes current (and what the module
+-- serves before the first load).
+local function empty()
+  return {
+    version = -1, token = "", sites = {}, by_id = {}, hosts = {}, certs = {}, acme = {}, refused = {},
+    unprotected = {},
+    -- Requests no site serves: closed (444), or a page after the WAF when `waf_tx` is set.
+    unknown_host = { close = false, waf_tx = nil },
+    -- The fleet's error pages ("404", ..., "waf"): status -> language -> body.
+    error_pages = {}, error_language = "zh-CN",
+  }
+end
+
+local _M = empty()
 
 -- What one routing table is made of: replaced together when a new one is installed.
 local FIELDS = {
@@ -111,13 +118,6 @@ local function cache_chain(rules)
   return unrolled.first(finds)
 end
 
--- A fresh, empty routing table: what `build` fills and `install` makes current.
-local function empty()
-  return {
-    version = -1, token = "", sites = {}, by_id = {}, hosts = {}, certs = {}, acme = {}, refused = {},
-    unprotected = {}, unknown_host = { close = false, waf_tx = nil }, error_pages = {}, error_language = "zh-CN",
-  }
-end
 
 -- What every routes.json, and every delta, carries whole: the version, the node's settings, the
 -- challenge secret, ACME answers, requests no site serves.

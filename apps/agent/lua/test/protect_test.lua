@@ -25,7 +25,7 @@ local function guarded(id, group)
 end
 
 local sites = { guarded(1, 5), guarded(2, 6) }
-local broken, node = protect.compile({
+local broken, prepared = protect.compile({
   protection = {
     rule_groups = {
       { id = 5, rules = { rate(1, "/log", 0, "log"), rate(2, "/logs", 0, "log"), rate(3, "/", 2, "block") } },
@@ -41,7 +41,7 @@ local broken, node = protect.compile({
   },
 }, sites)
 assert(#broken == 0, "every site compiles")
-protect.install(node)
+protect.install(prepared.node)
 
 local function check(site, addr, path)
   return protect.check(site, site.protect, conditions.request({ remote_addr = addr, uri = path }))
