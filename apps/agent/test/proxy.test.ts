@@ -70,6 +70,7 @@ describe('sites through a real nginx', () => {
             origins: [origin(secure.port)],
             origin_protocol: 'https',
             origin_host: 'origin.internal',
+            cache_rules: [{ match: 'prefix', value: '/cached/', ttl: 300, ignore_query: false, honor_origin: false }],
           }),
           makeSite({
             id: 19,
@@ -78,6 +79,7 @@ describe('sites through a real nginx', () => {
             origin_protocol: 'follow',
             https_listen: true,
             cert_id: 2,
+            cache_rules: [{ match: 'prefix', value: '/cached/', ttl: 300, ignore_query: true, honor_origin: false }],
           }),
           makeSite({ id: 20, domains: ['gzip.test'], origins: [origin(a.port)], gzip: true }),
           makeSite({ id: 21, domains: ['sticky.test'], balance: 'ip_hash', origins: [origin(a.port), origin(b.port)] }),
@@ -192,6 +194,30 @@ describe('sites through a real nginx', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ origin: 'secure', host: 'follow.test', sni: 'follow.test' });
     // Plain HTTP to the same TLS-only origin is not rewritten: the origin refuses it.
     expect((await edgeRequest(edge.ports.http, { host: 'follow.test' })).status).toBe(502);
+  });
+
+  it('caches what an HTTPS origin answers, the query in the key or not as the rule says', async () => {
+    const get = (host: string, path: string) =>
+      host === 'follow.test'
+        ? edgeRequest(edge.ports.https, { host, path, tls: true })
+        : edgeRequest(edge.ports.http, { host, path });
+    for (const [host, sni] of [
+      ['tls-origin.test', 'origin.internal'],
+      ['follow.test', 'follow.test'],
+    ] as const) {
+      const first = await get(host, '/cached/a?x=1');
+      expect(first.status).toBe(200);
+      expect(first.headers['x-cache-status']).toBe('MISS');
+      expect(JSON.parse(first.body)).toMatchObject({ origin: 'secure', sni, url: '/cached/a?x=1' });
+      const again = await get(host, '/cached/a?x=1');
+      expect(again.headers['x-cache-status']).toBe('HIT');
+      expect(again.body).toBe(first.body);
+    }
+    // tls-origin.test keys by path and query; follow.test's rule leaves the query out.
+    expect((await get('tls-origin.test', '/cached/a?x=2')).headers['x-cache-status']).toBe('MISS');
+    const other = await get('follow.test', '/cached/a?x=2');
+    expect(other.headers['x-cache-status']).toBe('HIT');
+    expect(JSON.parse(other.body)).toMatchObject({ url: '/cached/a?x=1' });
   });
 
   it('keeps one client on one origin with ip_hash', async () => {

@@ -193,8 +193,9 @@ function _M.route()
   if site.has_cache then
     local rule = site.cache_rule(request and request.path or var.uri)
     if rule then
-      -- The key is `<site>|<host><path and query>`, built by nginx (proxy_cache_key) from these.
-      if rule.ignore_query then var.rampart_ignore_query = "1" end
+      -- nginx builds the key (`<site>|<host><path and query>`, or without the query in the rule's
+      -- `_path` location) and reaches the origin by the location's own upstream.
+      if origin_scheme == "https" then return ngx.exec(waf_tx and rule.https_waf_location or rule.https_location) end
       return ngx.exec(waf_tx and rule.waf_location or rule.location)
     end
   end

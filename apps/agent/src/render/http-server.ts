@@ -60,7 +60,6 @@ const ROUTE_VARIABLES = [
   'rampart_accept_encoding_set',
   'rampart_upgrade',
   'rampart_connection',
-  'rampart_ignore_query',
   'rampart_waf_tx',
 ];
 
@@ -237,34 +236,56 @@ function wafLocations(rulesFile: string, unknownHost: boolean, wafLines: string[
   ];
 }
 
+/** A cache location's own upstream: a hit then evaluates no proxy_pass variables (the `_https` twins take TLS). */
+const ORIGIN_PASS = {
+  http: 'proxy_pass http://rampart_origin_http;',
+  https: 'proxy_pass https://rampart_origin_https;',
+};
+
+/**
+ * The cache key is `<site>|<host><path and query>`; the `_path` twins leave the query out (rules that
+ * ignore it). Written out per location, so a hit evaluates no map to choose.
+ */
+const CACHE_KEYS = {
+  query: 'proxy_cache_key $rampart_site_id|$host$request_uri;',
+  path: 'proxy_cache_key $rampart_site_id|$host$rampart_request_path;',
+};
+
 /**
  * The named locations with the proxy_cache settings of one TTL profile (nginx cannot take a TTL from a
- * variable): the cache status is added by nginx itself, so a hit runs no Lua after the router; sites
- * with response headers to set (HSTS, their own) take the `_decorated` twin, which runs the header filter.
+ * variable): the cache status is added by nginx itself, so a hit runs no Lua after the router. Each
+ * profile has a twin for every choice the router makes per request, named by suffix in this order
+ * (routes.lua builds the same names): `_path` (the rule ignores the query), `_decorated` (the site has
+ * response headers to set: the header filter runs), `_https` (the origin is reached over TLS), `_waf`.
  */
 function cacheProfileLocation(profile: CacheProfile, waf: string[] | null, zone: string, limits: boolean): string[] {
   const ttl = integer(profile.ttl, 'ttl', 0, 31_536_000);
-  const lines = [
-    PROXY_PASS,
+  const settings = [
     `proxy_cache ${zone};`,
-    'proxy_cache_key $rampart_site_id|$host$rampart_cache_path;',
     // A hit is then one read and one write of header and body together: sendfile would add a cork,
     // a separate write of the header and an uncork to every small file.
     'sendfile off;',
   ];
   if (profile.ttl === 0 && !profile.honorOrigin) {
-    lines.push('proxy_no_cache 1;', 'proxy_cache_bypass 1;');
+    settings.push('proxy_no_cache 1;', 'proxy_cache_bypass 1;');
   } else {
-    lines.push(`proxy_cache_valid 200 203 204 206 301 302 ${ttl}s;`);
+    settings.push(`proxy_cache_valid 200 203 204 206 301 302 ${ttl}s;`);
     const limitRate = limits ? ` ${IGNORE_LIMIT_RATE}` : '';
-    if (!profile.honorOrigin) lines.push(`proxy_ignore_headers Cache-Control Expires X-Accel-Expires${limitRate};`);
-    lines.push('proxy_cache_lock on;', 'proxy_cache_use_stale error timeout updating http_502 http_503 http_504;');
+    if (!profile.honorOrigin) settings.push(`proxy_ignore_headers Cache-Control Expires X-Accel-Expires${limitRate};`);
+    settings.push('proxy_cache_lock on;', 'proxy_cache_use_stale error timeout updating http_502 http_503 http_504;');
   }
+  // The origin's own X-Cache-Status would be sent beside the edge's.
+  const plainStatus = ['proxy_hide_header X-Cache-Status;', CACHE_STATUS_HEADER];
   const name = cacheLocation(profile);
-  return [
-    // The origin's own X-Cache-Status would be sent beside the edge's.
-    ...named(name, [...lines, 'proxy_hide_header X-Cache-Status;', CACHE_STATUS_HEADER], waf),
-    '',
-    ...named(`${name}${DECORATED_SUFFIX}`, [...lines, HEADER_FILTER], waf),
-  ];
+  const locations: string[] = [];
+  for (const key of ['query', 'path'] as const) {
+    for (const decorated of [false, true]) {
+      for (const scheme of ['http', 'https'] as const) {
+        const suffix = `${key === 'path' ? '_path' : ''}${decorated ? DECORATED_SUFFIX : ''}${scheme === 'https' ? '_https' : ''}`;
+        const body = [ORIGIN_PASS[scheme], CACHE_KEYS[key], ...settings, ...(decorated ? [HEADER_FILTER] : plainStatus)];
+        locations.push(...(locations.length > 0 ? [''] : []), ...named(`${name}${suffix}`, body, waf));
+      }
+    }
+  }
+  return locations;
 }
