@@ -282,7 +282,12 @@ function cacheProfileLocation(profile: CacheProfile, waf: string[] | null, zone:
     for (const decorated of [false, true]) {
       for (const scheme of ['http', 'https'] as const) {
         const suffix = `${key === 'path' ? '_path' : ''}${decorated ? DECORATED_SUFFIX : ''}${scheme === 'https' ? '_https' : ''}`;
-        const body = [ORIGIN_PASS[scheme], CACHE_KEYS[key], ...settings, ...(decorated ? [HEADER_FILTER] : plainStatus)];
+        const body = [
+          ORIGIN_PASS[scheme],
+          CACHE_KEYS[key],
+          ...settings,
+          ...(decorated ? [HEADER_FILTER] : plainStatus),
+        ];
         locations.push(...(locations.length > 0 ? [''] : []), ...named(`${name}${suffix}`, body, waf));
       }
     }
