@@ -194,6 +194,10 @@ export function renderMainConfig(
     '    # The routing table is read once, in the master: workers share it until a swap replaces it in',
     '    # each of them. Every module loads here too, so workers never read Lua files themselves.',
     '    init_by_lua_block {',
+    // A protected request's route is one trace holding its site's compiled checks, with more
+    // constants than LuaJIT's default allows: past it the trace is given up and the route runs in
+    // the interpreter (a sixth of the instructions of a cache hit with an ACL and five CC rules).
+    '        require("jit.opt").start("maxrecord=16000", "maxirconst=2000")',
     `        require("rampart.routes").load(${routes})`,
     '        rampart_router = require("rampart.router")',
     '        rampart_balancer = require("rampart.balancer")',
