@@ -15,7 +15,20 @@ import { freePort, median, tempDir, wrk, wrkRounds } from './support.ts';
 
 const FILE = '/static/file.bin';
 
-export async function cacheHitFigures(seconds: number, rounds: number): Promise<string[]> {
+/** The four servers of the cache-hit figures, filled and checked; `close` stops them all. */
+export interface CacheBenchServers {
+  targets: Record<CacheTarget, { url: string; lua: string }>;
+  /** The config and prefix of the nginx serving each target (for a second instance of it). */
+  nginx: Record<CacheTarget, { conf: string; prefix: string; port: number }>;
+  /** The pid file of the nginx serving each target. */
+  pidFiles: Record<CacheTarget, string>;
+  close(): Promise<void>;
+}
+
+export const CACHE_TARGETS = ['disk', 'open', 'guarded', 'plainCache'] as const;
+export type CacheTarget = (typeof CACHE_TARGETS)[number];
+
+export async function startCacheBenchServers(): Promise<CacheBenchServers> {
   const files = tempDir('rampart-bench-files-');
   mkdirSync(join(files, 'static'), { recursive: true });
   chmodSync(files, 0o755);
@@ -38,6 +51,11 @@ export async function cacheHitFigures(seconds: number, rounds: number): Promise<
     }`,
   );
   const edge = await createEdge({ proveTimeoutMs: 60_000 });
+  const close = async () => {
+    await edge.close();
+    plain.stop();
+    origin.stop();
+  };
   try {
     const site = (id: number, domain: string, guarded: boolean) =>
       makeSite({
@@ -71,20 +89,45 @@ export async function cacheHitFigures(seconds: number, rounds: number): Promise<
       guarded: { url: `http://127.0.0.1:${edge.ports.http}${FILE}`, lua: headers('guarded.test') },
     };
     wrk(targets.plainCache.url, { seconds: 1, connections: 4, lua: targets.plainCache.lua }); // fills its cache
+    const plainConf = { conf: join(plain.dir, 'nginx.conf'), prefix: plain.dir };
+    const edgeConf = { conf: join(edge.paths.currentLink, 'nginx.conf'), prefix: edge.paths.nginxDir };
+    return {
+      targets,
+      nginx: {
+        disk: { ...plainConf, port: ports.disk },
+        plainCache: { ...plainConf, port: ports.cache },
+        open: { ...edgeConf, port: edge.ports.http },
+        guarded: { ...edgeConf, port: edge.ports.http },
+      },
+      pidFiles: {
+        disk: join(plain.dir, 'nginx.pid'),
+        plainCache: join(plain.dir, 'nginx.pid'),
+        open: edge.paths.pidFile,
+        guarded: edge.paths.pidFile,
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+export async function cacheHitFigures(seconds: number, rounds: number): Promise<string[]> {
+  const servers = await startCacheBenchServers();
+  try {
+    const { targets } = servers;
     // The machine may be shared: each round runs the four back to back and is compared within itself,
     // and the nginx worker's CPU time per request is reported beside the rates.
-    const workers = {
-      disk: workerOf(plain.dir),
-      plainCache: workerOf(plain.dir),
-      open: workerOf(edge.paths.pidFile),
-      guarded: workerOf(edge.paths.pidFile),
-    };
-    const names = ['disk', 'open', 'guarded', 'plainCache'] as const;
+    const workers = Object.fromEntries(CACHE_TARGETS.map((name) => [name, workerOf(servers.pidFiles[name])])) as Record<
+      CacheTarget,
+      number
+    >;
     const runs = Object.fromEntries(
-      names.map((name) => [name, { rate: [] as number[], cpu: [] as number[] }]),
-    ) as Record<(typeof names)[number], { rate: number[]; cpu: number[] }>;
+      CACHE_TARGETS.map((name) => [name, { rate: [] as number[], cpu: [] as number[] }]),
+    ) as Record<CacheTarget, { rate: number[]; cpu: number[] }>;
     for (let round = 0; round < rounds; round++) {
-      for (const name of names) {
+      for (const name of CACHE_TARGETS) {
         const before = cpuSeconds(workers[name]);
         const result = wrk(targets[name].url, { seconds, connections: 32, lua: targets[name].lua });
         runs[name].rate.push(result.requestsPerSecond);
@@ -92,7 +135,7 @@ export async function cacheHitFigures(seconds: number, rounds: number): Promise<
       }
     }
     const disk = runs.disk;
-    const figure = (label: string, name: (typeof names)[number]) => {
+    const figure = (label: string, name: CacheTarget) => {
       const ratios = runs[name].rate.map((rate, i) => rate / disk.rate[i]!);
       return `${label}: ${median(runs[name].rate).toFixed(0)} req/s, ${median(runs[name].cpu).toFixed(1)} µs CPU a request; ratio ${median(ratios).toFixed(3)} of nginx from disk (median of the rounds' ratios: ${ratios.map((r) => r.toFixed(2)).join(' ')})`;
     };
@@ -103,16 +146,13 @@ export async function cacheHitFigures(seconds: number, rounds: number): Promise<
       figure('  plain nginx from its own proxy cache (reference)', 'plainCache'),
     ];
   } finally {
-    await edge.close();
-    plain.stop();
-    origin.stop();
+    await servers.close();
   }
 }
 
-/** The pid of the one worker of an nginx: its pid file, or the prefix directory holding nginx.pid. */
+/** The pid of the one worker of an nginx, from its pid file. */
 function workerOf(pidFile: string): number {
-  const path = pidFile.endsWith('.pid') ? pidFile : join(pidFile, 'nginx.pid');
-  const master = readFileSync(path, 'utf8').trim();
+  const master = readFileSync(pidFile, 'utf8').trim();
   const children = readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(/\s+/);
   const worker = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker process'));
   if (!worker) throw new Error(`no worker under nginx ${master}`);
