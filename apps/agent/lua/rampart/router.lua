@@ -193,10 +193,11 @@ function _M.route()
   if site.has_cache then
     local rule = site.cache_rule(request and request.path or var.uri)
     if rule then
-      -- nginx builds the key (`<site>|<host><path and query>`, or without the query in the rule's
-      -- `_path` location) and reaches the origin by the location's own upstream.
-      if origin_scheme == "https" then return ngx.exec(waf_tx and rule.https_waf_location or rule.https_location) end
-      return ngx.exec(waf_tx and rule.waf_location or rule.location)
+      -- The key is `<site>|<host><path and query>`, built by nginx (proxy_cache_key) from these.
+      if rule.ignore_query then var.rampart_ignore_query = "1" end
+      if waf_tx then return ngx.exec(rule.waf_location) end
+      -- The location names its upstream: the `_https` twin for an origin reached over TLS.
+      return ngx.exec(origin_scheme == "https" and rule.https_location or rule.location)
     end
   end
   if site.decorated then return ngx.exec(waf_tx and "@rampart_decorated_waf" or "@rampart_decorated") end

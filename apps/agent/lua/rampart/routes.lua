@@ -180,13 +180,12 @@ local function add_site(t, s)
   s.has_cache = #s.cache > 0
   -- Responses that need the header filter (HSTS, the site's own headers) take a named location.
   s.decorated = s.hsts == true or #s.response_headers > 0
-  -- The twins of each rule's cache location (http-server.ts names them): `_path` keys without the
-  -- query, `_decorated` runs the header filter (the others add X-Cache-Status in nginx), `_https`
-  -- reaches the origin over TLS, `_waf` inspects first.
+  -- The twins of each rule's cache location (http-server.ts names them): `_decorated` runs the
+  -- header filter (the others add X-Cache-Status in nginx), then `_https` reaches the origin over
+  -- TLS, `_waf` inspects first.
   for _, rule in ipairs(s.cache) do
-    local location = rule.location .. (rule.ignore_query == true and "_path" or "") .. (s.decorated and "_decorated" or "")
-    rule.location = location
-    rule.https_location = location .. "_https"
+    if s.decorated then rule.location = rule.location .. "_decorated" end
+    rule.https_location = rule.location .. "_https"
   end
   local headers = {}
   for _, pair in ipairs(s.request_headers) do headers[#headers + 1] = { pair[1]:lower(), pair[1], pair[2] } end
@@ -194,10 +193,7 @@ local function add_site(t, s)
   if s.waf then
     -- ModSecurity's transaction id: the profile rule keys on `w<profile>.`, the agent on the rest.
     s.waf_tx = "w" .. string.format("%d", s.waf) .. "." .. s.sid .. "."
-    for _, rule in ipairs(s.cache) do
-      rule.waf_location = rule.location .. "_waf"
-      rule.https_waf_location = rule.https_location .. "_waf"
-    end
+    for _, rule in ipairs(s.cache) do rule.waf_location = rule.location .. "_waf" end
     -- A set the router looks the extension up in (nil: every request is inspected).
     if s.waf_static and #s.waf_static > 0 then
       local set = {}

@@ -60,6 +60,7 @@ const ROUTE_VARIABLES = [
   'rampart_accept_encoding_set',
   'rampart_upgrade',
   'rampart_connection',
+  'rampart_ignore_query',
   'rampart_waf_tx',
 ];
 
@@ -236,32 +237,30 @@ function wafLocations(rulesFile: string, unknownHost: boolean, wafLines: string[
   ];
 }
 
-/** A cache location's own upstream: a hit then evaluates no proxy_pass variables (the `_https` twins take TLS). */
+/**
+ * The upstream of a cache location: named, so that a hit evaluates no proxy_pass variables (a script,
+ * a URL parse and an upstream looked up by name). The `_https` twins reach the origin over TLS; the
+ * `_waf` twins keep the variables, since inspection costs a hundred times more.
+ */
 const ORIGIN_PASS = {
   http: 'proxy_pass http://rampart_origin_http;',
   https: 'proxy_pass https://rampart_origin_https;',
-};
-
-/**
- * The cache key is `<site>|<host><path and query>`; the `_path` twins leave the query out (rules that
- * ignore it). Written out per location, so a hit evaluates no map to choose.
- */
-const CACHE_KEYS = {
-  query: 'proxy_cache_key $rampart_site_id|$host$request_uri;',
-  path: 'proxy_cache_key $rampart_site_id|$host$rampart_request_path;',
+  waf: PROXY_PASS,
 };
 
 /**
  * The named locations with the proxy_cache settings of one TTL profile (nginx cannot take a TTL from a
  * variable): the cache status is added by nginx itself, so a hit runs no Lua after the router. Each
- * profile has a twin for every choice the router makes per request, named by suffix in this order
- * (routes.lua builds the same names): `_path` (the rule ignores the query), `_decorated` (the site has
- * response headers to set: the header filter runs), `_https` (the origin is reached over TLS), `_waf`.
+ * profile has a twin for the choices the router makes per request, named by suffix in this order
+ * (routes.lua builds the same names): `_decorated` (the site has response headers to set: the header
+ * filter runs), then `_https` (the origin is reached over TLS) or `_waf` (inspected first). The key is
+ * `<site>|<host><path and query>`, without the query for rules that ignore it.
  */
 function cacheProfileLocation(profile: CacheProfile, waf: string[] | null, zone: string, limits: boolean): string[] {
   const ttl = integer(profile.ttl, 'ttl', 0, 31_536_000);
   const settings = [
     `proxy_cache ${zone};`,
+    'proxy_cache_key $rampart_site_id|$host$rampart_cache_path;',
     // A hit is then one read and one write of header and body together: sendfile would add a cork,
     // a separate write of the header and an uncork to every small file.
     'sendfile off;',
@@ -278,18 +277,16 @@ function cacheProfileLocation(profile: CacheProfile, waf: string[] | null, zone:
   const plainStatus = ['proxy_hide_header X-Cache-Status;', CACHE_STATUS_HEADER];
   const name = cacheLocation(profile);
   const locations: string[] = [];
-  for (const key of ['query', 'path'] as const) {
-    for (const decorated of [false, true]) {
-      for (const scheme of ['http', 'https'] as const) {
-        const suffix = `${key === 'path' ? '_path' : ''}${decorated ? DECORATED_SUFFIX : ''}${scheme === 'https' ? '_https' : ''}`;
-        const body = [
-          ORIGIN_PASS[scheme],
-          CACHE_KEYS[key],
-          ...settings,
-          ...(decorated ? [HEADER_FILTER] : plainStatus),
-        ];
-        locations.push(...(locations.length > 0 ? [''] : []), ...named(`${name}${suffix}`, body, waf));
-      }
+  for (const decorated of [false, true]) {
+    const tail = decorated ? [HEADER_FILTER] : plainStatus;
+    const prefix = `${name}${decorated ? DECORATED_SUFFIX : ''}`;
+    const twins: Array<[string, string[]]> = [
+      [prefix, [ORIGIN_PASS.http, ...settings, ...tail]],
+      [`${prefix}_https`, [ORIGIN_PASS.https, ...settings, ...tail]],
+    ];
+    if (waf) twins.push([`${prefix}_waf`, [...waf, ORIGIN_PASS.waf, ...settings, ...tail]]);
+    for (const [locationName, body] of twins) {
+      locations.push(...(locations.length > 0 ? [''] : []), ...named(locationName, body, null));
     }
   }
   return locations;
