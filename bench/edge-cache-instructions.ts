@@ -9,23 +9,15 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
-import { CACHE_TARGETS, type CacheBenchServers, type CacheTarget, startCacheBenchServers } from './edge-cache.ts';
+import {
+  CACHE_LABELS,
+  CACHE_TARGETS,
+  type CacheTarget,
+  type CacheTargetServer,
+  startCacheBenchServers,
+} from './edge-cache.ts';
 import { NGINX } from './nginx-process.ts';
 import { freePort, tempDir, until, wrk } from './support.ts';
-
-const LABELS: Record<CacheTarget, string> = {
-  disk: 'nginx from disk',
-  open: 'edge, site without protection',
-  guarded: 'edge, site with ACL (1,000 CIDRs) + 5 CC rules',
-  plainCache: 'plain nginx from its own proxy cache',
-};
-
-const HOSTS: Record<CacheTarget, string> = {
-  disk: 'disk.test',
-  plainCache: 'disk.test',
-  open: 'cached.test',
-  guarded: 'guarded.test',
-};
 
 interface Count {
   requests: number;
@@ -47,8 +39,8 @@ async function secondInstance(text: string, targetPort: number, port: number, di
     .replace(/^\s*user [^;]+;\n/m, '');
 }
 
-async function countHits(servers: CacheBenchServers, target: CacheTarget, seconds: number): Promise<Count> {
-  const { conf, prefix, port: targetPort } = servers.nginx[target];
+async function countHits(target: CacheTargetServer, seconds: number): Promise<Count> {
+  const { conf, prefix, port: targetPort } = target.nginx;
   const dir = tempDir('rampart-bench-callgrind-');
   const port = await freePort();
   const copy = join(dir, 'nginx.conf');
@@ -73,14 +65,14 @@ async function countHits(servers: CacheBenchServers, target: CacheTarget, second
   );
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
-    const host = HOSTS[target];
-    const path = new URL(servers.targets[target].url).pathname;
+    const { host, lua } = target;
+    const path = new URL(target.url).pathname;
     await until(async () => ((await edgeRequest(port, { host, path })).status === 200 ? true : undefined), 120_000);
     // Warm-up: LuaJIT's traces form in the first hundreds of requests.
-    wrk(`http://127.0.0.1:${port}${path}`, { seconds: 3, connections: 4, lua: servers.targets[target].lua });
+    wrk(`http://127.0.0.1:${port}${path}`, { seconds: 3, connections: 4, lua });
     const pid = String(child.pid);
     execFileSync('callgrind_control', ['-z', pid], { stdio: 'ignore' });
-    const run = wrk(`http://127.0.0.1:${port}${path}`, { seconds, connections: 4, lua: servers.targets[target].lua });
+    const run = wrk(`http://127.0.0.1:${port}${path}`, { seconds, connections: 4, lua });
     execFileSync('callgrind_control', ['-d', pid], { stdio: 'ignore' });
     const dump = readdirSync(dir).find((name) => name.startsWith('callgrind.out') && name.endsWith('.1'));
     if (!dump) throw new Error(`callgrind wrote no dump in ${dir}`);
@@ -97,7 +89,7 @@ export async function cacheHitInstructions(seconds: number): Promise<string[]> {
   const servers = await startCacheBenchServers();
   try {
     const counts = {} as Record<CacheTarget, Count>;
-    for (const target of CACHE_TARGETS) counts[target] = await countHits(servers, target, seconds);
+    for (const target of CACHE_TARGETS) counts[target] = await countHits(servers.targets[target], seconds);
     const perRequest = (target: CacheTarget) => counts[target].instructions / counts[target].requests;
     const disk = perRequest('disk');
     const plainCache = perRequest('plainCache');
@@ -107,7 +99,7 @@ export async function cacheHitInstructions(seconds: number): Promise<string[]> {
       if (target === 'open' || target === 'guarded')
         against.push(`${(own / plainCache).toFixed(2)}× nginx's own proxy cache`);
       const ratios = against.length > 0 ? `; ${against.join(', ')}` : '';
-      return `${LABELS[target]}: ${Math.round(own).toLocaleString('en-US')} instructions a request (${counts[target].requests} requests)${ratios}`;
+      return `${CACHE_LABELS[target]}: ${Math.round(own).toLocaleString('en-US')} instructions a request (${counts[target].requests} requests)${ratios}`;
     });
   } finally {
     await servers.close();

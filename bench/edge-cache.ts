@@ -15,18 +15,31 @@ import { freePort, median, tempDir, wrk, wrkRounds } from './support.ts';
 
 const FILE = '/static/file.bin';
 
+/** One server of the cache-hit figures: the file's URL, the Host it answers for, and its nginx. */
+export interface CacheTargetServer {
+  url: string;
+  host: string;
+  /** wrk's script: that Host, and a browser's User-Agent and Accept. */
+  lua: string;
+  /** The nginx serving it (its config and prefix also start a second instance of it). */
+  nginx: { conf: string; prefix: string; pidFile: string; port: number };
+}
+
 /** The four servers of the cache-hit figures, filled and checked; `close` stops them all. */
 export interface CacheBenchServers {
-  targets: Record<CacheTarget, { url: string; lua: string }>;
-  /** The config and prefix of the nginx serving each target (for a second instance of it). */
-  nginx: Record<CacheTarget, { conf: string; prefix: string; port: number }>;
-  /** The pid file of the nginx serving each target. */
-  pidFiles: Record<CacheTarget, string>;
+  targets: Record<CacheTarget, CacheTargetServer>;
   close(): Promise<void>;
 }
 
 export const CACHE_TARGETS = ['disk', 'open', 'guarded', 'plainCache'] as const;
 export type CacheTarget = (typeof CACHE_TARGETS)[number];
+
+export const CACHE_LABELS: Record<CacheTarget, string> = {
+  disk: 'nginx from disk',
+  open: 'edge, site without protection',
+  guarded: 'edge, site with ACL (1,000 CIDRs) + 5 CC rules',
+  plainCache: 'plain nginx from its own proxy cache',
+};
 
 export async function startCacheBenchServers(): Promise<CacheBenchServers> {
   const files = tempDir('rampart-bench-files-');
@@ -80,33 +93,30 @@ export async function startCacheBenchServers(): Promise<CacheBenchServers> {
       const hit = await edgeRequest(edge.ports.http, { host, path: FILE });
       if (hit.headers['x-cache-status'] !== 'HIT') throw new Error(`${host}: expected a HIT, got ${hit.status}`);
     }
-    const headers = (host: string) =>
-      `wrk.headers["Host"] = "${host}"; wrk.headers["User-Agent"] = "Mozilla/5.0 bench"; wrk.headers["Accept"] = "*/*"`;
+    const plainNginx = {
+      conf: join(plain.dir, 'nginx.conf'),
+      prefix: plain.dir,
+      pidFile: join(plain.dir, 'nginx.pid'),
+    };
+    const edgeNginx = {
+      conf: join(edge.paths.currentLink, 'nginx.conf'),
+      prefix: edge.paths.nginxDir,
+      pidFile: edge.paths.pidFile,
+    };
+    const target = (port: number, host: string, nginx: Omit<CacheTargetServer['nginx'], 'port'>) => ({
+      url: `http://127.0.0.1:${port}${FILE}`,
+      host,
+      lua: `wrk.headers["Host"] = "${host}"; wrk.headers["User-Agent"] = "Mozilla/5.0 bench"; wrk.headers["Accept"] = "*/*"`,
+      nginx: { ...nginx, port },
+    });
     const targets = {
-      disk: { url: `http://127.0.0.1:${ports.disk}${FILE}`, lua: headers('disk.test') },
-      plainCache: { url: `http://127.0.0.1:${ports.cache}${FILE}`, lua: headers('disk.test') },
-      open: { url: `http://127.0.0.1:${edge.ports.http}${FILE}`, lua: headers('cached.test') },
-      guarded: { url: `http://127.0.0.1:${edge.ports.http}${FILE}`, lua: headers('guarded.test') },
+      disk: target(ports.disk, 'disk.test', plainNginx),
+      plainCache: target(ports.cache, 'disk.test', plainNginx),
+      open: target(edge.ports.http, 'cached.test', edgeNginx),
+      guarded: target(edge.ports.http, 'guarded.test', edgeNginx),
     };
     wrk(targets.plainCache.url, { seconds: 1, connections: 4, lua: targets.plainCache.lua }); // fills its cache
-    const plainConf = { conf: join(plain.dir, 'nginx.conf'), prefix: plain.dir };
-    const edgeConf = { conf: join(edge.paths.currentLink, 'nginx.conf'), prefix: edge.paths.nginxDir };
-    return {
-      targets,
-      nginx: {
-        disk: { ...plainConf, port: ports.disk },
-        plainCache: { ...plainConf, port: ports.cache },
-        open: { ...edgeConf, port: edge.ports.http },
-        guarded: { ...edgeConf, port: edge.ports.http },
-      },
-      pidFiles: {
-        disk: join(plain.dir, 'nginx.pid'),
-        plainCache: join(plain.dir, 'nginx.pid'),
-        open: edge.paths.pidFile,
-        guarded: edge.paths.pidFile,
-      },
-      close,
-    };
+    return { targets, close };
   } catch (error) {
     await close();
     throw error;
@@ -119,10 +129,9 @@ export async function cacheHitFigures(seconds: number, rounds: number): Promise<
     const { targets } = servers;
     // The machine may be shared: each round runs the four back to back and is compared within itself,
     // and the nginx worker's CPU time per request is reported beside the rates.
-    const workers = Object.fromEntries(CACHE_TARGETS.map((name) => [name, workerOf(servers.pidFiles[name])])) as Record<
-      CacheTarget,
-      number
-    >;
+    const workers = Object.fromEntries(
+      CACHE_TARGETS.map((name) => [name, workerOf(targets[name].nginx.pidFile)]),
+    ) as Record<CacheTarget, number>;
     const runs = Object.fromEntries(
       CACHE_TARGETS.map((name) => [name, { rate: [] as number[], cpu: [] as number[] }]),
     ) as Record<CacheTarget, { rate: number[]; cpu: number[] }>;
@@ -135,15 +144,16 @@ export async function cacheHitFigures(seconds: number, rounds: number): Promise<
       }
     }
     const disk = runs.disk;
-    const figure = (label: string, name: CacheTarget) => {
+    const figure = (name: CacheTarget) => {
+      const label = `  ${CACHE_LABELS[name]}${name === 'plainCache' ? ' (reference)' : ''}`;
       const ratios = runs[name].rate.map((rate, i) => rate / disk.rate[i]!);
       return `${label}: ${median(runs[name].rate).toFixed(0)} req/s, ${median(runs[name].cpu).toFixed(1)} µs CPU a request; ratio ${median(ratios).toFixed(3)} of nginx from disk (median of the rounds' ratios: ${ratios.map((r) => r.toFixed(2)).join(' ')})`;
     };
     return [
       `cache HIT, 4 KiB file: nginx from disk ${median(disk.rate).toFixed(0)} req/s, ${median(disk.cpu).toFixed(1)} µs CPU a request`,
-      figure('  edge, site without protection', 'open'),
-      figure('  edge, site with ACL (1,000 CIDRs) + 5 CC rules', 'guarded'),
-      figure('  plain nginx from its own proxy cache (reference)', 'plainCache'),
+      figure('open'),
+      figure('guarded'),
+      figure('plainCache'),
     ];
   } finally {
     await servers.close();
