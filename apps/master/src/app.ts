@@ -61,12 +61,12 @@ import { userGroupRoutes } from './modules/user-groups/user-groups.routes.ts';
 import { ensureFirstAdmin } from './modules/users/first-admin.ts';
 import { currentUserRoutes } from './modules/users/users.routes.ts';
 import { adminUserRoutes } from './modules/users/users-admin.routes.ts';
-import { checkAdminAccess } from './plugins/admin-access.ts';
 import { auth } from './plugins/auth.ts';
 import { dashboard } from './plugins/dashboard.ts';
 import { envelope } from './plugins/envelope.ts';
 import { finiteNumbers } from './plugins/finite-numbers.ts';
 import { openapi } from './plugins/openapi.ts';
+import { routePolicy } from './plugins/route-policy.ts';
 import { schemaCompilers } from './plugins/schema-compilers.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { loadSecretKey, secretBox } from './secrets.ts';
@@ -183,11 +183,13 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     if (!options.database) await database.close();
   });
 
+  await app.register(auth, { db: database.db });
+  // Before any route: every route declares who may call it, or the app does not start.
+  await app.register(routePolicy);
   await app.register(openapi);
   await app.register(envelope);
   await app.register(finiteNumbers);
   await app.register(securityHeaders);
-  await app.register(auth, { db: database.db });
   await app.register(audit, { db: database.db });
   await metricsRoutes(app, context);
   app.addHook('onResponse', passwordChangeNotices(database.db, notifier));
@@ -200,8 +202,6 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await paymentNotifyRoutes(open, context);
   });
   await app.register(async (signedIn: App) => {
-    signedIn.addHook('onRequest', signedIn.authenticate);
-    signedIn.addHook('onRequest', checkAdminAccess);
     await sessionRoutes(signedIn, context);
     await currentUserRoutes(signedIn, context);
     await adminUserRoutes(signedIn, context);

@@ -2,19 +2,17 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
-import { caller } from '../plugins/auth.ts';
+import { type Scope, scopeOf } from '../plugins/route-policy.ts';
 import { findUserById } from './users/users.repository.ts';
 
 /**
- * Whose rows a call may touch. Repositories take this and scope every query on tenant data by it;
- * only an admin acting on purpose reaches every user's rows.
+ * Whose rows a call may touch: the scope the route's declared policy handed the request (an admin
+ * reaches every user's rows only holding the code the route names). Repositories take this and
+ * scope every query on tenant data by it.
  */
-export type Owner = { kind: 'user'; userId: number } | { kind: 'admin'; userId: number };
+export type Owner = Scope;
 
-export function ownerOf(request: FastifyRequest): Owner {
-  const { user } = caller(request);
-  return user.type === 1 ? { kind: 'admin', userId: user.id } : { kind: 'user', userId: user.id };
-}
+export const ownerOf = (request: FastifyRequest): Owner => scopeOf(request);
 
 /**
  * The user a new row belongs to: the caller, or for an admin the `user_id` they name, which must be

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { declareScopePolicy, policy } from './route-policy.ts';
 
 /**
  * Serves the dashboard's production build under /dashboard/ with history fallback: a path that is
@@ -11,9 +12,13 @@ export async function dashboard(app: FastifyInstance, options: { root: string })
   if (!existsSync(join(options.root, 'index.html'))) {
     app.log.warn({ root: options.root }, 'dashboard build not found: run `npm run build` (npm start does it)');
   }
-  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/dashboard/'));
+  app.get('/', { config: { policy: policy.public }, schema: { hide: true } }, (_request, reply) =>
+    reply.redirect('/dashboard/'),
+  );
   await app.register(
     async (scope) => {
+      // The dashboard's files are the sign-in page too: public; the API behind them checks each call.
+      declareScopePolicy(scope, policy.public);
       await scope.register(fastifyStatic, {
         root: options.root,
         prefix: '/',

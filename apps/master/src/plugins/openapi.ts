@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { policy } from './route-policy.ts';
 
 /** OpenAPI 3 generated from the route schemas, served at /v1/openapi.json. */
 async function openapiPlugin(app: FastifyInstance) {
@@ -15,7 +16,7 @@ async function openapiPlugin(app: FastifyInstance) {
       security: [{ accessToken: [] }],
     },
   });
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/v1/openapi.json', { config: { policy: policy.public }, schema: { hide: true } }, async () => app.swagger());
 }
 
 export const openapi = fp(openapiPlugin, { name: 'openapi' });

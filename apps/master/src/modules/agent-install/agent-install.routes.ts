@@ -2,6 +2,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { agentBundle } from './bundle.ts';
 
 const SCRIPT = readFileSync(join(import.meta.dirname, 'install.sh'), 'utf8');
@@ -23,20 +24,22 @@ function masterOf(request: FastifyRequest): string {
 export async function agentInstallRoutes(app: App) {
   app.get(
     '/agent/install.sh',
-    { schema: { tags, description: 'The agent install script (bash)' } },
+    { config: { policy: policy.public }, schema: { tags, description: 'The agent install script (bash)' } },
     async (request, reply) =>
       reply
         .type('text/x-shellscript; charset=utf-8')
         .header('cache-control', 'no-store')
         .send(SCRIPT.replace('@MASTER_URL@', masterOf(request))),
   );
-  app.get('/agent/SHA256SUMS', { schema: { tags } }, async (_request, reply) =>
+  app.get('/agent/SHA256SUMS', { config: { policy: policy.public }, schema: { tags } }, async (_request, reply) =>
     reply.type('text/plain; charset=utf-8').send((await agentBundle()).sums),
   );
-  app.get('/agent/rampart-agent.tar.gz', { schema: { tags } }, async (_request, reply) =>
-    reply.type('application/gzip').send(createReadStream((await agentBundle()).archive)),
+  app.get(
+    '/agent/rampart-agent.tar.gz',
+    { config: { policy: policy.public }, schema: { tags } },
+    async (_request, reply) => reply.type('application/gzip').send(createReadStream((await agentBundle()).archive)),
   );
-  app.get('/agent/node', { schema: { tags } }, async (_request, reply) =>
+  app.get('/agent/node', { config: { policy: policy.public }, schema: { tags } }, async (_request, reply) =>
     reply.type('application/octet-stream').send(createReadStream((await agentBundle()).node)),
   );
 }

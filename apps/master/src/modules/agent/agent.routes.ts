@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { currentConfigVersion, waitForConfigChange } from '../config/config-version.ts';
 import { pendingJobsFor } from '../jobs/jobs.repository.ts';
@@ -28,7 +29,10 @@ const sameSecret = (a: string, b: string) => a.length === b.length && timingSafe
 export async function agentRoutes(app: App, { db }: AppContext) {
   app.post(
     '/agent/v1/register',
-    { schema: { tags, body: RegisterNodeBody, response: { 200: Envelope(NodeRegistration) } } },
+    {
+      config: { policy: policy.agent },
+      schema: { tags, body: RegisterNodeBody, response: { 200: Envelope(NodeRegistration) } },
+    },
     async (request) => {
       if (!sameSecret(request.body.install_token, await installToken(db))) {
         throw new AppError('forbidden', 'install_token: not the cluster install token');
@@ -56,6 +60,7 @@ export async function agentRoutes(app: App, { db }: AppContext) {
   app.get(
     '/agent/v1/register/:id',
     {
+      config: { policy: policy.agent },
       schema: {
         tags,
         params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
@@ -91,74 +96,85 @@ export async function agentRoutes(app: App, { db }: AppContext) {
     for (const poll of held) poll.abort();
   });
 
-  app.get('/agent/v1/config', { schema: { tags, querystring: ConfigQuery } }, async (request, reply) => {
-    const node = await callingNode(db, request);
-    const known = request.query.version ?? 0;
-    const abort = new AbortController();
-    request.raw.once('close', () => abort.abort());
-    held.add(abort);
-    // Subscribe before reading the version, so a change committed in between is not missed.
-    const waiting = waitForConfigChange(known, closing ? 0 : (request.query.wait ?? 30) * 1000, abort.signal);
-    let version: number;
-    try {
-      version = await currentConfigVersion(db);
-      if (version <= known) version = (await waiting) ?? version;
-    } finally {
-      abort.abort();
-      held.delete(abort);
-    }
-    // The next poll goes out on a new connection, so it reaches a master that is not closing.
-    if (closing) reply.header('connection', 'close');
-    if (version <= known) return ok({ version, changed: false });
-
-    const shared = await sharedPart(db, version);
-    const jobs = await pendingJobsFor(db, node.id);
-    const settings = {
-      id: node.id,
-      http_port: node.http_port,
-      https_port: node.https_port,
-      max_cache_size_mb: node.max_cache_size_mb,
-    };
-    const { prefix, suffix } = answerParts(version, settings, jobs);
-    reply.type('application/json; charset=utf-8');
-    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
-      reply.header('content-encoding', 'gzip');
-      return reply.send(Buffer.concat([gzipMember(prefix), shared.gzip, gzipMember(suffix)]));
-    }
-    return reply.send(prefix + shared.json + suffix);
-  });
-
-  app.post('/agent/v1/status', { schema: { tags, body: NodeStatusBody } }, async (request) => {
-    const node = await callingNode(db, request);
-    const { applied_version, apply_errors, last_error, dropped_log_lines } = request.body;
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('nodes')
-        .set({ applied_version, last_error, dropped_log_lines, updated_at: Date.now() })
-        .where('id', '=', node.id)
-        .execute();
-      await trx.deleteFrom('node_apply_errors').where('node_id', '=', node.id).execute();
-      for (let i = 0; i < apply_errors.length; i += 500) {
-        await trx
-          .insertInto('node_apply_errors')
-          .values(
-            apply_errors.slice(i, i + 500).map((entry) => ({
-              node_id: node.id,
-              kind: entry.kind,
-              object_id: entry.id,
-              error: entry.error,
-              version: applied_version,
-            })),
-          )
-          .execute();
+  app.get(
+    '/agent/v1/config',
+    { config: { policy: policy.agent }, schema: { tags, querystring: ConfigQuery } },
+    async (request, reply) => {
+      const node = await callingNode(db, request);
+      const known = request.query.version ?? 0;
+      const abort = new AbortController();
+      request.raw.once('close', () => abort.abort());
+      held.add(abort);
+      // Subscribe before reading the version, so a change committed in between is not missed.
+      const waiting = waitForConfigChange(known, closing ? 0 : (request.query.wait ?? 30) * 1000, abort.signal);
+      let version: number;
+      try {
+        version = await currentConfigVersion(db);
+        if (version <= known) version = (await waiting) ?? version;
+      } finally {
+        abort.abort();
+        held.delete(abort);
       }
-    });
-    return ok(null);
-  });
+      // The next poll goes out on a new connection, so it reaches a master that is not closing.
+      if (closing) reply.header('connection', 'close');
+      if (version <= known) return ok({ version, changed: false });
+
+      const shared = await sharedPart(db, version);
+      const jobs = await pendingJobsFor(db, node.id);
+      const settings = {
+        id: node.id,
+        http_port: node.http_port,
+        https_port: node.https_port,
+        max_cache_size_mb: node.max_cache_size_mb,
+      };
+      const { prefix, suffix } = answerParts(version, settings, jobs);
+      reply.type('application/json; charset=utf-8');
+      if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+        reply.header('content-encoding', 'gzip');
+        return reply.send(Buffer.concat([gzipMember(prefix), shared.gzip, gzipMember(suffix)]));
+      }
+      return reply.send(prefix + shared.json + suffix);
+    },
+  );
+
+  app.post(
+    '/agent/v1/status',
+    { config: { policy: policy.agent }, schema: { tags, body: NodeStatusBody } },
+    async (request) => {
+      const node = await callingNode(db, request);
+      const { applied_version, apply_errors, last_error, dropped_log_lines } = request.body;
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('nodes')
+          .set({ applied_version, last_error, dropped_log_lines, updated_at: Date.now() })
+          .where('id', '=', node.id)
+          .execute();
+        await trx.deleteFrom('node_apply_errors').where('node_id', '=', node.id).execute();
+        for (let i = 0; i < apply_errors.length; i += 500) {
+          await trx
+            .insertInto('node_apply_errors')
+            .values(
+              apply_errors.slice(i, i + 500).map((entry) => ({
+                node_id: node.id,
+                kind: entry.kind,
+                object_id: entry.id,
+                error: entry.error,
+                version: applied_version,
+              })),
+            )
+            .execute();
+        }
+      });
+      return ok(null);
+    },
+  );
 
   app.post(
     '/agent/v1/jobs/:id/result',
-    { schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: JobResultBody } },
+    {
+      config: { policy: policy.agent },
+      schema: { tags, params: Type.Object({ id: Type.Integer({ minimum: 1 }) }), body: JobResultBody },
+    },
     async (request) => {
       const node = await callingNode(db, request);
       const row = await db

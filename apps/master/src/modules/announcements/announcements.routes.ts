@@ -6,12 +6,14 @@ import {
   Envelope,
   IdParams,
   ListResult,
+  PERMISSIONS,
 } from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import {
   activeAnnouncements,
   createAnnouncement,
@@ -28,6 +30,7 @@ export async function publicAnnouncementRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/common/announcements',
     {
+      config: { policy: policy.public },
       schema: {
         tags,
         summary: 'The announcements shown now (between starts_at and ends_at), newest first, at most 5',
@@ -43,6 +46,7 @@ export async function announcementRoutes(app: App, { db, notifier }: AppContext)
   app.get(
     '/v1/announcements',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         summary: 'Admin (admin:sys): announcements, newest first; active=true for those shown now',
@@ -56,6 +60,7 @@ export async function announcementRoutes(app: App, { db, notifier }: AppContext)
   app.post(
     '/v1/announcements',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         summary: 'Admin (admin:sys): publish an announcement; every enabled user also gets it as a message',
@@ -69,6 +74,7 @@ export async function announcementRoutes(app: App, { db, notifier }: AppContext)
   app.get(
     '/v1/announcements/:id',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         summary: 'Admin (admin:sys): one announcement',
@@ -82,6 +88,7 @@ export async function announcementRoutes(app: App, { db, notifier }: AppContext)
   app.put(
     '/v1/announcements/:id',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         summary: 'Admin (admin:sys): change the text or the dates (messages sent already stay)',
@@ -96,6 +103,7 @@ export async function announcementRoutes(app: App, { db, notifier }: AppContext)
   app.delete(
     '/v1/announcements/:id',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         summary: 'Admin (admin:sys): delete an announcement',

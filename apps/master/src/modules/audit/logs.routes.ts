@@ -17,6 +17,7 @@ import { invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { accountKey, findUserByAccount } from '../users/users.repository.ts';
 import { listLoginAttempts } from './login-logs.repository.ts';
 import { opLogCsv } from './op-log-csv.ts';
@@ -87,7 +88,10 @@ export const presentOpLog = (row: OpLogRow): OpLogEntry => ({
 export async function logRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/log/op',
-    { schema: { tags, querystring: OpLogQuery, response: { 200: Envelope(ListResult(OpLogEntry)) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, querystring: OpLogQuery, response: { 200: Envelope(ListResult(OpLogEntry)) } },
+    },
     async (request) => {
       const { page = 1, limit = 20 } = request.query;
       const { rows, total } = await listOpLogs(db, await opLogFilter(db, request, request.query), page, limit);
@@ -98,6 +102,7 @@ export async function logRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/log/op/export',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         querystring: OpLogExportQuery,
@@ -116,7 +121,10 @@ export async function logRoutes(app: App, { db }: AppContext) {
 
   app.get(
     '/v1/log/login',
-    { schema: { tags, querystring: LoginLogQuery, response: { 200: Envelope(ListResult(LoginLogEntry)) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, querystring: LoginLogQuery, response: { 200: Envelope(ListResult(LoginLogEntry)) } },
+    },
     async (request) => {
       const { page = 1, limit = 20, account, ip, result, from, to } = request.query;
       const all = readsAll(request);

@@ -18,6 +18,7 @@ import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { caller, clientInfo } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { noticeSignIn } from '../messages/security-notices.ts';
 import { loadSettings } from '../settings/settings.service.ts';
 import { secondFactorAwaited } from '../two-factor/two-factor-login.ts';
@@ -36,7 +37,10 @@ const tags = ['auth'];
 export async function publicAuthRoutes(app: App, { db, messenger, notifier, secrets }: AppContext) {
   app.post(
     '/v1/login',
-    { schema: { tags, body: LoginBody, response: { 200: Envelope(UserWithToken) } } },
+    {
+      config: { policy: policy.public },
+      schema: { tags, body: LoginBody, response: { 200: Envelope(UserWithToken) } },
+    },
     async (request) => {
       const user = await login(db, secrets, request.body, clientInfo(request));
       await noticeSignIn(db, notifier, user, clientInfo(request));
@@ -46,7 +50,10 @@ export async function publicAuthRoutes(app: App, { db, messenger, notifier, secr
 
   app.get(
     '/v1/user/login-policy',
-    { schema: { tags, querystring: LoginPolicyQuery, response: { 200: Envelope(LoginPolicy) } } },
+    {
+      config: { policy: policy.public },
+      schema: { tags, querystring: LoginPolicyQuery, response: { 200: Envelope(LoginPolicy) } },
+    },
     async (request) => {
       const settings = await loadSettings(db);
       const account = request.query.account ?? '';
@@ -58,19 +65,27 @@ export async function publicAuthRoutes(app: App, { db, messenger, notifier, secr
     },
   );
 
-  app.get('/v1/common/captcha', { schema: { tags, response: { 200: Envelope(ImageCaptcha) } } }, async () =>
-    ok(await createImageCaptcha(db)),
+  app.get(
+    '/v1/common/captcha',
+    { config: { policy: policy.public }, schema: { tags, response: { 200: Envelope(ImageCaptcha) } } },
+    async () => ok(await createImageCaptcha(db)),
   );
 
   app.post(
     '/v1/user',
-    { schema: { tags, body: RegisterBody, response: { 200: Envelope(UserWithToken) } } },
+    {
+      config: { policy: policy.public },
+      schema: { tags, body: RegisterBody, response: { 200: Envelope(UserWithToken) } },
+    },
     async (request) => ok(await register(db, request.body, clientInfo(request))),
   );
 
   app.post(
     '/v1/reset-pass',
-    { schema: { tags, body: ResetPassBody, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.public },
+      schema: { tags, body: ResetPassBody, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       await resetPassword(db, request.body);
       return ok(null);
@@ -79,7 +94,10 @@ export async function publicAuthRoutes(app: App, { db, messenger, notifier, secr
 
   app.post(
     '/v1/email-captcha',
-    { schema: { tags, body: EmailCaptchaBody, response: { 200: Envelope(CaptchaSent) } } },
+    {
+      config: { policy: policy.public },
+      schema: { tags, body: EmailCaptchaBody, response: { 200: Envelope(CaptchaSent) } },
+    },
     async (request) => {
       const settings = await loadSettings(db);
       const purpose = request.body.purpose ?? 'register';
@@ -94,7 +112,10 @@ export async function publicAuthRoutes(app: App, { db, messenger, notifier, secr
 
   app.post(
     '/v1/phone-captcha',
-    { schema: { tags, body: PhoneCaptchaBody, response: { 200: Envelope(CaptchaSent) } } },
+    {
+      config: { policy: policy.public },
+      schema: { tags, body: PhoneCaptchaBody, response: { 200: Envelope(CaptchaSent) } },
+    },
     async (request) => {
       const settings = await loadSettings(db);
       const purpose = request.body.purpose ?? 'register';
@@ -109,18 +130,30 @@ export async function publicAuthRoutes(app: App, { db, messenger, notifier, secr
 
 /** The current session: read, refresh, end. Registered inside the authenticated folder. */
 export async function sessionRoutes(app: App, { db }: AppContext) {
-  app.get('/v1/common/auth', { schema: { tags, response: { 200: Envelope(Session) } } }, async (request) => {
-    const { user, expiresAt } = caller(request);
-    return ok({ user: presentUser(user), expires_at: new Date(expiresAt).toISOString() });
-  });
+  app.get(
+    '/v1/common/auth',
+    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(Session) } } },
+    async (request) => {
+      const { user, expiresAt } = caller(request);
+      return ok({ user: presentUser(user), expires_at: new Date(expiresAt).toISOString() });
+    },
+  );
 
-  app.post('/v1/common/auth', { schema: { tags, response: { 200: Envelope(RefreshedToken) } } }, async (request) => {
-    const { user, sessionId } = caller(request);
-    return ok(await refreshSession(db, user, sessionId, clientInfo(request)));
-  });
+  app.post(
+    '/v1/common/auth',
+    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(RefreshedToken) } } },
+    async (request) => {
+      const { user, sessionId } = caller(request);
+      return ok(await refreshSession(db, user, sessionId, clientInfo(request)));
+    },
+  );
 
-  app.delete('/v1/common/auth', { schema: { tags, response: { 200: Envelope(Type.Null()) } } }, async (request) => {
-    await revokeSession(db, caller(request).sessionId, Date.now());
-    return ok(null);
-  });
+  app.delete(
+    '/v1/common/auth',
+    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(Type.Null()) } } },
+    async (request) => {
+      await revokeSession(db, caller(request).sessionId, Date.now());
+      return ok(null);
+    },
+  );
 }

@@ -6,6 +6,7 @@ import {
   OrderListQuery,
   OrderUpdate,
   OrderView,
+  PERMISSIONS,
   RechargeOrderBody,
   UidParams,
 } from '@rampart/contracts';
@@ -15,6 +16,7 @@ import { AppError, invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { credit, newTradeNo } from './ledger.ts';
 import { listOrders, readOrder } from './orders.repository.ts';
 
@@ -32,13 +34,17 @@ const who = (request: FastifyRequest) => {
 export async function orderRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/orders',
-    { schema: { tags, querystring: OrderListQuery, response: { 200: Envelope(OrderList) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, querystring: OrderListQuery, response: { 200: Envelope(OrderList) } },
+    },
     async (request) => ok(await listOrders(db, who(request), request.query)),
   );
 
   app.post(
     '/v1/orders',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description:
@@ -75,13 +81,14 @@ export async function orderRoutes(app: App, { db }: AppContext) {
 
   app.get(
     '/v1/orders/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(OrderView) } } },
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(OrderView) } } },
     async (request) => ok(await readOrder(db, who(request), request.params.id)),
   );
 
   app.put(
     '/v1/orders/:id',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description: 'Closes a pending order: it will never be credited. The owner or an admin.',
@@ -108,7 +115,10 @@ export async function orderRoutes(app: App, { db }: AppContext) {
 
   app.delete(
     '/v1/orders/:id',
-    { schema: { tags, description: 'Deletes a closed order; paid orders are the ledger and stay.', params: IdParams } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, description: 'Deletes a closed order; paid orders are the ledger and stay.', params: IdParams },
+    },
     async (request) => {
       const order = await readOrder(db, who(request), request.params.id);
       if (order.state !== 'closed') {
@@ -122,6 +132,7 @@ export async function orderRoutes(app: App, { db }: AppContext) {
   app.post(
     '/v1/user/:uid/recharge',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminFinance) },
       schema: {
         tags,
         description:

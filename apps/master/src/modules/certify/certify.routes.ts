@@ -6,11 +6,13 @@ import {
   Envelope,
   IdParams,
   ListResult,
+  PERMISSIONS,
 } from '@rampart/contracts';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { isUserAdmin, requireUserAdmin } from '../two-factor/user-admin-access.ts';
 import { listCertificationsFor, reviewCertificationRequest, submitCertification } from './certify.service.ts';
 
@@ -21,6 +23,7 @@ export async function certifyRoutes(app: App, { db }: AppContext) {
   app.post(
     '/v1/user/certify',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary: 'Ask for certification: a person (resident ID number) or a company (unified social credit code)',
@@ -34,6 +37,7 @@ export async function certifyRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/user/certify',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary:
@@ -55,6 +59,7 @@ export async function certifyRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/user/certify/:id',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminUser, PERMISSIONS.adminSys) },
       schema: {
         tags,
         summary: 'Admin (admin:user or admin:sys): approve a pending request, or reject it with a reason',

@@ -18,6 +18,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { changeConfig } from '../config/config-version.ts';
 import { normalizeDomain } from '../sites/sites.routes.ts';
 import { creatorOf, type Owner, ownerOf } from '../tenancy.ts';
@@ -71,13 +72,20 @@ export async function certRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/certs',
-    { schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(Cert)) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(Cert)) } },
+    },
     async (request) => ok(await listCerts(db, ownerOf(request), request.query.page ?? 1, request.query.limit ?? 20)),
   );
 
   app.post(
     '/v1/certs',
-    { preValidation: normalizeDomains, schema: { tags, body: CreateCertBody, response: { 200: Envelope(Cert) } } },
+    {
+      config: { policy: policy.tenant() },
+      preValidation: normalizeDomains,
+      schema: { tags, body: CreateCertBody, response: { 200: Envelope(Cert) } },
+    },
     async (request) => {
       const owner = ownerOf(request);
       const { type, name, cert, key, domains, challenge, dnsapi_id, user_id } = request.body;
@@ -101,32 +109,42 @@ export async function certRoutes(app: App, { db, secrets }: AppContext) {
 
   app.put(
     '/v1/certs',
-    { schema: { tags, body: CertBatchBody, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, body: CertBatchBody, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       await batchCerts(db, ownerOf(request), request.body.ids, request.body.action);
       return ok(null);
     },
   );
 
-  app.get('/v1/certs/:id', { schema: { tags, params: IdParams, response: { 200: Envelope(Cert) } } }, async (request) =>
-    ok(await present(ownerOf(request), request.params.id)),
+  app.get(
+    '/v1/certs/:id',
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(Cert) } } },
+    async (request) => ok(await present(ownerOf(request), request.params.id)),
   );
 
   // The certificate and its chain as PEM, for download: never the key.
-  app.get('/v1/certs/:id/pem', { schema: { tags, params: IdParams } }, async (request, reply) => {
-    const row = await findCert(db, ownerOf(request), request.params.id);
-    if (!row) throw new AppError('not_found', `certificate ${request.params.id} does not exist`);
-    if (!row.cert_pem) throw new AppError('conflict', 'the certificate has not been issued yet');
-    const filename = `${row.name.replace(/[^A-Za-z0-9._-]/g, '_')}.pem`;
-    return reply
-      .type('application/x-pem-file')
-      .header('content-disposition', `attachment; filename="${filename}"`)
-      .send(row.cert_pem);
-  });
+  app.get(
+    '/v1/certs/:id/pem',
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    async (request, reply) => {
+      const row = await findCert(db, ownerOf(request), request.params.id);
+      if (!row) throw new AppError('not_found', `certificate ${request.params.id} does not exist`);
+      if (!row.cert_pem) throw new AppError('conflict', 'the certificate has not been issued yet');
+      const filename = `${row.name.replace(/[^A-Za-z0-9._-]/g, '_')}.pem`;
+      return reply
+        .type('application/x-pem-file')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .send(row.cert_pem);
+    },
+  );
 
   app.put(
     '/v1/certs/:id',
     {
+      config: { policy: policy.tenant() },
       preValidation: normalizeDomains,
       schema: { tags, params: IdParams, body: UpdateCertBody, response: { 200: Envelope(Cert) } },
     },
@@ -164,7 +182,10 @@ export async function certRoutes(app: App, { db, secrets }: AppContext) {
 
   app.delete(
     '/v1/certs/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       const row = await findCert(db, ownerOf(request), request.params.id);
       if (!row) throw new AppError('not_found', `certificate ${request.params.id} does not exist`);

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { publishLineGroups } from '../line-groups/publish.ts';
 import { publishSiteCnames } from '../line-groups/site-cnames.ts';
 import { loadSettings } from '../settings/settings.service.ts';
@@ -81,80 +82,104 @@ export async function cnameRoutes(app: App, { db, secrets }: AppContext) {
       );
   };
 
-  app.get('/v1/cname-domains', { schema: { tags } }, async (request) => {
-    requirePermission(request, PERMISSIONS.adminNode);
-    const rows = await listCnameDomains(db);
-    return ok({ list: rows.map(present), total: rows.length });
-  });
+  app.get(
+    '/v1/cname-domains',
+    { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags } },
+    async (request) => {
+      requirePermission(request, PERMISSIONS.adminNode);
+      const rows = await listCnameDomains(db);
+      return ok({ list: rows.map(present), total: rows.length });
+    },
+  );
 
-  app.post('/v1/cname-domains', { schema: { tags, body: CnameDomainBody } }, async (request) => {
-    requirePermission(request, PERMISSIONS.adminNode);
-    const { domain, is_default = false, note = '', dnsapi_id = null, zone = '' } = request.body;
-    if (domain.startsWith('*.')) throw new AppError('invalid_param', 'domain: a CNAME domain cannot be a wildcard');
-    await checkPublishing(db, domain, { dnsapi_id, zone });
-    const row = await db.transaction().execute(async (trx) => {
-      if (await trx.selectFrom('cname_domains').select('id').where('domain', '=', domain).executeTakeFirst()) {
-        throw new AppError('conflict', `domain: ${domain} is already a CNAME domain`);
-      }
-      if (is_default) await trx.updateTable('cname_domains').set({ is_default: 0 }).execute();
-      return trx
-        .insertInto('cname_domains')
-        .values({ domain, is_default: is_default ? 1 : 0, note, dnsapi_id, zone, created_at: Date.now() })
-        .returning(COLUMNS)
-        .executeTakeFirstOrThrow();
-    });
-    return ok(present(row));
-  });
+  app.post(
+    '/v1/cname-domains',
+    { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, body: CnameDomainBody } },
+    async (request) => {
+      requirePermission(request, PERMISSIONS.adminNode);
+      const { domain, is_default = false, note = '', dnsapi_id = null, zone = '' } = request.body;
+      if (domain.startsWith('*.')) throw new AppError('invalid_param', 'domain: a CNAME domain cannot be a wildcard');
+      await checkPublishing(db, domain, { dnsapi_id, zone });
+      const row = await db.transaction().execute(async (trx) => {
+        if (await trx.selectFrom('cname_domains').select('id').where('domain', '=', domain).executeTakeFirst()) {
+          throw new AppError('conflict', `domain: ${domain} is already a CNAME domain`);
+        }
+        if (is_default) await trx.updateTable('cname_domains').set({ is_default: 0 }).execute();
+        return trx
+          .insertInto('cname_domains')
+          .values({ domain, is_default: is_default ? 1 : 0, note, dnsapi_id, zone, created_at: Date.now() })
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow();
+      });
+      return ok(present(row));
+    },
+  );
 
-  app.get('/v1/cname-domains/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    requirePermission(request, PERMISSIONS.adminNode);
-    const row = await findCnameDomain(db, request.params.id);
-    if (!row) throw notFound(request.params.id);
-    return ok(present(row));
-  });
+  app.get(
+    '/v1/cname-domains/:id',
+    { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
+    async (request) => {
+      requirePermission(request, PERMISSIONS.adminNode);
+      const row = await findCnameDomain(db, request.params.id);
+      if (!row) throw notFound(request.params.id);
+      return ok(present(row));
+    },
+  );
 
   // The domain itself stays: sites' CNAME targets hang under it (add another and make it the default instead).
-  app.put('/v1/cname-domains/:id', { schema: { tags, params: IdParams, body: CnameDomainUpdate } }, async (request) => {
-    requirePermission(request, PERMISSIONS.adminNode);
-    const { is_default, note, dnsapi_id, zone } = request.body;
-    const row = await db.transaction().execute(async (trx) => {
-      const current = await findCnameDomain(trx, request.params.id);
-      if (!current) throw notFound(request.params.id);
-      await checkPublishing(trx, current.domain, { dnsapi_id, zone });
-      if (is_default) await trx.updateTable('cname_domains').set({ is_default: 0 }).execute();
-      return trx
-        .updateTable('cname_domains')
-        .set({
-          ...(is_default !== undefined && { is_default: is_default ? 1 : 0 }),
-          ...(note !== undefined && { note }),
-          ...(dnsapi_id !== undefined && { dnsapi_id }),
-          ...(zone !== undefined && { zone }),
-        })
-        .where('id', '=', request.params.id)
-        .returning(COLUMNS)
-        .executeTakeFirstOrThrow();
-    });
-    if (dnsapi_id !== undefined || zone !== undefined) await republish(row.id);
-    // Sites' CNAME targets hang under the default domain: they move with it or with its account.
-    if (is_default || (row.is_default === 1 && (dnsapi_id !== undefined || zone !== undefined)))
-      await publishSiteCnames(db, secrets, app.log);
-    return ok(present(row));
-  });
+  app.put(
+    '/v1/cname-domains/:id',
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, params: IdParams, body: CnameDomainUpdate },
+    },
+    async (request) => {
+      requirePermission(request, PERMISSIONS.adminNode);
+      const { is_default, note, dnsapi_id, zone } = request.body;
+      const row = await db.transaction().execute(async (trx) => {
+        const current = await findCnameDomain(trx, request.params.id);
+        if (!current) throw notFound(request.params.id);
+        await checkPublishing(trx, current.domain, { dnsapi_id, zone });
+        if (is_default) await trx.updateTable('cname_domains').set({ is_default: 0 }).execute();
+        return trx
+          .updateTable('cname_domains')
+          .set({
+            ...(is_default !== undefined && { is_default: is_default ? 1 : 0 }),
+            ...(note !== undefined && { note }),
+            ...(dnsapi_id !== undefined && { dnsapi_id }),
+            ...(zone !== undefined && { zone }),
+          })
+          .where('id', '=', request.params.id)
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow();
+      });
+      if (dnsapi_id !== undefined || zone !== undefined) await republish(row.id);
+      // Sites' CNAME targets hang under the default domain: they move with it or with its account.
+      if (is_default || (row.is_default === 1 && (dnsapi_id !== undefined || zone !== undefined)))
+        await publishSiteCnames(db, secrets, app.log);
+      return ok(present(row));
+    },
+  );
 
-  app.delete('/v1/cname-domains/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    requirePermission(request, PERMISSIONS.adminNode);
-    const row = await db
-      .deleteFrom('cname_domains')
-      .where('id', '=', request.params.id)
-      .returning('id')
-      .executeTakeFirst();
-    if (!row) throw notFound(request.params.id);
-    return ok(null);
-  });
+  app.delete(
+    '/v1/cname-domains/:id',
+    { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
+    async (request) => {
+      requirePermission(request, PERMISSIONS.adminNode);
+      const row = await db
+        .deleteFrom('cname_domains')
+        .where('id', '=', request.params.id)
+        .returning('id')
+        .executeTakeFirst();
+      if (!row) throw notFound(request.params.id);
+      return ok(null);
+    },
+  );
 
   app.post(
     '/v1/cname-check',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         body: Type.Object({ site_id: Id }, { additionalProperties: false }),

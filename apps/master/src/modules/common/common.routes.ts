@@ -4,6 +4,7 @@ import {
   ListQuery,
   ListResult,
   Menus,
+  PERMISSIONS,
   RegisterInfo,
   SiteSysConfig,
   SysInfo,
@@ -13,6 +14,7 @@ import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { caller, requireAdmin } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { buildMenus } from '../menus/menus.service.ts';
 import { listMessages } from '../messages/messages.repository.ts';
 import { loadSettings } from '../settings/settings.service.ts';
@@ -21,28 +23,40 @@ const tags = ['common'];
 
 /** What the sign-in pages need before anyone is signed in. */
 export async function publicCommonRoutes(app: App, { db }: AppContext) {
-  app.get('/v1/common/sysinfo', { schema: { tags, response: { 200: Envelope(SysInfo) } } }, async () => {
-    const settings = await loadSettings(db);
-    return ok({ footer_link: settings.footer_link, footer_copyright: settings.footer_copyright });
-  });
-
-  app.get('/v1/common/captcha-type', { schema: { tags, response: { 200: Envelope(CaptchaTypes) } } }, async () =>
-    // Both channels work without a provider: codes wait in the outbox for the operator.
-    ok({ login: 'image' as const, reset: ['email' as const, 'phone' as const] }),
+  app.get(
+    '/v1/common/sysinfo',
+    { config: { policy: policy.public }, schema: { tags, response: { 200: Envelope(SysInfo) } } },
+    async () => {
+      const settings = await loadSettings(db);
+      return ok({ footer_link: settings.footer_link, footer_copyright: settings.footer_copyright });
+    },
   );
 
-  app.get('/v1/common/register-info', { schema: { tags, response: { 200: Envelope(RegisterInfo) } } }, async () => {
-    const settings = await loadSettings(db);
-    return ok({
-      open: settings.register_open,
-      fields: { email: settings.register_email, phone: settings.register_phone, qq: settings.register_qq },
-      agreement_url: settings.agreement_url,
-    });
-  });
+  app.get(
+    '/v1/common/captcha-type',
+    { config: { policy: policy.public }, schema: { tags, response: { 200: Envelope(CaptchaTypes) } } },
+    async () =>
+      // Both channels work without a provider: codes wait in the outbox for the operator.
+      ok({ login: 'image' as const, reset: ['email' as const, 'phone' as const] }),
+  );
+
+  app.get(
+    '/v1/common/register-info',
+    { config: { policy: policy.public }, schema: { tags, response: { 200: Envelope(RegisterInfo) } } },
+    async () => {
+      const settings = await loadSettings(db);
+      return ok({
+        open: settings.register_open,
+        fields: { email: settings.register_email, phone: settings.register_phone, qq: settings.register_qq },
+        agreement_url: settings.agreement_url,
+      });
+    },
+  );
 
   app.post(
     '/api/system/i18n/list',
     {
+      config: { policy: policy.public },
       schema: {
         tags,
         body: Type.Object(
@@ -58,16 +72,20 @@ export async function publicCommonRoutes(app: App, { db }: AppContext) {
     },
   );
 
-  app.get('/v1/site-sys-config', { schema: { tags, response: { 200: Envelope(SiteSysConfig) } } }, async () => {
-    const settings = await loadSettings(db);
-    return ok({
-      site_name: settings.site_name,
-      logo_url: settings.logo_url,
-      register_open: settings.register_open,
-      default_language: settings.default_language,
-      languages: settings.languages,
-    });
-  });
+  app.get(
+    '/v1/site-sys-config',
+    { config: { policy: policy.public }, schema: { tags, response: { 200: Envelope(SiteSysConfig) } } },
+    async () => {
+      const settings = await loadSettings(db);
+      return ok({
+        site_name: settings.site_name,
+        logo_url: settings.logo_url,
+        register_open: settings.register_open,
+        default_language: settings.default_language,
+        languages: settings.languages,
+      });
+    },
+  );
 }
 
 const MessageSend = Type.Object({
@@ -83,14 +101,21 @@ const MessageSend = Type.Object({
 
 /** Calls for a signed-in user: menus; and the message send log (outbox) for admins. */
 export async function signedInCommonRoutes(app: App, { db }: AppContext) {
-  app.get('/v1/common/menu2', { schema: { tags, response: { 200: Envelope(Menus) } } }, async (request) => {
-    const { user } = caller(request);
-    return ok(buildMenus({ type: user.type, access: JSON.parse(user.access) as string[] }));
-  });
+  app.get(
+    '/v1/common/menu2',
+    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(Menus) } } },
+    async (request) => {
+      const { user } = caller(request);
+      return ok(buildMenus({ type: user.type, access: JSON.parse(user.access) as string[] }));
+    },
+  );
 
   app.get(
     '/v1/log/msg-send',
-    { schema: { tags: ['logs'], querystring: ListQuery, response: { 200: Envelope(ListResult(MessageSend)) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
+      schema: { tags: ['logs'], querystring: ListQuery, response: { 200: Envelope(ListResult(MessageSend)) } },
+    },
     async (request) => {
       requireAdmin(request);
       return ok(await listMessages(db, request.query.page ?? 1, request.query.limit ?? 20));

@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { cnameTarget, defaultCnameDomain } from '../cname/cname.repository.ts';
 import { findSite } from '../sites/sites.repository.ts';
 import { ownerOf } from '../tenancy.ts';
@@ -27,14 +28,21 @@ const tags = ['dns'];
 export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
   const notFound = (id: number) => new AppError('not_found', `DNS API ${id} does not exist`);
 
-  app.get('/v1/dnsapis', { schema: { tags, response: { 200: Envelope(ListResult(DnsApi)) } } }, async (request) => {
-    const rows = await listDnsApis(db, ownerOf(request));
-    return ok({ list: rows.map(presentDnsApi), total: rows.length });
-  });
+  app.get(
+    '/v1/dnsapis',
+    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(ListResult(DnsApi)) } } },
+    async (request) => {
+      const rows = await listDnsApis(db, ownerOf(request));
+      return ok({ list: rows.map(presentDnsApi), total: rows.length });
+    },
+  );
 
   app.post(
     '/v1/dnsapis',
-    { schema: { tags, body: CreateDnsApiBody, response: { 200: Envelope(DnsApi) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, body: CreateDnsApiBody, response: { 200: Envelope(DnsApi) } },
+    },
     async (request) => {
       const sealed = await verifiedCredentials(db, secrets, request.body.provider, request.body.credentials);
       const now = Date.now();
@@ -56,7 +64,7 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/dnsapis/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(DnsApi) } } },
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(DnsApi) } } },
     async (request) => {
       const row = await findDnsApi(db, ownerOf(request), request.params.id);
       if (!row) throw notFound(request.params.id);
@@ -66,7 +74,10 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
 
   app.put(
     '/v1/dnsapis/:id',
-    { schema: { tags, params: IdParams, body: UpdateDnsApiBody, response: { 200: Envelope(DnsApi) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, body: UpdateDnsApiBody, response: { 200: Envelope(DnsApi) } },
+    },
     async (request) => {
       const row = await findDnsApi(db, ownerOf(request), request.params.id);
       if (!row) throw notFound(request.params.id);
@@ -84,30 +95,39 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
     },
   );
 
-  app.delete('/v1/dnsapis/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    const row = await findDnsApi(db, ownerOf(request), request.params.id);
-    if (!row) throw notFound(request.params.id);
-    const certs = await countCertsUsingDnsApi(db, row.id);
-    if (certs > 0) {
-      throw new AppError(
-        'conflict',
-        `${certs} ACME certificate(s) renew through this DNS API; change or delete them first`,
-      );
-    }
-    await db.deleteFrom('dnsapis').where('id', '=', row.id).execute();
-    return ok(null);
-  });
+  app.delete(
+    '/v1/dnsapis/:id',
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    async (request) => {
+      const row = await findDnsApi(db, ownerOf(request), request.params.id);
+      if (!row) throw notFound(request.params.id);
+      const certs = await countCertsUsingDnsApi(db, row.id);
+      if (certs > 0) {
+        throw new AppError(
+          'conflict',
+          `${certs} ACME certificate(s) renew through this DNS API; change or delete them first`,
+        );
+      }
+      await db.deleteFrom('dnsapis').where('id', '=', row.id).execute();
+      return ok(null);
+    },
+  );
 
-  app.get('/v1/domains', { schema: { tags, querystring: Type.Object({ dnsapi_id: Id }) } }, async (request) => {
-    const row = await findDnsApi(db, ownerOf(request), request.query.dnsapi_id);
-    if (!row) throw notFound(request.query.dnsapi_id);
-    const zones = await (await providerOf(db, secrets, row)).listZones();
-    return ok({ list: zones.map((zone) => ({ zone })), total: zones.length });
-  });
+  app.get(
+    '/v1/domains',
+    { config: { policy: policy.tenant() }, schema: { tags, querystring: Type.Object({ dnsapi_id: Id }) } },
+    async (request) => {
+      const row = await findDnsApi(db, ownerOf(request), request.query.dnsapi_id);
+      if (!row) throw notFound(request.query.dnsapi_id);
+      const zones = await (await providerOf(db, secrets, row)).listZones();
+      return ok({ list: zones.map((zone) => ({ zone })), total: zones.length });
+    },
+  );
 
   app.post(
     '/v1/domains',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         body: SyncDomainsBody,

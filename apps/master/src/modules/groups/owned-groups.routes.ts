@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { creatorOf, ownerOf } from '../tenancy.ts';
 
 const CreateBody = Type.Object({ name: ObjectName, user_id: Type.Optional(Id) }, { additionalProperties: false });
@@ -28,20 +29,24 @@ export async function ownedGroupRoutes(app: App, { db }: AppContext, kind: Group
   });
   const notFound = (id: number) => new AppError('not_found', `${kind.label} ${id} does not exist`);
 
-  app.get(kind.path, { schema: { tags, response: { 200: Envelope(ListResult(SiteGroup)) } } }, async (request) => {
-    const owner = ownerOf(request);
-    const rows = await db
-      .selectFrom(kind.table)
-      .selectAll()
-      .$if(owner.kind === 'user', (qb) => qb.where('user_id', '=', owner.userId))
-      .orderBy('id')
-      .execute();
-    return ok({ list: rows.map(present), total: rows.length });
-  });
+  app.get(
+    kind.path,
+    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(ListResult(SiteGroup)) } } },
+    async (request) => {
+      const owner = ownerOf(request);
+      const rows = await db
+        .selectFrom(kind.table)
+        .selectAll()
+        .$if(owner.kind === 'user', (qb) => qb.where('user_id', '=', owner.userId))
+        .orderBy('id')
+        .execute();
+      return ok({ list: rows.map(present), total: rows.length });
+    },
+  );
 
   app.post(
     kind.path,
-    { schema: { tags, body: CreateBody, response: { 200: Envelope(SiteGroup) } } },
+    { config: { policy: policy.tenant() }, schema: { tags, body: CreateBody, response: { 200: Envelope(SiteGroup) } } },
     async (request) => {
       const userId = await creatorOf(db, ownerOf(request), request.body.user_id);
       const row = await db
@@ -59,7 +64,7 @@ export async function ownedGroupRoutes(app: App, { db }: AppContext, kind: Group
 
   app.get(
     `${kind.path}/:id`,
-    { schema: { tags, params: IdParams, response: { 200: Envelope(SiteGroup) } } },
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(SiteGroup) } } },
     async (request) => {
       const owner = ownerOf(request);
       const row = await db
@@ -75,7 +80,10 @@ export async function ownedGroupRoutes(app: App, { db }: AppContext, kind: Group
 
   app.put(
     `${kind.path}/:id`,
-    { schema: { tags, params: IdParams, body: RenameBody, response: { 200: Envelope(SiteGroup) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, body: RenameBody, response: { 200: Envelope(SiteGroup) } },
+    },
     async (request) => {
       const owner = ownerOf(request);
       const row = await db
@@ -92,7 +100,10 @@ export async function ownedGroupRoutes(app: App, { db }: AppContext, kind: Group
 
   app.delete(
     `${kind.path}/:id`,
-    { schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       const owner = ownerOf(request);
       const deleted = await db.transaction().execute(async (trx) => {

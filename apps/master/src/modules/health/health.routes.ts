@@ -15,6 +15,7 @@ import { invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { callingNode } from '../agent/agent-auth.ts';
 import { readConfig } from '../settings/configs.ts';
 import { ipStates, listIpSwitches, listProbeTargets, probeStreaks, saveProbeStreaks } from './health.repository.ts';
@@ -38,6 +39,7 @@ export async function healthRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/log/ip-switch',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
       schema: {
         tags,
         description:
@@ -84,6 +86,7 @@ export async function healthRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/monitor/node/ip-state',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
       schema: {
         tags,
         description:
@@ -120,7 +123,7 @@ export async function healthRoutes(app: App, { db }: AppContext) {
 export async function healthAgentRoutes(app: App, { db }: AppContext) {
   app.get(
     '/agent/v1/health/targets',
-    { schema: { tags: ['agent'], response: { 200: Envelope(AgentProbePlan) } } },
+    { config: { policy: policy.agent }, schema: { tags: ['agent'], response: { 200: Envelope(AgentProbePlan) } } },
     async (request) => {
       const node = await callingNode(db, request);
       const { value: settings } = await readConfig(db, NODE_MONITOR);
@@ -135,22 +138,26 @@ export async function healthAgentRoutes(app: App, { db }: AppContext) {
     },
   );
 
-  app.post('/agent/v1/health/probes', { schema: { tags: ['agent'], body: AgentProbeReport } }, async (request) => {
-    const node = await callingNode(db, request);
-    const probe = nodeProbe(node.id);
-    // Only other enabled nodes' IPs count; anything else in a report is ignored.
-    const theirs = new Set(
-      (await listProbeTargets(db)).filter((target) => target.nodeId !== node.id).map((target) => target.ip),
-    );
-    const streaks = await probeStreaks(db);
-    const now = Date.now();
-    const updates = request.body.results
-      .filter((result) => theirs.has(result.ip))
-      .map((result) => {
-        const previous = streaks.get(result.ip)?.find((streak) => streak.probe === probe);
-        return { ip: result.ip, streak: nextStreak(previous, probe, result.ok, result.detail, now) };
-      });
-    await saveProbeStreaks(db, updates);
-    return ok({ accepted: updates.length });
-  });
+  app.post(
+    '/agent/v1/health/probes',
+    { config: { policy: policy.agent }, schema: { tags: ['agent'], body: AgentProbeReport } },
+    async (request) => {
+      const node = await callingNode(db, request);
+      const probe = nodeProbe(node.id);
+      // Only other enabled nodes' IPs count; anything else in a report is ignored.
+      const theirs = new Set(
+        (await listProbeTargets(db)).filter((target) => target.nodeId !== node.id).map((target) => target.ip),
+      );
+      const streaks = await probeStreaks(db);
+      const now = Date.now();
+      const updates = request.body.results
+        .filter((result) => theirs.has(result.ip))
+        .map((result) => {
+          const previous = streaks.get(result.ip)?.find((streak) => streak.probe === probe);
+          return { ip: result.ip, streak: nextStreak(previous, probe, result.ok, result.detail, now) };
+        });
+      await saveProbeStreaks(db, updates);
+      return ok({ accepted: updates.length });
+    },
+  );
 }

@@ -2,6 +2,7 @@ import { Envelope, LogBatchAck, LogBatchBody, NodeMetricsBody } from '@rampart/c
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { callingNode } from '../agent/agent-auth.ts';
 import { recordEdgeBans } from '../protection/edge-bans.ts';
 import { ingestLogBatch, ingestMetrics } from './ingest.repository.ts';
@@ -12,7 +13,11 @@ const tags = ['agent'];
 export async function ingestRoutes(app: App, { db, logs, events, dialect }: AppContext) {
   app.post(
     '/agent/v1/logs',
-    { bodyLimit: 32 * 1024 * 1024, schema: { tags, body: LogBatchBody, response: { 200: Envelope(LogBatchAck) } } },
+    {
+      config: { policy: policy.agent },
+      bodyLimit: 32 * 1024 * 1024,
+      schema: { tags, body: LogBatchBody, response: { 200: Envelope(LogBatchAck) } },
+    },
     async (request) => {
       const node = await callingNode(db, request);
       // Before the lines: a batch sent again is recognised there, and its bans are stored once anyway.
@@ -24,7 +29,7 @@ export async function ingestRoutes(app: App, { db, logs, events, dialect }: AppC
 
   app.post(
     '/agent/v1/metrics',
-    { bodyLimit: 32 * 1024 * 1024, schema: { tags, body: NodeMetricsBody } },
+    { config: { policy: policy.agent }, bodyLimit: 32 * 1024 * 1024, schema: { tags, body: NodeMetricsBody } },
     async (request) => {
       const node = await callingNode(db, request);
       await ingestMetrics(logs, dialect, node.id, request.body);

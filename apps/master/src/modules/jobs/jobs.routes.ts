@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { changeConfig } from '../config/config-version.ts';
 import type { Owner } from '../tenancy.ts';
 import { ownerOf } from '../tenancy.ts';
@@ -91,21 +92,30 @@ async function checkQuota(db: Kysely<Database>, userId: number, type: JobType, a
 export async function jobRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/jobs',
-    { schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(Job)) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(Job)) } },
+    },
     async (request) => ok(await listJobs(db, ownerOf(request), request.query.page ?? 1, request.query.limit ?? 20)),
   );
 
-  app.post('/v1/jobs', { schema: { tags, body: CreateJobBody } }, async (request) => {
-    const owner = ownerOf(request);
-    const bySite = await urlsBySite(db, owner, request.body.urls);
-    if (owner.kind === 'user') await checkQuota(db, owner.userId, request.body.type, request.body.urls.length);
-    const ids = await changeConfig(db, async (trx) => {
-      const created: number[] = [];
-      for (const [siteId, urls] of bySite) {
-        created.push(await insertJob(trx, { userId: owner.userId, type: request.body.type, siteId, urls }, Date.now()));
-      }
-      return created;
-    });
-    return ok({ ids });
-  });
+  app.post(
+    '/v1/jobs',
+    { config: { policy: policy.tenant() }, schema: { tags, body: CreateJobBody } },
+    async (request) => {
+      const owner = ownerOf(request);
+      const bySite = await urlsBySite(db, owner, request.body.urls);
+      if (owner.kind === 'user') await checkQuota(db, owner.userId, request.body.type, request.body.urls.length);
+      const ids = await changeConfig(db, async (trx) => {
+        const created: number[] = [];
+        for (const [siteId, urls] of bySite) {
+          created.push(
+            await insertJob(trx, { userId: owner.userId, type: request.body.type, siteId, urls }, Date.now()),
+          );
+        }
+        return created;
+      });
+      return ok({ ids });
+    },
+  );
 }

@@ -19,6 +19,7 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { checkAllDrift, checkDrift, repairAllDrift, repairDrift } from './drift.ts';
 import { readLineGroups } from './line-groups.repository.ts';
 import { createLineGroup, deleteLineGroup, type LineGroupServices, updateLineGroup } from './line-groups.service.ts';
@@ -37,15 +38,25 @@ const REPAIR =
 export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
   const services = (): LineGroupServices => ({ db, secrets, log: app.log });
 
-  app.get('/v1/lines', { schema: { tags, response: { 200: Envelope(ListResult(LineView)) } } }, async (request) => {
-    admin(request);
-    const rows = await listLines(db);
-    return ok({ list: rows.map(presentLine), total: rows.length });
-  });
+  app.get(
+    '/v1/lines',
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, response: { 200: Envelope(ListResult(LineView)) } },
+    },
+    async (request) => {
+      admin(request);
+      const rows = await listLines(db);
+      return ok({ list: rows.map(presentLine), total: rows.length });
+    },
+  );
 
   app.post(
     '/v1/lines',
-    { schema: { tags, body: LineBody, response: { 200: Envelope(LineView) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, body: LineBody, response: { 200: Envelope(LineView) } },
+    },
     async (request) => {
       admin(request);
       return ok(await saveLine(db, null, request.body));
@@ -54,7 +65,10 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
 
   app.post(
     '/v1/lines/sync',
-    { schema: { tags, body: LineSyncBody, response: { 200: Envelope(LineSyncResult) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, body: LineSyncBody, response: { 200: Envelope(LineSyncResult) } },
+    },
     async (request) => {
       admin(request);
       return ok(await syncLines(db, secrets, request.body));
@@ -63,7 +77,10 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/lines/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(LineView) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(LineView) } },
+    },
     async (request) => {
       admin(request);
       const row = await findLine(db, request.params.id);
@@ -74,22 +91,32 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
 
   app.put(
     '/v1/lines/:id',
-    { schema: { tags, params: IdParams, body: LineUpdate, response: { 200: Envelope(LineView) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, params: IdParams, body: LineUpdate, response: { 200: Envelope(LineView) } },
+    },
     async (request) => {
       admin(request);
       return ok(await saveLine(db, request.params.id, request.body));
     },
   );
 
-  app.delete('/v1/lines/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    admin(request);
-    await deleteLine(db, request.params.id);
-    return ok(null);
-  });
+  app.delete(
+    '/v1/lines/:id',
+    { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
+    async (request) => {
+      admin(request);
+      await deleteLine(db, request.params.id);
+      return ok(null);
+    },
+  );
 
   app.get(
     '/v1/node-groups',
-    { schema: { tags, response: { 200: Envelope(ListResult(LineGroupView)) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, response: { 200: Envelope(ListResult(LineGroupView)) } },
+    },
     async (request) => {
       admin(request);
       const list = await readLineGroups(db);
@@ -99,7 +126,10 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
 
   app.post(
     '/v1/node-groups',
-    { schema: { tags, body: LineGroupBody, response: { 200: Envelope(LineGroupView) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, body: LineGroupBody, response: { 200: Envelope(LineGroupView) } },
+    },
     async (request) => {
       admin(request);
       return ok(await createLineGroup(services(), request.body));
@@ -108,7 +138,10 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/node-groups/drift',
-    { schema: { tags, description: `Every line group: ${DRIFT}`, response: { 200: Envelope(ListResult(DnsDrift)) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, description: `Every line group: ${DRIFT}`, response: { 200: Envelope(ListResult(DnsDrift)) } },
+    },
     async (request) => {
       admin(request);
       const list = await checkAllDrift(db, { secrets });
@@ -118,7 +151,10 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
 
   app.post(
     '/v1/node-groups/drift/repair',
-    { schema: { tags, description: `Every line group: ${REPAIR}`, response: { 200: Envelope(ListResult(DnsDrift)) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, description: `Every line group: ${REPAIR}`, response: { 200: Envelope(ListResult(DnsDrift)) } },
+    },
     async (request) => {
       admin(request);
       const list = await repairAllDrift(services());
@@ -128,7 +164,10 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/node-groups/:id/drift',
-    { schema: { tags, description: DRIFT, params: IdParams, response: { 200: Envelope(DnsDrift) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, description: DRIFT, params: IdParams, response: { 200: Envelope(DnsDrift) } },
+    },
     async (request) => {
       admin(request);
       return ok(await checkDrift(db, { secrets }, request.params.id));
@@ -137,7 +176,10 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
 
   app.post(
     '/v1/node-groups/:id/drift/repair',
-    { schema: { tags, description: REPAIR, params: IdParams, response: { 200: Envelope(DnsDrift) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, description: REPAIR, params: IdParams, response: { 200: Envelope(DnsDrift) } },
+    },
     async (request) => {
       admin(request);
       return ok(await repairDrift(services(), request.params.id));
@@ -146,7 +188,10 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/node-groups/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(LineGroupView) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(LineGroupView) } },
+    },
     async (request) => {
       admin(request);
       const [group] = await readLineGroups(db, request.params.id);
@@ -157,16 +202,23 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
 
   app.put(
     '/v1/node-groups/:id',
-    { schema: { tags, params: IdParams, body: LineGroupUpdate, response: { 200: Envelope(LineGroupView) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, params: IdParams, body: LineGroupUpdate, response: { 200: Envelope(LineGroupView) } },
+    },
     async (request) => {
       admin(request);
       return ok(await updateLineGroup(services(), request.params.id, request.body));
     },
   );
 
-  app.delete('/v1/node-groups/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    admin(request);
-    await deleteLineGroup(services(), request.params.id);
-    return ok(null);
-  });
+  app.delete(
+    '/v1/node-groups/:id',
+    { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
+    async (request) => {
+      admin(request);
+      await deleteLineGroup(services(), request.params.id);
+      return ok(null);
+    },
+  );
 }

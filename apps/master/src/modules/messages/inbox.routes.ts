@@ -19,6 +19,7 @@ import type { App } from '../../http.ts';
 import { requireAccess } from '../../plugins/admin-access.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import {
   listMessagesFor,
   markMessage,
@@ -42,6 +43,7 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
   app.get(
     '/v1/messages',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary:
@@ -56,6 +58,7 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
   app.post(
     '/v1/messages',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary: 'Admin (admin:sys): send a message to one user (through their subscription), a user group or everyone',
@@ -72,6 +75,7 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
   app.post(
     '/v1/messages/read',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary: "Mark the caller's messages read: some by id, or all",
@@ -85,6 +89,7 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
   app.get(
     '/v1/messages/sub',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary: "The caller's channels (in_app, email, sms, webhook) per message type, and their webhook",
@@ -97,6 +102,7 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
   app.put(
     '/v1/messages/sub',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary:
@@ -111,6 +117,7 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
   app.get(
     '/v1/messages/:id',
     {
+      config: { policy: policy.tenant() },
       schema: { tags, summary: "One of the caller's messages", params: IdParams, response: { 200: Envelope(Message) } },
     },
     async (request) => ok(await readMessage(db, caller(request).user.id, request.params.id)),
@@ -119,6 +126,7 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
   app.put(
     '/v1/messages/:id',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary: "Mark one of the caller's messages read or unread",
@@ -133,6 +141,7 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
   app.delete(
     '/v1/messages/:id',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary: "Delete one of the caller's messages",

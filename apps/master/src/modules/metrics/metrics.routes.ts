@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { createMasterMetrics } from './metrics.ts';
 
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
@@ -38,7 +39,7 @@ export async function metricsRoutes(app: App, { db, config }: AppContext) {
     }
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/metrics', { config: { policy: policy.public }, schema: { hide: true } }, async (request, reply) => {
     const token = config.metricsToken;
     if (token) {
       const header = request.headers.authorization ?? '';

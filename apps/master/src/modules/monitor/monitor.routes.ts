@@ -13,6 +13,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { ownerOf } from '../tenancy.ts';
 import { csvChunks } from './access-log-csv.ts';
 import {
@@ -40,6 +41,7 @@ export async function monitorRoutes(app: App, { db, logs, events }: AppContext) 
   app.get(
     '/v1/monitor/site/realtime',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description:
@@ -54,6 +56,7 @@ export async function monitorRoutes(app: App, { db, logs, events }: AppContext) 
   app.get(
     '/v1/monitor/site/top',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description: `The most frequent values of one field of the access log in the range (at most ${MONITOR_LIMITS.rawLogDays} days, within the last ${MONITOR_LIMITS.rawLogDays} days).`,
@@ -67,6 +70,7 @@ export async function monitorRoutes(app: App, { db, logs, events }: AppContext) 
   app.get(
     '/v1/monitor/site/access-log',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description: `Access log lines, newest first. Pages by cursor: pass next_cursor as cursor for the next page (new lines never shift pages). format=csv answers every matching line instead (text/csv, streamed, at most ${MONITOR_LIMITS.csvMaxRows} lines, the first line naming the columns); range at most ${MONITOR_LIMITS.rawLogDays} days, within the last ${MONITOR_LIMITS.rawLogDays} days.`,

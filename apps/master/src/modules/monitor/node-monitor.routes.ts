@@ -8,10 +8,12 @@ import {
   NodeRealtimeQuery,
   NodeTop,
   NodeTopQuery,
+  PERMISSIONS,
 } from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import type { MonitorStores } from './monitor.service.ts';
 import { monitorNodes, nodeIpLogOf, nodeRealtime, nodeTop } from './node-monitor.service.ts';
 
@@ -25,6 +27,7 @@ export function nodeMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/node/realtime',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
       schema: {
         tags,
         description:
@@ -39,6 +42,7 @@ export function nodeMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/node/top',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
       schema: {
         tags,
         description: `Sites by traffic on one node (node_id) or every node in the range (at most ${MONITOR_LIMITS.rawLogDays} days, within the last ${MONITOR_LIMITS.rawLogDays} days), from the agents' per-site minutes; site 0 is requests no site serves.`,
@@ -52,6 +56,7 @@ export function nodeMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/node/ip-log',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
       schema: {
         tags,
         description: `Client addresses one node (node_id) or every node saw in the range (at most ${MONITOR_LIMITS.rawLogDays} days, within the last ${MONITOR_LIMITS.rawLogDays} days): HTTP requests and stream connections, bytes, first and last seen; most active first.`,
@@ -65,6 +70,7 @@ export function nodeMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/nodes',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
       schema: {
         tags,
         description:

@@ -12,6 +12,7 @@ import {
 import { Type } from 'typebox';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { ownerOf } from '../tenancy.ts';
 import { type MonitorStores, parseCursor } from './monitor.service.ts';
 import { streamCsvChunks } from './stream-log-csv.ts';
@@ -30,6 +31,7 @@ export function streamMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/stream/realtime',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description:
@@ -44,6 +46,7 @@ export function streamMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/stream/top',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description: `The client addresses (by=ip) or listen ports (by=port) with the most connections in the range (at most ${MONITOR_LIMITS.rawLogDays} days, within the last ${MONITOR_LIMITS.rawLogDays} days).`,
@@ -57,6 +60,7 @@ export function streamMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/stream/access-log',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description: `Stream log lines (one per ended connection or UDP session), newest first. Pages by cursor: pass next_cursor as cursor for the next page. format=csv answers every matching line instead (text/csv, streamed, at most ${MONITOR_LIMITS.csvMaxRows} lines, the first line naming the columns); range at most ${MONITOR_LIMITS.rawLogDays} days, within the last ${MONITOR_LIMITS.rawLogDays} days.`,

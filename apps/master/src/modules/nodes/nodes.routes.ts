@@ -20,6 +20,7 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { changeConfig } from '../config/config-version.ts';
 import { publishGroups, publishLineGroups } from '../line-groups/publish.ts';
@@ -50,26 +51,40 @@ async function checkPlacement(
 export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
   app.get(
     '/v1/nodes',
-    { schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(NodeView)) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(NodeView)) } },
+    },
     async (request) => {
       admin(request);
       return ok(await listNodes(db, request.query.page ?? 1, request.query.limit ?? 20));
     },
   );
 
-  app.get('/v1/nodes/install-token', { schema: { tags } }, async (request) => {
-    admin(request);
-    return ok({ install_token: await installToken(db) });
-  });
+  app.get(
+    '/v1/nodes/install-token',
+    { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags } },
+    async (request) => {
+      admin(request);
+      return ok({ install_token: await installToken(db) });
+    },
+  );
 
-  app.post('/v1/nodes/install-token', { schema: { tags } }, async (request) => {
-    admin(request);
-    return ok({ install_token: await rotateInstallToken(db) });
-  });
+  app.post(
+    '/v1/nodes/install-token',
+    { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags } },
+    async (request) => {
+      admin(request);
+      return ok({ install_token: await rotateInstallToken(db) });
+    },
+  );
 
   app.get(
     '/v1/pending-nodes',
-    { schema: { tags, response: { 200: Envelope(ListResult(PendingNode)) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, response: { 200: Envelope(ListResult(PendingNode)) } },
+    },
     async (request) => {
       admin(request);
       const rows = await db
@@ -87,22 +102,29 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
     },
   );
 
-  app.delete('/v1/pending-nodes/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    admin(request);
-    const row = await db
-      .updateTable('pending_nodes')
-      .set({ state: 'rejected' })
-      .where('id', '=', request.params.id)
-      .where('state', '=', 'pending')
-      .returning('id')
-      .executeTakeFirst();
-    if (!row) throw new AppError('not_found', `pending node ${request.params.id} does not exist`);
-    return ok(null);
-  });
+  app.delete(
+    '/v1/pending-nodes/:id',
+    { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
+    async (request) => {
+      admin(request);
+      const row = await db
+        .updateTable('pending_nodes')
+        .set({ state: 'rejected' })
+        .where('id', '=', request.params.id)
+        .where('state', '=', 'pending')
+        .returning('id')
+        .executeTakeFirst();
+      if (!row) throw new AppError('not_found', `pending node ${request.params.id} does not exist`);
+      return ok(null);
+    },
+  );
 
   app.post(
     '/v1/nodes',
-    { schema: { tags, body: AddNodeBody, response: { 200: Envelope(NodeView) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, body: AddNodeBody, response: { 200: Envelope(NodeView) } },
+    },
     async (request) => {
       admin(request);
       const { pending_id, ...fields } = request.body;
@@ -149,7 +171,10 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/nodes/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(NodeView) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(NodeView) } },
+    },
     async (request) => {
       admin(request);
       const row = await findNode(db, request.params.id);
@@ -160,7 +185,10 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
 
   app.put(
     '/v1/nodes/:id',
-    { schema: { tags, params: IdParams, body: UpdateNodeBody, response: { 200: Envelope(NodeView) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminNode) },
+      schema: { tags, params: IdParams, body: UpdateNodeBody, response: { 200: Envelope(NodeView) } },
+    },
     async (request) => {
       admin(request);
       const { ips, enabled, maintenance, ...rest } = request.body;
@@ -198,24 +226,38 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
     },
   );
 
-  app.delete('/v1/nodes/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    admin(request);
-    const row = await db.deleteFrom('nodes').where('id', '=', request.params.id).returning('id').executeTakeFirst();
-    if (!row) throw new AppError('not_found', `node ${request.params.id} does not exist`);
-    await publishLineGroups(db, secrets, app.log);
-    return ok(null);
-  });
+  app.delete(
+    '/v1/nodes/:id',
+    { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
+    async (request) => {
+      admin(request);
+      const row = await db.deleteFrom('nodes').where('id', '=', request.params.id).returning('id').executeTakeFirst();
+      if (!row) throw new AppError('not_found', `node ${request.params.id} does not exist`);
+      await publishLineGroups(db, secrets, app.log);
+      return ok(null);
+    },
+  );
 
   // Line groups (/v1/node-groups) live in modules/line-groups.
   for (const [path, table] of [['/v1/regions', 'regions']] as const) {
-    app.get(path, { schema: { tags, response: { 200: Envelope(ListResult(NodePlace)) } } }, async (request) => {
-      admin(request);
-      const rows = await db.selectFrom(table).select(['id', 'name']).orderBy('id').execute();
-      return ok({ list: rows, total: rows.length });
-    });
+    app.get(
+      path,
+      {
+        config: { policy: policy.admin(PERMISSIONS.adminNode) },
+        schema: { tags, response: { 200: Envelope(ListResult(NodePlace)) } },
+      },
+      async (request) => {
+        admin(request);
+        const rows = await db.selectFrom(table).select(['id', 'name']).orderBy('id').execute();
+        return ok({ list: rows, total: rows.length });
+      },
+    );
     app.post(
       path,
-      { schema: { tags, body: Type.Object({ name: ObjectName }, { additionalProperties: false }) } },
+      {
+        config: { policy: policy.admin(PERMISSIONS.adminNode) },
+        schema: { tags, body: Type.Object({ name: ObjectName }, { additionalProperties: false }) },
+      },
       async (request) => {
         admin(request);
         const row = await db
@@ -226,19 +268,26 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
         return ok(row);
       },
     );
-    app.get(`${path}/:id`, { schema: { tags, params: IdParams } }, async (request) => {
-      admin(request);
-      const row = await db
-        .selectFrom(table)
-        .select(['id', 'name'])
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
-      if (!row) throw new AppError('not_found', `${table.replace('_', ' ')} ${request.params.id} does not exist`);
-      return ok(row);
-    });
+    app.get(
+      `${path}/:id`,
+      { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
+      async (request) => {
+        admin(request);
+        const row = await db
+          .selectFrom(table)
+          .select(['id', 'name'])
+          .where('id', '=', request.params.id)
+          .executeTakeFirst();
+        if (!row) throw new AppError('not_found', `${table.replace('_', ' ')} ${request.params.id} does not exist`);
+        return ok(row);
+      },
+    );
     app.put(
       `${path}/:id`,
-      { schema: { tags, params: IdParams, body: Type.Object({ name: ObjectName }, { additionalProperties: false }) } },
+      {
+        config: { policy: policy.admin(PERMISSIONS.adminNode) },
+        schema: { tags, params: IdParams, body: Type.Object({ name: ObjectName }, { additionalProperties: false }) },
+      },
       async (request) => {
         admin(request);
         const row = await db
@@ -251,13 +300,17 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
         return ok(row);
       },
     );
-    app.delete(`${path}/:id`, { schema: { tags, params: IdParams } }, async (request) => {
-      admin(request);
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable('nodes').set({ region_id: null }).where('region_id', '=', request.params.id).execute();
-        await trx.deleteFrom(table).where('id', '=', request.params.id).execute();
-      });
-      return ok(null);
-    });
+    app.delete(
+      `${path}/:id`,
+      { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
+      async (request) => {
+        admin(request);
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable('nodes').set({ region_id: null }).where('region_id', '=', request.params.id).execute();
+          await trx.deleteFrom(table).where('id', '=', request.params.id).execute();
+        });
+        return ok(null);
+      },
+    );
   }
 }

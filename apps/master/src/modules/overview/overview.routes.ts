@@ -11,6 +11,7 @@ import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { caller, requireAdmin } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { adminOverview, newUserCount, orderCount, packagesSoldCount, userOverview } from './overview.service.ts';
 
 const tags = ['overview'];
@@ -22,6 +23,7 @@ export async function overviewRoutes(app: App, { db, logs, events }: AppContext)
   app.get(
     '/v1/admin/overview',
     {
+      config: { policy: policy.admin() },
       schema: {
         tags,
         description:
@@ -38,6 +40,7 @@ export async function overviewRoutes(app: App, { db, logs, events }: AppContext)
   app.get(
     '/v1/user/overview',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description:
@@ -57,7 +60,7 @@ export async function overviewRoutes(app: App, { db, logs, events }: AppContext)
 
   app.get(
     '/v1/new-user/count',
-    { schema: countSchema('Admin: ordinary users registered per day.') },
+    { config: { policy: policy.admin() }, schema: countSchema('Admin: ordinary users registered per day.') },
     async (request) => {
       requireAdmin(request);
       return ok(await newUserCount(stores, request.query, Date.now()));
@@ -66,7 +69,10 @@ export async function overviewRoutes(app: App, { db, logs, events }: AppContext)
 
   app.get(
     '/v1/package-sold/count',
-    { schema: countSchema('Admin: packages sold (user packages bought or granted) per day.') },
+    {
+      config: { policy: policy.admin() },
+      schema: countSchema('Admin: packages sold (user packages bought or granted) per day.'),
+    },
     async (request) => {
       requireAdmin(request);
       return ok(await packagesSoldCount(stores, request.query, Date.now()));
@@ -76,6 +82,7 @@ export async function overviewRoutes(app: App, { db, logs, events }: AppContext)
   app.get(
     '/v1/order/count',
     {
+      config: { policy: policy.admin() },
       schema: {
         tags,
         description:

@@ -29,6 +29,7 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { caller, requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import {
   presentCoupon,
   presentPackageUp,
@@ -88,7 +89,10 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   // ---- package groups
   app.get(
     '/v1/package-groups',
-    { schema: { tags, response: { 200: Envelope(ListResult(PackageGroupView)) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, response: { 200: Envelope(ListResult(PackageGroupView)) } },
+    },
     async (request) => {
       let list = await readPackageGroups(db);
       if (!isAdmin(request)) {
@@ -100,7 +104,10 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   );
   app.post(
     '/v1/package-groups',
-    { schema: { tags, body: PackageGroupBody, response: { 200: Envelope(PackageGroupView) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, body: PackageGroupBody, response: { 200: Envelope(PackageGroupView) } },
+    },
     async (request) => {
       admin(request);
       const id = await savePackageGroup(db, null, request.body);
@@ -109,7 +116,10 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   );
   app.get(
     '/v1/package-groups/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(PackageGroupView) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(PackageGroupView) } },
+    },
     async (request) => {
       const [group] = await readPackageGroups(db, request.params.id);
       if (!group) throw new AppError('not_found', `package group ${request.params.id} does not exist`);
@@ -118,23 +128,31 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   );
   app.put(
     '/v1/package-groups/:id',
-    { schema: { tags, params: IdParams, body: PackageGroupUpdate, response: { 200: Envelope(PackageGroupView) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, body: PackageGroupUpdate, response: { 200: Envelope(PackageGroupView) } },
+    },
     async (request) => {
       admin(request);
       await savePackageGroup(db, request.params.id, request.body);
       return ok(only(await readPackageGroups(db, request.params.id)));
     },
   );
-  app.delete('/v1/package-groups/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    admin(request);
-    await deletePackageGroup(db, request.params.id);
-    return ok(null);
-  });
+  app.delete(
+    '/v1/package-groups/:id',
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    async (request) => {
+      admin(request);
+      await deletePackageGroup(db, request.params.id);
+      return ok(null);
+    },
+  );
 
   // ---- packages
   app.get(
     '/v1/packages',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description: 'Admins: every package. Customers: the packages on sale to their user group, in buy-page order.',
@@ -158,7 +176,10 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   );
   app.post(
     '/v1/packages',
-    { schema: { tags, body: PackageBody, response: { 200: Envelope(PackageView) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, body: PackageBody, response: { 200: Envelope(PackageView) } },
+    },
     async (request) => {
       admin(request);
       const id = await createPackage(db, request.body);
@@ -167,7 +188,10 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   );
   app.get(
     '/v1/packages/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(PackageView) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(PackageView) } },
+    },
     async (request) => {
       const [pkg] = await readPackages(db, {
         id: request.params.id,
@@ -179,18 +203,25 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   );
   app.put(
     '/v1/packages/:id',
-    { schema: { tags, params: IdParams, body: PackageUpdate, response: { 200: Envelope(PackageView) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, body: PackageUpdate, response: { 200: Envelope(PackageView) } },
+    },
     async (request) => {
       admin(request);
       await updatePackage(db, request.params.id, request.body);
       return ok(only(await readPackages(db, { id: request.params.id })));
     },
   );
-  app.delete('/v1/packages/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    admin(request);
-    await deletePackage(db, request.params.id);
-    return ok(null);
-  });
+  app.delete(
+    '/v1/packages/:id',
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    async (request) => {
+      admin(request);
+      await deletePackage(db, request.params.id);
+      return ok(null);
+    },
+  );
 
   // ---- upgrade packs
   const readPackUps = async (request: FastifyRequest, id?: number) => {
@@ -206,7 +237,7 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   };
   app.get(
     '/v1/package-ups',
-    { schema: { tags, response: { 200: Envelope(ListResult(PackageUpView)) } } },
+    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(ListResult(PackageUpView)) } } },
     async (request) => {
       const list = await readPackUps(request);
       return ok({ list, total: list.length });
@@ -214,7 +245,10 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   );
   app.post(
     '/v1/package-ups',
-    { schema: { tags, body: PackageUpBody, response: { 200: Envelope(PackageUpView) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, body: PackageUpBody, response: { 200: Envelope(PackageUpView) } },
+    },
     async (request) => {
       admin(request);
       const id = await savePackageUp(db, null, request.body);
@@ -223,7 +257,10 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   );
   app.get(
     '/v1/package-ups/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(PackageUpView) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(PackageUpView) } },
+    },
     async (request) => {
       const [pack] = await readPackUps(request, request.params.id);
       if (!pack) throw new AppError('not_found', `upgrade pack ${request.params.id} does not exist`);
@@ -232,27 +269,41 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   );
   app.put(
     '/v1/package-ups/:id',
-    { schema: { tags, params: IdParams, body: PackageUpUpdate, response: { 200: Envelope(PackageUpView) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, body: PackageUpUpdate, response: { 200: Envelope(PackageUpView) } },
+    },
     async (request) => {
       admin(request);
       await savePackageUp(db, request.params.id, request.body);
       return ok(only(await readPackUps(request, request.params.id)));
     },
   );
-  app.delete('/v1/package-ups/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    admin(request);
-    await deletePackageUp(db, request.params.id);
-    return ok(null);
-  });
+  app.delete(
+    '/v1/package-ups/:id',
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    async (request) => {
+      admin(request);
+      await deletePackageUp(db, request.params.id);
+      return ok(null);
+    },
+  );
 
   // ---- discounts
-  app.get('/v1/discounts', { schema: { tags, response: { 200: Envelope(ListResult(DiscountView)) } } }, async () => {
-    const list = await readDiscounts(db);
-    return ok({ list, total: list.length });
-  });
+  app.get(
+    '/v1/discounts',
+    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(ListResult(DiscountView)) } } },
+    async () => {
+      const list = await readDiscounts(db);
+      return ok({ list, total: list.length });
+    },
+  );
   app.post(
     '/v1/discounts',
-    { schema: { tags, body: DiscountBody, response: { 200: Envelope(DiscountView) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, body: DiscountBody, response: { 200: Envelope(DiscountView) } },
+    },
     async (request) => {
       admin(request);
       const id = await saveDiscount(db, null, request.body);
@@ -261,7 +312,10 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   );
   app.get(
     '/v1/discounts/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(DiscountView) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(DiscountView) } },
+    },
     async (request) => {
       const [discount] = await readDiscounts(db, request.params.id);
       if (!discount) throw new AppError('not_found', `discount ${request.params.id} does not exist`);
@@ -270,18 +324,25 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   );
   app.put(
     '/v1/discounts/:id',
-    { schema: { tags, params: IdParams, body: DiscountUpdate, response: { 200: Envelope(DiscountView) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, body: DiscountUpdate, response: { 200: Envelope(DiscountView) } },
+    },
     async (request) => {
       admin(request);
       await saveDiscount(db, request.params.id, request.body);
       return ok(only(await readDiscounts(db, request.params.id)));
     },
   );
-  app.delete('/v1/discounts/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    admin(request);
-    await deleteDiscount(db, request.params.id);
-    return ok(null);
-  });
+  app.delete(
+    '/v1/discounts/:id',
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    async (request) => {
+      admin(request);
+      await deleteDiscount(db, request.params.id);
+      return ok(null);
+    },
+  );
 
   // ---- coupons (admin-only: gated in plugins/admin-access.ts)
   const readCoupon = async (id: number) => {
@@ -291,7 +352,10 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   };
   app.get(
     '/v1/coupons',
-    { schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(CouponView)) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminPackage) },
+      schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(CouponView)) } },
+    },
     async (request) => {
       const page = request.query.page ?? 1;
       const limit = request.query.limit ?? 20;
@@ -313,26 +377,42 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   );
   app.post(
     '/v1/coupons',
-    { schema: { tags, body: CouponBody, response: { 200: Envelope(CouponView) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminPackage) },
+      schema: { tags, body: CouponBody, response: { 200: Envelope(CouponView) } },
+    },
     async (request) => ok(await readCoupon(await saveCoupon(db, null, request.body))),
   );
   app.get(
     '/v1/coupons/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(CouponView) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminPackage) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(CouponView) } },
+    },
     async (request) => ok(await readCoupon(request.params.id)),
   );
   app.put(
     '/v1/coupons/:id',
-    { schema: { tags, params: IdParams, body: CouponUpdate, response: { 200: Envelope(CouponView) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminPackage) },
+      schema: { tags, params: IdParams, body: CouponUpdate, response: { 200: Envelope(CouponView) } },
+    },
     async (request) => ok(await readCoupon(await saveCoupon(db, request.params.id, request.body))),
   );
-  app.delete('/v1/coupons/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    await deleteCoupon(db, request.params.id);
-    return ok(null);
-  });
+  app.delete(
+    '/v1/coupons/:id',
+    { config: { policy: policy.admin(PERMISSIONS.adminPackage) }, schema: { tags, params: IdParams } },
+    async (request) => {
+      await deleteCoupon(db, request.params.id);
+      return ok(null);
+    },
+  );
   app.get(
     '/v1/coupon-historys',
-    { schema: { tags, querystring: CouponHistoryQuery, response: { 200: Envelope(ListResult(CouponHistoryView)) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminPackage) },
+      schema: { tags, querystring: CouponHistoryQuery, response: { 200: Envelope(ListResult(CouponHistoryView)) } },
+    },
     async (request) => {
       const { coupon_id, user_id } = request.query;
       const page = request.query.page ?? 1;

@@ -23,6 +23,7 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { buyUpgrade, extendUpgrades, listUpgrades, quoteUpgrade, removeUpgrade } from './upgrades.service.ts';
 import { findUserPackage, listUserPackages, presentUserPackages } from './user-packages.repository.ts';
 import {
@@ -61,13 +62,17 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
 
   app.get(
     '/v1/user-packages',
-    { schema: { tags, querystring: UserPackageListQuery, response: { 200: Envelope(ListResult(UserPackageView)) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, querystring: UserPackageListQuery, response: { 200: Envelope(ListResult(UserPackageView)) } },
+    },
     async (request) => ok(await listUserPackages(db, who(request), request.query)),
   );
 
   app.post(
     '/v1/user-packages',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description:
@@ -84,7 +89,10 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
 
   app.put(
     '/v1/user-packages',
-    { schema: { tags, description: 'One change to many user packages, all or none.', body: UserPackageBatch } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, description: 'One change to many user packages, all or none.', body: UserPackageBatch },
+    },
     async (request) => {
       await batchUserPackages(db, who(request), request.body);
       return ok(null);
@@ -93,13 +101,17 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
 
   app.get(
     '/v1/user-packages/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(UserPackageView) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(UserPackageView) } },
+    },
     async (request) => ok(await view(request, request.params.id)),
   );
 
   app.put(
     '/v1/user-packages/:id',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description: 'Renames, sets auto-renew, renews from the balance (`renew`); admins also set end_at and state.',
@@ -114,15 +126,22 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
     },
   );
 
-  app.delete('/v1/user-packages/:id', { schema: { tags, params: IdParams } }, async (request) => {
-    await deleteUserPackage(db, who(request), request.params.id);
-    return ok(null);
-  });
+  app.delete(
+    '/v1/user-packages/:id',
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    async (request) => {
+      await deleteUserPackage(db, who(request), request.params.id);
+      return ok(null);
+    },
+  );
 
   // ---- upgrades
   app.get(
     '/v1/user-package/:id/upgrades',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(ListResult(UpgradeView)) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(ListResult(UpgradeView)) } },
+    },
     async (request) => {
       const list = await listUpgrades(db, who(request), request.params.id);
       return ok({ list, total: list.length });
@@ -132,6 +151,7 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
   app.post(
     '/v1/user-package/:id/upgrades',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description: 'Buys upgrade packs, prorated by the day to the package’s end, from the balance.',
@@ -150,6 +170,7 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/user-package/:id/upgrades',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description:
@@ -165,6 +186,7 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/user-package/:upid/upgrades/:package_up_id',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description: 'Quotes `amount` packs (default 1) to the package’s end.',
@@ -188,6 +210,7 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
   app.delete(
     '/v1/user-package/:upid/upgrades/:package_up_id',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description: 'Removes the pack at once; what is left of it is not refunded.',

@@ -3,6 +3,7 @@ import { WxpayNotification, WxpayNotifyAnswer } from '@rampart/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { alipayNotificationVerifies } from './alipay.ts';
 import { ALIPAY, readPaymentSettings, WXPAY } from './payment-settings.ts';
 import { settleRecharge } from './settle.ts';
@@ -58,6 +59,7 @@ export async function paymentNotifyRoutes(app: App, { db }: AppContext) {
     scope.post(
       '/v1/wxpay/notify',
       {
+        config: { policy: policy.public },
         attachValidation: true,
         schema: {
           tags,
@@ -123,6 +125,7 @@ export async function paymentNotifyRoutes(app: App, { db }: AppContext) {
     scope.post(
       '/v1/alipay/notify',
       {
+        config: { policy: policy.public },
         schema: {
           tags,
           description:

@@ -21,6 +21,7 @@ import type { App } from '../../http.ts';
 import { requireAccess } from '../../plugins/admin-access.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { readOrder } from '../billing/orders.repository.ts';
 import { alipayPrecreate } from './alipay.ts';
 import {
@@ -87,17 +88,33 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
     const path = `/v1/configs/global-0-payment-${provider.name}`;
     const shown = async () => ok(maskPaymentSecrets(provider, (await readPaymentSettings(db, provider)).value));
     const routeSchema = { tags, description, response: { 200: Envelope(schema) } };
-    app.get(path, { preValidation, schema: routeSchema }, shown);
-    app.put(path, { preValidation, schema: { ...routeSchema, body: schema } }, async (request) => {
-      const prepare =
-        provider.name === 'wxpay' ? (value: object) => downloadBeforeSaving(db, value as WxpaySettings) : undefined;
-      await writePaymentSettings(db, provider, request.body as object, prepare);
-      return shown();
-    });
-    app.delete(path, { preValidation, schema: routeSchema }, async () => {
-      await resetPaymentSettings(db, provider);
-      return shown();
-    });
+    app.get(
+      path,
+      { config: { policy: policy.admin(PERMISSIONS.adminSys) }, preValidation, schema: routeSchema },
+      shown,
+    );
+    app.put(
+      path,
+      {
+        config: { policy: policy.admin(PERMISSIONS.adminSys) },
+        preValidation,
+        schema: { ...routeSchema, body: schema },
+      },
+      async (request) => {
+        const prepare =
+          provider.name === 'wxpay' ? (value: object) => downloadBeforeSaving(db, value as WxpaySettings) : undefined;
+        await writePaymentSettings(db, provider, request.body as object, prepare);
+        return shown();
+      },
+    );
+    app.delete(
+      path,
+      { config: { policy: policy.admin(PERMISSIONS.adminSys) }, preValidation, schema: routeSchema },
+      async () => {
+        await resetPaymentSettings(db, provider);
+        return shown();
+      },
+    );
   }
 
   const certsPath = '/v1/configs/global-0-payment-wxpay/certificates';
@@ -110,6 +127,7 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
   app.get(
     certsPath,
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       preValidation,
       schema: {
         ...certsSchema,
@@ -122,6 +140,7 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
   app.post(
     `${certsPath}/refresh`,
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       preValidation,
       schema: {
         ...certsSchema,
@@ -150,6 +169,7 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
   app.post(
     '/v1/wxpay/preorder',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description:
@@ -170,6 +190,7 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
   app.post(
     '/v1/alipay/preorder',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description: 'An Alipay precreate for the caller’s pending alipay recharge order: the qr_code to scan.',
@@ -189,6 +210,7 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
   app.post(
     '/v1/orders/:id/refunds',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminFinance) },
       schema: {
         tags,
         description:

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { sendProfileCode } from './profile.service.ts';
 
 const tags = ['users'];
@@ -12,6 +13,7 @@ export async function profileRoutes(app: App, { db, messenger }: AppContext) {
   app.post(
     '/v1/user/email-captcha',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary: 'Send a code to a new email address of the signed-in user (rate limited)',
@@ -25,6 +27,7 @@ export async function profileRoutes(app: App, { db, messenger }: AppContext) {
   app.post(
     '/v1/user/phone-captcha',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary: 'Send an SMS code to a new phone number of the signed-in user (rate limited)',

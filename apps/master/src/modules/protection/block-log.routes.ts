@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { ownerOf } from '../tenancy.ts';
 import { listBlocked } from './block-log.repository.ts';
 
@@ -20,7 +21,10 @@ function timeMs(field: string, text: string | undefined) {
 export async function blockLogRoutes(app: App, { db, events }: AppContext) {
   app.get(
     '/v1/monitor/site/block-log',
-    { schema: { tags, querystring: BlockLogQuery, response: { 200: Envelope(ListResult(BlockLogEntry)) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, querystring: BlockLogQuery, response: { 200: Envelope(ListResult(BlockLogEntry)) } },
+    },
     async (request) => {
       const owner = ownerOf(request);
       const { page = 1, limit = 20, site_id, ip, kind, group, from, to } = request.query;

@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { ownerOf } from '../tenancy.ts';
 import { findMatches, listMatches, presentMatch } from './cc-matches.repository.ts';
 import { createMatch, editMatch, removeMatches } from './cc-matches.service.ts';
@@ -23,19 +24,28 @@ const tags = ['protection'];
 export async function ccMatchRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/cc-matchs',
-    { schema: { tags, querystring: CcListQuery, response: { 200: Envelope(ListResult(CcMatch)) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, querystring: CcListQuery, response: { 200: Envelope(ListResult(CcMatch)) } },
+    },
     async (request) => ok(await listMatches(db, ownerOf(request), request.query)),
   );
 
   app.post(
     '/v1/cc-matchs',
-    { schema: { tags, body: CreateCcMatchBody, response: { 200: Envelope(CcMatch) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, body: CreateCcMatchBody, response: { 200: Envelope(CcMatch) } },
+    },
     async (request) => ok(await createMatch(db, ownerOf(request), request.body)),
   );
 
   app.put(
     '/v1/cc-matchs',
-    { schema: { tags, body: CcBatchBody, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, body: CcBatchBody, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       await removeMatches(db, ownerOf(request), request.body.ids);
       return ok(null);
@@ -44,7 +54,7 @@ export async function ccMatchRoutes(app: App, { db }: AppContext) {
 
   app.get(
     '/v1/cc-matchs/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(CcMatch) } } },
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(CcMatch) } } },
     async (request) => {
       const [row] = await findMatches(db, ownerOf(request), [request.params.id]);
       if (!row) throw new AppError('not_found', `match ${request.params.id} does not exist`);
@@ -54,13 +64,19 @@ export async function ccMatchRoutes(app: App, { db }: AppContext) {
 
   app.put(
     '/v1/cc-matchs/:id',
-    { schema: { tags, params: IdParams, body: UpdateCcMatchBody, response: { 200: Envelope(CcMatch) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, body: UpdateCcMatchBody, response: { 200: Envelope(CcMatch) } },
+    },
     async (request) => ok(await editMatch(db, ownerOf(request), request.params.id, request.body)),
   );
 
   app.delete(
     '/v1/cc-matchs/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       await removeMatches(db, ownerOf(request), [request.params.id]);
       return ok(null);

@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { ownerOf } from '../tenancy.ts';
 import { findGroups, listGroups, presentGroups } from './cc-rule-groups.repository.ts';
 import { createGroup, editGroup, removeGroups } from './cc-rule-groups.service.ts';
@@ -23,19 +24,28 @@ const tags = ['protection'];
 export async function ccRuleGroupRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/cc-rules',
-    { schema: { tags, querystring: CcListQuery, response: { 200: Envelope(ListResult(CcRuleGroup)) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, querystring: CcListQuery, response: { 200: Envelope(ListResult(CcRuleGroup)) } },
+    },
     async (request) => ok(await listGroups(db, ownerOf(request), request.query)),
   );
 
   app.post(
     '/v1/cc-rules',
-    { schema: { tags, body: CreateCcRuleGroupBody, response: { 200: Envelope(CcRuleGroup) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, body: CreateCcRuleGroupBody, response: { 200: Envelope(CcRuleGroup) } },
+    },
     async (request) => ok(await createGroup(db, ownerOf(request), request.body)),
   );
 
   app.put(
     '/v1/cc-rules',
-    { schema: { tags, body: CcBatchBody, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, body: CcBatchBody, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       await removeGroups(db, ownerOf(request), request.body.ids);
       return ok(null);
@@ -44,7 +54,10 @@ export async function ccRuleGroupRoutes(app: App, { db }: AppContext) {
 
   app.get(
     '/v1/cc-rules/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(CcRuleGroup) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(CcRuleGroup) } },
+    },
     async (request) => {
       const rows = await findGroups(db, ownerOf(request), [request.params.id]);
       const [group] = await presentGroups(db, rows);
@@ -55,13 +68,19 @@ export async function ccRuleGroupRoutes(app: App, { db }: AppContext) {
 
   app.put(
     '/v1/cc-rules/:id',
-    { schema: { tags, params: IdParams, body: UpdateCcRuleGroupBody, response: { 200: Envelope(CcRuleGroup) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, body: UpdateCcRuleGroupBody, response: { 200: Envelope(CcRuleGroup) } },
+    },
     async (request) => ok(await editGroup(db, ownerOf(request), request.params.id, request.body)),
   );
 
   app.delete(
     '/v1/cc-rules/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       await removeGroups(db, ownerOf(request), [request.params.id]);
       return ok(null);

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { holds, policy } from '../../plugins/route-policy.ts';
 import { changeConfig } from '../config/config-version.ts';
 import {
   CONFIGS,
@@ -20,10 +21,8 @@ import { sealSetting } from './sealed-settings.ts';
 
 const tags = ['configs'];
 
-const mayUse = (request: FastifyRequest, definition: ConfigDefinition) => {
-  const { user } = caller(request);
-  return user.type === 1 && (JSON.parse(user.access) as string[]).includes(definition.permission);
-};
+const mayUse = (request: FastifyRequest, definition: ConfigDefinition) =>
+  holds(caller(request).user, [definition.permission]);
 
 /**
  * GET /v1/configs lists the entries the caller may use, with their values. Each entry's value is
@@ -55,7 +54,10 @@ export async function configRoutes(app: App, { db }: AppContext) {
 
   app.get(
     '/v1/configs',
-    { schema: { tags, querystring: ConfigListQuery, response: { 200: Envelope(ListResult(ConfigEntry)) } } },
+    {
+      config: { policy: policy.self },
+      schema: { tags, querystring: ConfigListQuery, response: { 200: Envelope(ListResult(ConfigEntry)) } },
+    },
     async (request) => {
       const { scope_name, type } = request.query;
       const shown = CONFIGS.filter(
@@ -74,14 +76,22 @@ export async function configRoutes(app: App, { db }: AppContext) {
     const preValidation = async (request: FastifyRequest) => allowed(request, definition);
     const schema = { tags, description: definition.description, response: { 200: Envelope(definition.schema) } };
     const value = async () => ok(maskConfigSecrets(definition, (await readConfig(db, definition)).value));
-    app.get(path, { preValidation, schema }, value);
-    app.put(path, { preValidation, schema: { ...schema, body: definition.schema } }, async (request) => {
-      const stored = definition.secrets?.length ? (await readConfig(db, definition)).value : undefined;
-      const kept = keepMaskedSecrets(definition, request.body, stored, (plain) => sealSetting(db, plain));
-      await store(definition, (target) => writeConfig(target, definition, kept, Date.now()));
-      return value();
-    });
-    app.delete(path, { preValidation, schema }, async () => {
+    app.get(path, { config: { policy: policy.admin(definition.permission) }, preValidation, schema }, value);
+    app.put(
+      path,
+      {
+        config: { policy: policy.admin(definition.permission) },
+        preValidation,
+        schema: { ...schema, body: definition.schema },
+      },
+      async (request) => {
+        const stored = definition.secrets?.length ? (await readConfig(db, definition)).value : undefined;
+        const kept = keepMaskedSecrets(definition, request.body, stored, (plain) => sealSetting(db, plain));
+        await store(definition, (target) => writeConfig(target, definition, kept, Date.now()));
+        return value();
+      },
+    );
+    app.delete(path, { config: { policy: policy.admin(definition.permission) }, preValidation, schema }, async () => {
       await store(definition, (target) => resetConfig(target, definition));
       return value();
     });
@@ -92,7 +102,7 @@ export async function configRoutes(app: App, { db }: AppContext) {
     throw new AppError('not_found', `config ${request.params.key} does not exist`);
   };
   const described = { tags, params: ConfigKeyParams, description: 'A key no config entry has: not_found' };
-  app.get('/v1/configs/:key', { schema: described }, unknown);
-  app.put('/v1/configs/:key', { schema: described }, unknown);
-  app.delete('/v1/configs/:key', { schema: described }, unknown);
+  app.get('/v1/configs/:key', { config: { policy: policy.self }, schema: described }, unknown);
+  app.put('/v1/configs/:key', { config: { policy: policy.self }, schema: described }, unknown);
+  app.delete('/v1/configs/:key', { config: { policy: policy.self }, schema: described }, unknown);
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { storageBytes } from './storage.ts';
 
 const StorageSize = Type.Object({
@@ -21,7 +22,10 @@ const StorageSize = Type.Object({
 export async function storageRoutes(app: App, { db, logs, dialect, events }: AppContext) {
   app.get(
     '/v1/system/storage',
-    { schema: { tags: ['system'], response: { 200: Envelope(StorageSize) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
+      schema: { tags: ['system'], response: { 200: Envelope(StorageSize) } },
+    },
     async (request) => {
       requirePermission(request, PERMISSIONS.adminSys);
       return ok({ dialect, ...(await storageBytes({ db, logs, dialect, events })) });

@@ -16,6 +16,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { defaultCnameDomain } from '../cname/cname.repository.ts';
 import { publishSiteCnames } from '../line-groups/site-cnames.ts';
 import { applyStatus } from '../nodes/apply-status.ts';
@@ -96,7 +97,10 @@ function checkLineGroupChoice(request: FastifyRequest<{ Body: { line_group_id?: 
 export async function siteRoutes(app: App, { db, secrets }: AppContext) {
   app.get(
     '/v1/sites',
-    { schema: { tags, querystring: SiteListQuery, response: { 200: Envelope(ListResult(Site)) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, querystring: SiteListQuery, response: { 200: Envelope(ListResult(Site)) } },
+    },
     async (request) => {
       const { page = 1, limit = 20, domain, group_id, enabled, https, cert_id, user_id, sort } = request.query;
       const filter = {
@@ -114,7 +118,11 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
 
   app.post(
     '/v1/sites',
-    { preValidation: normalizeDomains, schema: { tags, body: CreateBody, response: { 200: Envelope(Site) } } },
+    {
+      config: { policy: policy.tenant() },
+      preValidation: normalizeDomains,
+      schema: { tags, body: CreateBody, response: { 200: Envelope(Site) } },
+    },
     async (request) => {
       checkLineGroupChoice(request);
       const { user_id, ...body } = request.body;
@@ -128,7 +136,10 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
 
   app.put(
     '/v1/sites',
-    { schema: { tags, body: BatchBody, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, body: BatchBody, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       await batchSites(db, ownerOf(request), request.body.ids, request.body.action, request.body.group_id);
       return ok(null);
@@ -137,7 +148,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/sites/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(Site) } } },
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(Site) } } },
     async (request) => {
       const row = await findSite(db, ownerOf(request), request.params.id);
       if (!row) throw new AppError('not_found', `site ${request.params.id} does not exist`);
@@ -148,6 +159,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
   app.put(
     '/v1/sites/:id',
     {
+      config: { policy: policy.tenant() },
       preValidation: normalizeDomains,
       schema: { tags, params: IdParams, body: UpdateSiteBody, response: { 200: Envelope(Site) } },
     },
@@ -162,7 +174,10 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
 
   app.delete(
     '/v1/sites/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       await batchSites(db, ownerOf(request), [request.params.id], 'delete', undefined);
       return ok(null);
@@ -171,7 +186,10 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/sites/:id/apply-status',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(ApplyStatus) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(ApplyStatus) } },
+    },
     async (request) => {
       const row = await findSite(db, ownerOf(request), request.params.id);
       if (!row) throw new AppError('not_found', `site ${request.params.id} does not exist`);

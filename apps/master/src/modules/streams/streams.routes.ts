@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { applyStatus } from '../nodes/apply-status.ts';
 import { creatorOf, ownerOf } from '../tenancy.ts';
 import { findStreams, listStreams, presentStream } from './streams.repository.ts';
@@ -64,7 +65,10 @@ const BatchBody = Type.Object(
 export async function streamRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/streams',
-    { schema: { tags, querystring: StreamListQuery, response: { 200: Envelope(ListResult(Stream)) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, querystring: StreamListQuery, response: { 200: Envelope(ListResult(Stream)) } },
+    },
     async (request) => {
       const { page = 1, limit = 20, port, protocol, group_id, enabled } = request.query;
       return ok(await listStreams(db, ownerOf(request), { port, protocol, groupId: group_id, enabled }, page, limit));
@@ -73,7 +77,7 @@ export async function streamRoutes(app: App, { db }: AppContext) {
 
   app.post(
     '/v1/streams',
-    { schema: { tags, body: CreateBody, response: { 200: Envelope(Stream) } } },
+    { config: { policy: policy.tenant() }, schema: { tags, body: CreateBody, response: { 200: Envelope(Stream) } } },
     async (request) => {
       const { user_id, name, group_id, user_package_id, ...settings } = request.body;
       const complete = { ...DEFAULT_STREAM_SETTINGS, ...settings };
@@ -89,7 +93,10 @@ export async function streamRoutes(app: App, { db }: AppContext) {
 
   app.put(
     '/v1/streams',
-    { schema: { tags, body: BatchBody, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, body: BatchBody, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       await batchStreams(db, ownerOf(request), request.body.ids, request.body.action, request.body.group_id);
       return ok(null);
@@ -98,7 +105,7 @@ export async function streamRoutes(app: App, { db }: AppContext) {
 
   app.get(
     '/v1/streams/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(Stream) } } },
+    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(Stream) } } },
     async (request) => {
       const [row] = await findStreams(db, ownerOf(request), [request.params.id]);
       if (!row) throw new AppError('not_found', `stream ${request.params.id} does not exist`);
@@ -108,13 +115,19 @@ export async function streamRoutes(app: App, { db }: AppContext) {
 
   app.put(
     '/v1/streams/:id',
-    { schema: { tags, params: IdParams, body: UpdateBody, response: { 200: Envelope(Stream) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, body: UpdateBody, response: { 200: Envelope(Stream) } },
+    },
     async (request) => ok(presentStream(await editStream(db, ownerOf(request), request.params.id, request.body))),
   );
 
   app.get(
     '/v1/streams/:id/apply-status',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(ApplyStatus) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(ApplyStatus) } },
+    },
     async (request) => {
       const [row] = await findStreams(db, ownerOf(request), [request.params.id]);
       if (!row) throw new AppError('not_found', `stream ${request.params.id} does not exist`);
@@ -124,7 +137,10 @@ export async function streamRoutes(app: App, { db }: AppContext) {
 
   app.delete(
     '/v1/streams/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       await batchStreams(db, ownerOf(request), [request.params.id], 'delete', undefined);
       return ok(null);

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { callingNode } from '../agent/agent-auth.ts';
 import type { StoredSelfTest } from './agent-check.service.ts';
 import { settleCommand, takePendingCommands } from './agent-commands.repository.ts';
@@ -28,7 +29,10 @@ export async function sysOpAgentRoutes(app: App, { db, config }: AppContext) {
 
   app.get(
     '/agent/v1/commands',
-    { schema: { tags, querystring: CommandsQuery, response: { 200: Envelope(CommandsAnswer) } } },
+    {
+      config: { policy: policy.agent },
+      schema: { tags, querystring: CommandsQuery, response: { 200: Envelope(CommandsAnswer) } },
+    },
     async (request, reply) => {
       const node = await callingNode(db, request);
       const abort = new AbortController();
@@ -51,7 +55,7 @@ export async function sysOpAgentRoutes(app: App, { db, config }: AppContext) {
 
   app.post(
     '/agent/v1/commands/:id/result',
-    { schema: { tags, params: IdParams, body: CommandResultBody } },
+    { config: { policy: policy.agent }, schema: { tags, params: IdParams, body: CommandResultBody } },
     async (request) => {
       const node = await callingNode(db, request);
       const receivedAt = Date.now();
@@ -93,6 +97,7 @@ export async function sysOpAgentRoutes(app: App, { db, config }: AppContext) {
   app.get(
     '/agent/v1/releases/:id/bundle',
     {
+      config: { policy: policy.agent },
       schema: { tags, params: IdParams, description: 'An agent release bundle, for a node that was sent its upgrade.' },
     },
     async (request, reply) => {

@@ -10,6 +10,7 @@ import {
   MAX_BUNDLE_BYTES,
   MasterUpgradeList,
   MasterUpgradeQuery,
+  PERMISSIONS,
   ReleaseVersion,
   StartAgentUpgradeBody,
   StartTransferBody,
@@ -24,6 +25,7 @@ import masterPackage from '../../../package.json' with { type: 'json' };
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { agentCheck, startAgentCheck, waitForCheck } from './agent-check.service.ts';
 import {
   advanceRunningUpgrades,
@@ -85,6 +87,7 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
     uploads.post(
       '/v1/agent/upgrades/releases',
       {
+        config: { policy: policy.admin(PERMISSIONS.adminSys) },
         schema: {
           tags,
           description: `Uploads an agent release bundle (tar.gz as ${OCTET_STREAM}, at most ${MAX_BUNDLE_BYTES} bytes), checked against its sha256.`,
@@ -99,6 +102,7 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
     uploads.post(
       '/v1/master/upgrades',
       {
+        config: { policy: policy.admin(PERMISSIONS.adminSys) },
         schema: {
           tags,
           description: `Upgrades the master from a release bundle (tar.gz as ${OCTET_STREAM}) after a backup of the database; follow it at /v1/master/upgrades/log.`,
@@ -122,6 +126,7 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
   app.post(
     '/v1/agent/upgrades/releases/built-in',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         description:
@@ -136,7 +141,10 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
 
   app.get(
     '/v1/agent/upgrades',
-    { schema: { tags, querystring: ListQuery, response: { 200: Envelope(AgentUpgradeList) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
+      schema: { tags, querystring: ListQuery, response: { 200: Envelope(AgentUpgradeList) } },
+    },
     async (request) => {
       const upgrades = await listUpgrades(db, request.query.page ?? 1, request.query.limit ?? 20);
       return ok({ ...upgrades, releases: await listReleases(db) });
@@ -146,6 +154,7 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
   app.post(
     '/v1/agent/upgrades',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         description:
@@ -159,13 +168,17 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
 
   app.get(
     '/v1/agent/upgrades/log/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(AgentUpgradeLog) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(AgentUpgradeLog) } },
+    },
     async (request) => ok(await upgradeLog(db, request.params.id)),
   );
 
   app.post(
     '/v1/agent/upgrades/:id/cancel',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         params: IdParams,
@@ -181,6 +194,7 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
   app.post(
     '/v1/maintain/agent-check',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         description:
@@ -197,13 +211,19 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
 
   app.get(
     '/v1/maintain/agent-check/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(AgentCheck) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(AgentCheck) } },
+    },
     async (request) => ok(await agentCheck(db, request.params.id)),
   );
 
   app.get(
     '/v1/master/upgrades',
-    { schema: { tags, querystring: ListQuery, response: { 200: Envelope(MasterUpgradeList) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
+      schema: { tags, querystring: ListQuery, response: { 200: Envelope(MasterUpgradeList) } },
+    },
     async (request) => {
       const ops = await listOps(db, 'master-upgrade', request.query.page ?? 1, request.query.limit ?? 20);
       return ok({ current_version: masterPackage.version, dialect, ...ops });
@@ -216,18 +236,25 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
   };
   app.get(
     '/v1/master/upgrades/log',
-    { schema: { tags, querystring: SysOpLogQuery, response: { 200: Envelope(SysOpLogAnswer) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
+      schema: { tags, querystring: SysOpLogQuery, response: { 200: Envelope(SysOpLogAnswer) } },
+    },
     logOf('master-upgrade'),
   );
   app.get(
     '/v1/master/transfer-log',
-    { schema: { tags, querystring: SysOpLogQuery, response: { 200: Envelope(SysOpLogAnswer) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
+      schema: { tags, querystring: SysOpLogQuery, response: { 200: Envelope(SysOpLogAnswer) } },
+    },
     logOf('transfer'),
   );
 
   app.post(
     '/v1/master/start-transfer',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         description:
@@ -248,7 +275,10 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
 
   app.post(
     '/v1/master/stop-transfer',
-    { schema: { tags, description: 'Stops the running transfer; agents not told yet stay with this master.' } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
+      schema: { tags, description: 'Stops the running transfer; agents not told yet stay with this master.' },
+    },
     async () => ok({ id: await stopTransfer(db) }),
   );
 }

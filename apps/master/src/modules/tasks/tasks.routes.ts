@@ -20,6 +20,7 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import {
   ensureScheduledTasks,
   findScheduledTask,
@@ -53,7 +54,10 @@ async function retryable(db: Kysely<Database>, id: number) {
 export async function taskRoutes(app: App, { db, logs, events, dialect, notifier, secrets }: AppContext) {
   app.get(
     '/v1/tasks',
-    { schema: { tags, querystring: TaskListQuery, response: { 200: Envelope(ListResult(Task)) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
+      schema: { tags, querystring: TaskListQuery, response: { 200: Envelope(ListResult(Task)) } },
+    },
     async (request) => {
       admin(request);
       const { page = 1, limit = 20, state, kind } = request.query;
@@ -63,7 +67,10 @@ export async function taskRoutes(app: App, { db, logs, events, dialect, notifier
 
   app.put(
     '/v1/tasks',
-    { schema: { tags, body: RetryTasksBody, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
+      schema: { tags, body: RetryTasksBody, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       admin(request);
       for (const id of request.body.ids) await retryable(db, id);
@@ -76,6 +83,7 @@ export async function taskRoutes(app: App, { db, logs, events, dialect, notifier
   app.put(
     '/v1/tasks/:id',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         params: IdParams,
@@ -108,6 +116,7 @@ export async function taskRoutes(app: App, { db, logs, events, dialect, notifier
   app.get(
     '/v1/tasks/scheduled',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         description: 'The tasks the master runs on a schedule (/sys/task), with how their last run went',
@@ -124,6 +133,7 @@ export async function taskRoutes(app: App, { db, logs, events, dialect, notifier
   app.put(
     '/v1/tasks/scheduled/:name',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         params: ScheduledTaskParams,
@@ -142,6 +152,7 @@ export async function taskRoutes(app: App, { db, logs, events, dialect, notifier
   app.post(
     '/v1/tasks/scheduled/:name/run',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         params: ScheduledTaskParams,

@@ -2,6 +2,7 @@ import {
   ConfirmTwoFactorBody,
   Envelope,
   IdParams,
+  PERMISSIONS,
   RecoveryCodes,
   StartTwoFactorBody,
   TwoFactorProofBody,
@@ -15,6 +16,7 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import {
   confirmTwoFactor,
   disableTwoFactor,
@@ -41,13 +43,17 @@ function owner(request: FastifyRequest) {
 export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
   app.get(
     '/v1/user/two-factor',
-    { schema: { tags, summary: 'Whether two-factor sign-in is on', response: { 200: Envelope(TwoFactorStatus) } } },
+    {
+      config: { policy: policy.tenant() },
+      schema: { tags, summary: 'Whether two-factor sign-in is on', response: { 200: Envelope(TwoFactorStatus) } },
+    },
     async (request) => ok(await readTwoFactor(db, caller(request).user.id)),
   );
 
   app.post(
     '/v1/user/two-factor',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary: 'Start: a new TOTP secret and its otpauth:// URI, shown once',
@@ -61,6 +67,7 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
   app.put(
     '/v1/user/two-factor',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary: 'Confirm with a code from the app: turns it on and answers ten recovery codes, shown once',
@@ -74,6 +81,7 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
   app.post(
     '/v1/user/two-factor/recovery-codes',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary: 'Ten new recovery codes in place of the old ones (a current code or the password)',
@@ -87,6 +95,7 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
   app.delete(
     '/v1/user/two-factor',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         summary: 'Turn it off (a current code or the password)',
@@ -103,6 +112,7 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
   app.get(
     '/v1/users/:id/two-factor',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminUser, PERMISSIONS.adminSys) },
       schema: {
         tags,
         summary: "Admin (admin:user or admin:sys): whether a user's two-factor sign-in is on",
@@ -119,6 +129,7 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
   app.delete(
     '/v1/users/:id/two-factor',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminUser, PERMISSIONS.adminSys) },
       schema: {
         tags,
         summary:

@@ -15,6 +15,7 @@ import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { caller, requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { findUserPackage } from '../packages/user-packages.repository.ts';
 import { ownerOf } from '../tenancy.ts';
 import { usageCount, usageOf, userPackageUsageOf, userUsageRanking } from './usage.service.ts';
@@ -28,6 +29,7 @@ export async function usageRoutes(app: App, { db, logs, events }: AppContext) {
   app.get(
     '/v1/monitor/usage',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description:
@@ -42,6 +44,7 @@ export async function usageRoutes(app: App, { db, logs, events }: AppContext) {
   app.get(
     '/v1/monitor/usage-count',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description:
@@ -56,6 +59,7 @@ export async function usageRoutes(app: App, { db, logs, events }: AppContext) {
   app.get(
     '/v1/monitor/user-package',
     {
+      config: { policy: policy.admin(PERMISSIONS.adminPackage) },
       schema: {
         tags,
         description:
@@ -73,6 +77,7 @@ export async function usageRoutes(app: App, { db, logs, events }: AppContext) {
   app.get(
     '/v1/user-package/:id/usage',
     {
+      config: { policy: policy.tenant() },
       schema: {
         tags,
         description:

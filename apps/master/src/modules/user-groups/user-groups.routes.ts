@@ -3,6 +3,7 @@ import {
   Envelope,
   IdParams,
   ListResult,
+  PERMISSIONS,
   UpdateUserGroupBody,
   UserGroup,
   UserGroupListQuery,
@@ -11,6 +12,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
+import { policy } from '../../plugins/route-policy.ts';
 import { listUserGroups } from './user-groups.repository.ts';
 import { changeUserGroup, createUserGroup, readUserGroup, removeUserGroup } from './user-groups.service.ts';
 
@@ -20,32 +22,47 @@ const tags = ['user-groups'];
 export async function userGroupRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/user-groups',
-    { schema: { tags, querystring: UserGroupListQuery, response: { 200: Envelope(ListResult(UserGroup)) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminUser, PERMISSIONS.adminSys) },
+      schema: { tags, querystring: UserGroupListQuery, response: { 200: Envelope(ListResult(UserGroup)) } },
+    },
     async (request) =>
       ok(await listUserGroups(db, request.query.page ?? 1, request.query.limit ?? 20, request.query.search)),
   );
 
   app.post(
     '/v1/user-groups',
-    { schema: { tags, body: CreateUserGroupBody, response: { 200: Envelope(UserGroup) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminUser, PERMISSIONS.adminSys) },
+      schema: { tags, body: CreateUserGroupBody, response: { 200: Envelope(UserGroup) } },
+    },
     async (request) => ok(await createUserGroup(db, request.body)),
   );
 
   app.get(
     '/v1/user-groups/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(UserGroup) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminUser, PERMISSIONS.adminSys) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(UserGroup) } },
+    },
     async (request) => ok(await readUserGroup(db, request.params.id)),
   );
 
   app.put(
     '/v1/user-groups/:id',
-    { schema: { tags, params: IdParams, body: UpdateUserGroupBody, response: { 200: Envelope(UserGroup) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminUser, PERMISSIONS.adminSys) },
+      schema: { tags, params: IdParams, body: UpdateUserGroupBody, response: { 200: Envelope(UserGroup) } },
+    },
     async (request) => ok(await changeUserGroup(db, request.params.id, request.body)),
   );
 
   app.delete(
     '/v1/user-groups/:id',
-    { schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } } },
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminUser, PERMISSIONS.adminSys) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
+    },
     async (request) => {
       await removeUserGroup(db, request.params.id);
       return ok(null);
