@@ -6,8 +6,8 @@ import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
-import { useIsAdmin } from '../../shared/session/useIsAdmin.ts';
 import { SITES_LOCALES } from '../sites/locales/bundle.ts';
+import { useReachesEveryUser } from '../sites/useReachesEveryUser.ts';
 import { useCertActions, useCertList, useCertUsage } from './api.ts';
 import { CertRequestModal } from './CertRequestModal.tsx';
 import { CertUploadModal } from './CertUploadModal.tsx';
@@ -17,7 +17,7 @@ import { CERTS_LOCALES } from './locales/bundle.ts';
 /** Spec §2 /site/cert: the customer's certificates, uploaded or issued by ACME; the key is never shown. */
 export const Component = () => {
   const { t, i18n } = useLocales(CERTS_LOCALES, SITES_LOCALES);
-  const admin = useIsAdmin();
+  const admin = useReachesEveryUser();
   const feedback = useFeedback();
   const [page, setPage] = useState({ current: 1, size: 20 });
   const [uploading, setUploading] = useState(false);

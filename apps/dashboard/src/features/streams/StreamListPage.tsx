@@ -7,11 +7,11 @@ import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
-import { useIsAdmin } from '../../shared/session/useIsAdmin.ts';
 import { useGroupActions } from '../sites/api.ts';
 import { BatchBar, type BatchRequest } from '../sites/list/BatchBar.tsx';
 import { GroupModal } from '../sites/list/GroupModal.tsx';
 import { SITES_LOCALES } from '../sites/locales/bundle.ts';
+import { useReachesEveryUser } from '../sites/useReachesEveryUser.ts';
 import { type StreamListQuery, useStreamActions, useStreamGroups, useStreamList } from './api.ts';
 import { STREAMS_LOCALES } from './locales/bundle.ts';
 import { StreamDrawer } from './StreamDrawer.tsx';
@@ -22,7 +22,7 @@ type Editing = { stream: Stream | undefined } | null;
 /** Spec §2 /stream/list: TCP/UDP forwarding rules, paged and filtered by the server. */
 export const Component = () => {
   const { t } = useLocales(STREAMS_LOCALES, SITES_LOCALES);
-  const admin = useIsAdmin();
+  const admin = useReachesEveryUser();
   const feedback = useFeedback();
   const [query, setQuery] = useState<StreamListQuery>({ page: 1, limit: 20 });
   const [selected, setSelected] = useState<number[]>([]);

@@ -9,6 +9,7 @@ import {
   ListQuery,
   ListResult,
   ObjectName,
+  PERMISSIONS,
   UpdateCertBody,
   UploadCertBody,
 } from '@rampart/contracts';
@@ -73,7 +74,7 @@ export async function certRoutes(app: App, { db, secrets }: AppContext) {
   app.get(
     '/v1/certs',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(Cert)) } },
     },
     async (request) => ok(await listCerts(db, ownerOf(request), request.query.page ?? 1, request.query.limit ?? 20)),
@@ -82,7 +83,7 @@ export async function certRoutes(app: App, { db, secrets }: AppContext) {
   app.post(
     '/v1/certs',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       preValidation: normalizeDomains,
       schema: { tags, body: CreateCertBody, response: { 200: Envelope(Cert) } },
     },
@@ -110,7 +111,7 @@ export async function certRoutes(app: App, { db, secrets }: AppContext) {
   app.put(
     '/v1/certs',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, body: CertBatchBody, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {
@@ -121,14 +122,17 @@ export async function certRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/certs/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(Cert) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(Cert) } },
+    },
     async (request) => ok(await present(ownerOf(request), request.params.id)),
   );
 
   // The certificate and its chain as PEM, for download: never the key.
   app.get(
     '/v1/certs/:id/pem',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    { config: { policy: policy.tenant(PERMISSIONS.adminUser) }, schema: { tags, params: IdParams } },
     async (request, reply) => {
       const row = await findCert(db, ownerOf(request), request.params.id);
       if (!row) throw new AppError('not_found', `certificate ${request.params.id} does not exist`);
@@ -144,7 +148,7 @@ export async function certRoutes(app: App, { db, secrets }: AppContext) {
   app.put(
     '/v1/certs/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       preValidation: normalizeDomains,
       schema: { tags, params: IdParams, body: UpdateCertBody, response: { 200: Envelope(Cert) } },
     },
@@ -183,7 +187,7 @@ export async function certRoutes(app: App, { db, secrets }: AppContext) {
   app.delete(
     '/v1/certs/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {

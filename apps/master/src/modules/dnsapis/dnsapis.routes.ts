@@ -6,6 +6,7 @@ import {
   Id,
   IdParams,
   ListResult,
+  PERMISSIONS,
   SyncDomainsBody,
   UpdateDnsApiBody,
 } from '@rampart/contracts';
@@ -30,7 +31,10 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/dnsapis',
-    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(ListResult(DnsApi)) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, response: { 200: Envelope(ListResult(DnsApi)) } },
+    },
     async (request) => {
       const rows = await listDnsApis(db, ownerOf(request));
       return ok({ list: rows.map(presentDnsApi), total: rows.length });
@@ -40,7 +44,7 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
   app.post(
     '/v1/dnsapis',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, body: CreateDnsApiBody, response: { 200: Envelope(DnsApi) } },
     },
     async (request) => {
@@ -64,7 +68,10 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/dnsapis/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(DnsApi) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(DnsApi) } },
+    },
     async (request) => {
       const row = await findDnsApi(db, ownerOf(request), request.params.id);
       if (!row) throw notFound(request.params.id);
@@ -75,7 +82,7 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
   app.put(
     '/v1/dnsapis/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, body: UpdateDnsApiBody, response: { 200: Envelope(DnsApi) } },
     },
     async (request) => {
@@ -97,7 +104,7 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
 
   app.delete(
     '/v1/dnsapis/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    { config: { policy: policy.tenant(PERMISSIONS.adminUser) }, schema: { tags, params: IdParams } },
     async (request) => {
       const row = await findDnsApi(db, ownerOf(request), request.params.id);
       if (!row) throw notFound(request.params.id);
@@ -115,7 +122,10 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/domains',
-    { config: { policy: policy.tenant() }, schema: { tags, querystring: Type.Object({ dnsapi_id: Id }) } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, querystring: Type.Object({ dnsapi_id: Id }) },
+    },
     async (request) => {
       const row = await findDnsApi(db, ownerOf(request), request.query.dnsapi_id);
       if (!row) throw notFound(request.query.dnsapi_id);
@@ -127,7 +137,7 @@ export async function dnsApiRoutes(app: App, { db, secrets }: AppContext) {
   app.post(
     '/v1/domains',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: {
         tags,
         body: SyncDomainsBody,

@@ -1,4 +1,4 @@
-import { Envelope, Id, IdParams, ListResult, ObjectName, SiteGroup } from '@rampart/contracts';
+import { Envelope, Id, IdParams, ListResult, ObjectName, PERMISSIONS, SiteGroup } from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -31,7 +31,10 @@ export async function ownedGroupRoutes(app: App, { db }: AppContext, kind: Group
 
   app.get(
     kind.path,
-    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(ListResult(SiteGroup)) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, response: { 200: Envelope(ListResult(SiteGroup)) } },
+    },
     async (request) => {
       const owner = ownerOf(request);
       const rows = await db
@@ -46,7 +49,10 @@ export async function ownedGroupRoutes(app: App, { db }: AppContext, kind: Group
 
   app.post(
     kind.path,
-    { config: { policy: policy.tenant() }, schema: { tags, body: CreateBody, response: { 200: Envelope(SiteGroup) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, body: CreateBody, response: { 200: Envelope(SiteGroup) } },
+    },
     async (request) => {
       const userId = await creatorOf(db, ownerOf(request), request.body.user_id);
       const row = await db
@@ -64,7 +70,10 @@ export async function ownedGroupRoutes(app: App, { db }: AppContext, kind: Group
 
   app.get(
     `${kind.path}/:id`,
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(SiteGroup) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(SiteGroup) } },
+    },
     async (request) => {
       const owner = ownerOf(request);
       const row = await db
@@ -81,7 +90,7 @@ export async function ownedGroupRoutes(app: App, { db }: AppContext, kind: Group
   app.put(
     `${kind.path}/:id`,
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, body: RenameBody, response: { 200: Envelope(SiteGroup) } },
     },
     async (request) => {
@@ -101,7 +110,7 @@ export async function ownedGroupRoutes(app: App, { db }: AppContext, kind: Group
   app.delete(
     `${kind.path}/:id`,
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {

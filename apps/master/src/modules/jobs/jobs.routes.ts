@@ -1,4 +1,4 @@
-import { Envelope, Job, JobType, ListQuery, ListResult } from '@rampart/contracts';
+import { Envelope, Job, JobType, ListQuery, ListResult, PERMISSIONS } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
@@ -93,7 +93,7 @@ export async function jobRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/jobs',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(Job)) } },
     },
     async (request) => ok(await listJobs(db, ownerOf(request), request.query.page ?? 1, request.query.limit ?? 20)),
@@ -101,7 +101,7 @@ export async function jobRoutes(app: App, { db }: AppContext) {
 
   app.post(
     '/v1/jobs',
-    { config: { policy: policy.tenant() }, schema: { tags, body: CreateJobBody } },
+    { config: { policy: policy.tenant(PERMISSIONS.adminUser) }, schema: { tags, body: CreateJobBody } },
     async (request) => {
       const owner = ownerOf(request);
       const bySite = await urlsBySite(db, owner, request.body.urls);

@@ -4,6 +4,7 @@ import {
   AccessLogQuery,
   Envelope,
   MONITOR_LIMITS,
+  PERMISSIONS,
   SiteRealtime,
   SiteRealtimeQuery,
   SiteTop,
@@ -30,7 +31,7 @@ import { streamMonitorRoutes } from './stream-monitor.routes.ts';
 const tags = ['monitor'];
 
 /**
- * GET /v1/monitor/site/{realtime,top,access-log}: the traffic of the caller's sites (an admin's: every
+ * GET /v1/monitor/site/{realtime,top,access-log}: the traffic of the caller's sites (with admin:user: every
  * site); the stream and node calls are in stream-monitor.routes.ts and node-monitor.routes.ts.
  */
 export async function monitorRoutes(app: App, { db, logs, events }: AppContext) {
@@ -41,7 +42,7 @@ export async function monitorRoutes(app: App, { db, logs, events }: AppContext) 
   app.get(
     '/v1/monitor/site/realtime',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: {
         tags,
         description:
@@ -56,7 +57,7 @@ export async function monitorRoutes(app: App, { db, logs, events }: AppContext) 
   app.get(
     '/v1/monitor/site/top',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: {
         tags,
         description: `The most frequent values of one field of the access log in the range (at most ${MONITOR_LIMITS.rawLogDays} days, within the last ${MONITOR_LIMITS.rawLogDays} days).`,
@@ -70,7 +71,7 @@ export async function monitorRoutes(app: App, { db, logs, events }: AppContext) 
   app.get(
     '/v1/monitor/site/access-log',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: {
         tags,
         description: `Access log lines, newest first. Pages by cursor: pass next_cursor as cursor for the next page (new lines never shift pages). format=csv answers every matching line instead (text/csv, streamed, at most ${MONITOR_LIMITS.csvMaxRows} lines, the first line naming the columns); range at most ${MONITOR_LIMITS.rawLogDays} days, within the last ${MONITOR_LIMITS.rawLogDays} days.`,

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import {
   Envelope,
   MONITOR_LIMITS,
+  PERMISSIONS,
   StreamLogPage,
   StreamLogQuery,
   StreamRealtime,
@@ -26,12 +27,12 @@ import {
 
 const tags = ['monitor'];
 
-/** GET /v1/monitor/stream/{realtime,top,access-log}: the traffic of the caller's streams (an admin's: every stream). */
+/** GET /v1/monitor/stream/{realtime,top,access-log}: the traffic of the caller's streams (with admin:user: every stream). */
 export function streamMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/stream/realtime',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: {
         tags,
         description:
@@ -46,7 +47,7 @@ export function streamMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/stream/top',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: {
         tags,
         description: `The client addresses (by=ip) or listen ports (by=port) with the most connections in the range (at most ${MONITOR_LIMITS.rawLogDays} days, within the last ${MONITOR_LIMITS.rawLogDays} days).`,
@@ -60,7 +61,7 @@ export function streamMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(
     '/v1/monitor/stream/access-log',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: {
         tags,
         description: `Stream log lines (one per ended connection or UDP session), newest first. Pages by cursor: pass next_cursor as cursor for the next page. format=csv answers every matching line instead (text/csv, streamed, at most ${MONITOR_LIMITS.csvMaxRows} lines, the first line naming the columns); range at most ${MONITOR_LIMITS.rawLogDays} days, within the last ${MONITOR_LIMITS.rawLogDays} days.`,

@@ -1,4 +1,13 @@
-import { Acl, AclListQuery, CreateAclBody, Envelope, IdParams, ListResult, UpdateAclBody } from '@rampart/contracts';
+import {
+  Acl,
+  AclListQuery,
+  CreateAclBody,
+  Envelope,
+  IdParams,
+  ListResult,
+  PERMISSIONS,
+  UpdateAclBody,
+} from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -16,7 +25,7 @@ export async function aclRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/acls',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, querystring: AclListQuery, response: { 200: Envelope(ListResult(Acl)) } },
     },
     async (request) => ok(await listAcls(db, ownerOf(request), request.query)),
@@ -24,13 +33,19 @@ export async function aclRoutes(app: App, { db }: AppContext) {
 
   app.post(
     '/v1/acls',
-    { config: { policy: policy.tenant() }, schema: { tags, body: CreateAclBody, response: { 200: Envelope(Acl) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, body: CreateAclBody, response: { 200: Envelope(Acl) } },
+    },
     async (request) => ok(await createAcl(db, ownerOf(request), request.body)),
   );
 
   app.get(
     '/v1/acls/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(Acl) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(Acl) } },
+    },
     async (request) => {
       const row = await findAcl(db, ownerOf(request), request.params.id);
       if (!row) throw new AppError('not_found', `ACL ${request.params.id} does not exist`);
@@ -41,7 +56,7 @@ export async function aclRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/acls/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, body: UpdateAclBody, response: { 200: Envelope(Acl) } },
     },
     async (request) => ok(await editAcl(db, ownerOf(request), request.params.id, request.body.entries)),
@@ -50,7 +65,7 @@ export async function aclRoutes(app: App, { db }: AppContext) {
   app.delete(
     '/v1/acls/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {

@@ -1,4 +1,13 @@
-import { Ban, BanCount, BanListQuery, CreateBanBody, Envelope, LiftBanBody, ListResult } from '@rampart/contracts';
+import {
+  Ban,
+  BanCount,
+  BanListQuery,
+  CreateBanBody,
+  Envelope,
+  LiftBanBody,
+  ListResult,
+  PERMISSIONS,
+} from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
@@ -15,7 +24,7 @@ export async function banRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/monitor/site/blackip',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, querystring: BanListQuery, response: { 200: Envelope(ListResult(Ban)) } },
     },
     async (request) => ok(await listBans(db, ownerOf(request), 'current', request.query, Date.now())),
@@ -23,14 +32,17 @@ export async function banRoutes(app: App, { db }: AppContext) {
 
   app.post(
     '/v1/monitor/site/blackip',
-    { config: { policy: policy.tenant() }, schema: { tags, body: CreateBanBody, response: { 200: Envelope(Ban) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, body: CreateBanBody, response: { 200: Envelope(Ban) } },
+    },
     async (request) => ok(await addBan(db, ownerOf(request), request.body)),
   );
 
   app.delete(
     '/v1/monitor/site/blackip',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, body: LiftBanBody, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {
@@ -42,7 +54,7 @@ export async function banRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/monitor/site/history-blackip',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, querystring: BanListQuery, response: { 200: Envelope(ListResult(Ban)) } },
     },
     async (request) => ok(await listBans(db, ownerOf(request), 'history', request.query, Date.now())),
@@ -50,7 +62,10 @@ export async function banRoutes(app: App, { db }: AppContext) {
 
   app.get(
     '/v1/monitor/site/blackip-count',
-    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(ListResult(BanCount)) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, response: { 200: Envelope(ListResult(BanCount)) } },
+    },
     async (request) => {
       const list = await countBans(db, ownerOf(request), Date.now());
       return ok({ list, total: list.length });

@@ -1,4 +1,4 @@
-import { BlockLogEntry, BlockLogQuery, Envelope, ListResult } from '@rampart/contracts';
+import { BlockLogEntry, BlockLogQuery, Envelope, ListResult, PERMISSIONS } from '@rampart/contracts';
 import type { AppContext } from '../../context.ts';
 import { invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
@@ -22,7 +22,7 @@ export async function blockLogRoutes(app: App, { db, events }: AppContext) {
   app.get(
     '/v1/monitor/site/block-log',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, querystring: BlockLogQuery, response: { 200: Envelope(ListResult(BlockLogEntry)) } },
     },
     async (request) => {

@@ -6,6 +6,7 @@ import {
   Envelope,
   IdParams,
   ListResult,
+  PERMISSIONS,
   UpdateCcFilterBody,
 } from '@rampart/contracts';
 import { Type } from 'typebox';
@@ -25,7 +26,7 @@ export async function ccFilterRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/cc-filters',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, querystring: CcListQuery, response: { 200: Envelope(ListResult(CcFilter)) } },
     },
     async (request) => ok(await listFilters(db, ownerOf(request), request.query)),
@@ -34,7 +35,7 @@ export async function ccFilterRoutes(app: App, { db }: AppContext) {
   app.post(
     '/v1/cc-filters',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, body: CreateCcFilterBody, response: { 200: Envelope(CcFilter) } },
     },
     async (request) => ok(await createFilter(db, ownerOf(request), request.body)),
@@ -43,7 +44,7 @@ export async function ccFilterRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/cc-filters',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, body: CcBatchBody, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {
@@ -54,7 +55,10 @@ export async function ccFilterRoutes(app: App, { db }: AppContext) {
 
   app.get(
     '/v1/cc-filters/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(CcFilter) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(CcFilter) } },
+    },
     async (request) => {
       const [row] = await findFilters(db, ownerOf(request), [request.params.id]);
       if (!row) throw new AppError('not_found', `filter ${request.params.id} does not exist`);
@@ -65,7 +69,7 @@ export async function ccFilterRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/cc-filters/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, body: UpdateCcFilterBody, response: { 200: Envelope(CcFilter) } },
     },
     async (request) => ok(await editFilter(db, ownerOf(request), request.params.id, request.body)),
@@ -74,7 +78,7 @@ export async function ccFilterRoutes(app: App, { db }: AppContext) {
   app.delete(
     '/v1/cc-filters/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {

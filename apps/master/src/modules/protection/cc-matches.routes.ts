@@ -6,6 +6,7 @@ import {
   Envelope,
   IdParams,
   ListResult,
+  PERMISSIONS,
   UpdateCcMatchBody,
 } from '@rampart/contracts';
 import { Type } from 'typebox';
@@ -25,7 +26,7 @@ export async function ccMatchRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/cc-matchs',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, querystring: CcListQuery, response: { 200: Envelope(ListResult(CcMatch)) } },
     },
     async (request) => ok(await listMatches(db, ownerOf(request), request.query)),
@@ -34,7 +35,7 @@ export async function ccMatchRoutes(app: App, { db }: AppContext) {
   app.post(
     '/v1/cc-matchs',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, body: CreateCcMatchBody, response: { 200: Envelope(CcMatch) } },
     },
     async (request) => ok(await createMatch(db, ownerOf(request), request.body)),
@@ -43,7 +44,7 @@ export async function ccMatchRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/cc-matchs',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, body: CcBatchBody, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {
@@ -54,7 +55,10 @@ export async function ccMatchRoutes(app: App, { db }: AppContext) {
 
   app.get(
     '/v1/cc-matchs/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(CcMatch) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(CcMatch) } },
+    },
     async (request) => {
       const [row] = await findMatches(db, ownerOf(request), [request.params.id]);
       if (!row) throw new AppError('not_found', `match ${request.params.id} does not exist`);
@@ -65,7 +69,7 @@ export async function ccMatchRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/cc-matchs/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, body: UpdateCcMatchBody, response: { 200: Envelope(CcMatch) } },
     },
     async (request) => ok(await editMatch(db, ownerOf(request), request.params.id, request.body)),
@@ -74,7 +78,7 @@ export async function ccMatchRoutes(app: App, { db }: AppContext) {
   app.delete(
     '/v1/cc-matchs/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {

@@ -6,6 +6,7 @@ import {
   Envelope,
   IdParams,
   ListResult,
+  PERMISSIONS,
   UpdateCcRuleGroupBody,
 } from '@rampart/contracts';
 import { Type } from 'typebox';
@@ -25,7 +26,7 @@ export async function ccRuleGroupRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/cc-rules',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, querystring: CcListQuery, response: { 200: Envelope(ListResult(CcRuleGroup)) } },
     },
     async (request) => ok(await listGroups(db, ownerOf(request), request.query)),
@@ -34,7 +35,7 @@ export async function ccRuleGroupRoutes(app: App, { db }: AppContext) {
   app.post(
     '/v1/cc-rules',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, body: CreateCcRuleGroupBody, response: { 200: Envelope(CcRuleGroup) } },
     },
     async (request) => ok(await createGroup(db, ownerOf(request), request.body)),
@@ -43,7 +44,7 @@ export async function ccRuleGroupRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/cc-rules',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, body: CcBatchBody, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {
@@ -55,7 +56,7 @@ export async function ccRuleGroupRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/cc-rules/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, response: { 200: Envelope(CcRuleGroup) } },
     },
     async (request) => {
@@ -69,7 +70,7 @@ export async function ccRuleGroupRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/cc-rules/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, body: UpdateCcRuleGroupBody, response: { 200: Envelope(CcRuleGroup) } },
     },
     async (request) => ok(await editGroup(db, ownerOf(request), request.params.id, request.body)),
@@ -78,7 +79,7 @@ export async function ccRuleGroupRoutes(app: App, { db }: AppContext) {
   app.delete(
     '/v1/cc-rules/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {

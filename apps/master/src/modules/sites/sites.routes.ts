@@ -7,6 +7,7 @@ import {
   IdParams,
   ListQuery,
   ListResult,
+  PERMISSIONS,
   Site,
   UpdateSiteBody,
 } from '@rampart/contracts';
@@ -15,8 +16,9 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
+import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
-import { policy } from '../../plugins/route-policy.ts';
+import { holds, policy } from '../../plugins/route-policy.ts';
 import { defaultCnameDomain } from '../cname/cname.repository.ts';
 import { publishSiteCnames } from '../line-groups/site-cnames.ts';
 import { applyStatus } from '../nodes/apply-status.ts';
@@ -87,10 +89,17 @@ async function normalizeDomains(request: FastifyRequest) {
   }
 }
 
-/** Which line group a site answers from is the operator's choice, not the customer's. */
+/**
+ * Which line group a site answers from is the operator's choice, not the customer's: an admin who
+ * reaches the site (admin:user) and holds the line groups (admin:node).
+ */
 function checkLineGroupChoice(request: FastifyRequest<{ Body: { line_group_id?: number | null } }>) {
-  if (request.body.line_group_id !== undefined && ownerOf(request).kind !== 'admin') {
+  if (request.body.line_group_id === undefined) return;
+  if (ownerOf(request).kind !== 'admin') {
     throw new AppError('forbidden', "line_group_id: only an administrator chooses a site's line group");
+  }
+  if (!holds(caller(request).user, [PERMISSIONS.adminNode])) {
+    throw new AppError('forbidden', `line_group_id: this needs the ${PERMISSIONS.adminNode} permission`);
   }
 }
 
@@ -98,7 +107,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
   app.get(
     '/v1/sites',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, querystring: SiteListQuery, response: { 200: Envelope(ListResult(Site)) } },
     },
     async (request) => {
@@ -119,7 +128,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
   app.post(
     '/v1/sites',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       preValidation: normalizeDomains,
       schema: { tags, body: CreateBody, response: { 200: Envelope(Site) } },
     },
@@ -137,7 +146,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
   app.put(
     '/v1/sites',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, body: BatchBody, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {
@@ -148,7 +157,10 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
 
   app.get(
     '/v1/sites/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(Site) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(Site) } },
+    },
     async (request) => {
       const row = await findSite(db, ownerOf(request), request.params.id);
       if (!row) throw new AppError('not_found', `site ${request.params.id} does not exist`);
@@ -159,7 +171,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
   app.put(
     '/v1/sites/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       preValidation: normalizeDomains,
       schema: { tags, params: IdParams, body: UpdateSiteBody, response: { 200: Envelope(Site) } },
     },
@@ -175,7 +187,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
   app.delete(
     '/v1/sites/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {
@@ -187,7 +199,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
   app.get(
     '/v1/sites/:id/apply-status',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, response: { 200: Envelope(ApplyStatus) } },
     },
     async (request) => {

@@ -6,6 +6,7 @@ import {
   ListQuery,
   ListResult,
   ObjectName,
+  PERMISSIONS,
   Stream,
   StreamSettings,
 } from '@rampart/contracts';
@@ -66,7 +67,7 @@ export async function streamRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/streams',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, querystring: StreamListQuery, response: { 200: Envelope(ListResult(Stream)) } },
     },
     async (request) => {
@@ -77,7 +78,10 @@ export async function streamRoutes(app: App, { db }: AppContext) {
 
   app.post(
     '/v1/streams',
-    { config: { policy: policy.tenant() }, schema: { tags, body: CreateBody, response: { 200: Envelope(Stream) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, body: CreateBody, response: { 200: Envelope(Stream) } },
+    },
     async (request) => {
       const { user_id, name, group_id, user_package_id, ...settings } = request.body;
       const complete = { ...DEFAULT_STREAM_SETTINGS, ...settings };
@@ -94,7 +98,7 @@ export async function streamRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/streams',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, body: BatchBody, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {
@@ -105,7 +109,10 @@ export async function streamRoutes(app: App, { db }: AppContext) {
 
   app.get(
     '/v1/streams/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(Stream) } } },
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: { tags, params: IdParams, response: { 200: Envelope(Stream) } },
+    },
     async (request) => {
       const [row] = await findStreams(db, ownerOf(request), [request.params.id]);
       if (!row) throw new AppError('not_found', `stream ${request.params.id} does not exist`);
@@ -116,7 +123,7 @@ export async function streamRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/streams/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, body: UpdateBody, response: { 200: Envelope(Stream) } },
     },
     async (request) => ok(presentStream(await editStream(db, ownerOf(request), request.params.id, request.body))),
@@ -125,7 +132,7 @@ export async function streamRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/streams/:id/apply-status',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, response: { 200: Envelope(ApplyStatus) } },
     },
     async (request) => {
@@ -138,7 +145,7 @@ export async function streamRoutes(app: App, { db }: AppContext) {
   app.delete(
     '/v1/streams/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: { tags, params: IdParams, response: { 200: Envelope(Type.Null()) } },
     },
     async (request) => {

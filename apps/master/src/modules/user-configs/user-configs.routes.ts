@@ -13,14 +13,14 @@ const tags = ['sites'];
 export async function userConfigRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/user-configs',
-    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(UserConfigs) } } },
+    { config: { policy: policy.self }, schema: { tags, response: { 200: Envelope(UserConfigs) } } },
     async (request) => ok({ site_defaults: await readSiteDefaults(db, caller(request).user.id) }),
   );
 
   app.put(
     '/v1/user-configs',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: { tags, body: UserConfigs, response: { 200: Envelope(UserConfigs) } },
     },
     async (request) => {

@@ -18,15 +18,15 @@ import {
   NEW_BAN,
 } from '../model/banPayload.ts';
 import { checkRule } from '../shared/formRules.ts';
+import { useReachesEveryUser } from '../shared/owners.ts';
 import { SitePicker } from '../shared/SitePicker.tsx';
-import { useIsAdmin } from '../shared/useIsAdmin.ts';
 
 /** A manual ban of an address or range on one site, or (admins) on every site. */
 export const BanModal = ({ open, onClose }: { open: boolean; onClose: () => void }) => {
   const { t } = useTranslation();
   const http = useHttp();
   const feedback = useFeedback();
-  const admin = useIsAdmin();
+  const admin = useReachesEveryUser();
   const actions = useBanActions();
   const [form] = Form.useForm<BanDraft>();
   const [saving, submitting] = useSubmitting();

@@ -13,7 +13,7 @@ import { isSystemRow, type ObjectKind, type ObjectTypes, useObjectActions } from
 import { formPath } from '../model/formPath.ts';
 import { checkName } from '../model/problems.ts';
 import { checkRule } from '../shared/formRules.ts';
-import { useIsAdmin, useUserId } from '../shared/useIsAdmin.ts';
+import { useReachesEveryUser, useUserId } from '../shared/owners.ts';
 
 interface ObjectDrawerProps<K extends ObjectKind, D extends object> {
   kind: K;
@@ -42,7 +42,7 @@ export const ObjectDrawer = <K extends ObjectKind, D extends object>({
   const http = useHttp();
   const feedback = useFeedback();
   const actions = useObjectActions(kind);
-  const admin = useIsAdmin();
+  const admin = useReachesEveryUser();
   const [form] = Form.useForm<D>();
   const [saving, submitting] = useSubmitting();
   const userId = useUserId();

@@ -17,8 +17,8 @@ import {
   useObjectActions,
   useObjectList,
 } from '../api.ts';
+import { useReachesEveryUser } from '../shared/owners.ts';
 import { formatTime } from '../shared/time.ts';
-import { useIsAdmin } from '../shared/useIsAdmin.ts';
 
 type Editing<Row> = { row: Row | undefined } | null;
 
@@ -34,7 +34,7 @@ export const ObjectTab = <K extends ObjectKind>({ kind, columns, drawer }: Objec
   type Row = ObjectTypes[K]['row'];
   const { t, i18n } = useTranslation();
   const feedback = useFeedback();
-  const admin = useIsAdmin();
+  const admin = useReachesEveryUser();
   const [query, setQuery] = useState<ObjectQuery>({ page: 1, limit: 20 });
   const [selected, setSelected] = useState<number[]>([]);
   const [editing, setEditing] = useState<Editing<Row>>(null);

@@ -16,7 +16,7 @@ import {
 import { checkRule, problemText } from '../shared/formRules.ts';
 import { ListButtons } from '../shared/ListButtons.tsx';
 import { ObjectSelect } from '../shared/ObjectSelect.tsx';
-import { usableOwners } from '../shared/useIsAdmin.ts';
+import { usableOwners } from '../shared/owners.ts';
 
 const row = { display: 'flex', gap: 8, alignItems: 'flex-start', flexWrap: 'wrap' } as const;
 

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { checkWhitelist } from '../model/siteProtection.ts';
 import { checkRule } from '../shared/formRules.ts';
 import { ObjectSelect } from '../shared/ObjectSelect.tsx';
-import { usableOwners } from '../shared/useIsAdmin.ts';
+import { usableOwners } from '../shared/owners.ts';
 import { WafFields } from '../shared/WafFields.tsx';
 import { AclEditor } from './AclEditor.tsx';
 

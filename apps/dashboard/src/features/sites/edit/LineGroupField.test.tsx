@@ -1,5 +1,12 @@
 // @vitest-environment jsdom
-import { type LineGroupView, type Site, USER_TYPE, type User } from '@rampart/contracts';
+import {
+  ALL_ADMIN_PERMISSIONS,
+  type LineGroupView,
+  PERMISSIONS,
+  type Site,
+  USER_TYPE,
+  type User,
+} from '@rampart/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
@@ -54,7 +61,13 @@ const LINE_GROUP: LineGroupView = {
   published_at: null,
 };
 
-const user = (type: User['type']): User => ({
+type Role = Pick<User, 'type' | 'access'>;
+const ROOT: Role = { type: USER_TYPE.admin, access: [...ALL_ADMIN_PERMISSIONS] };
+/** Reaches every customer's sites, but not the line groups. */
+const SUPPORT: Role = { type: USER_TYPE.admin, access: [PERMISSIONS.adminUser] };
+const CUSTOMER: Role = { type: USER_TYPE.user, access: [] };
+
+const user = ({ type, access }: Role): User => ({
   id: 1,
   account: 'carol',
   username: 'carol',
@@ -63,7 +76,7 @@ const user = (type: User['type']): User => ({
   phone: '',
   qq: '',
   type,
-  access: [],
+  access,
   group: null,
   balance: 0,
   status: 'enabled',
@@ -93,9 +106,9 @@ describe("a site's line group", () => {
     vi.unstubAllGlobals();
   });
 
-  /** The edit form for a user of `type`; each PUT is recorded and answered by `answerPut`. */
-  const open = (type: User['type'], answerPut: (body: Record<string, unknown>) => Response, site: Site = SITE) => {
-    useSession.setState({ user: user(type) });
+  /** The edit form for a user of `role`; each PUT is recorded and answered by `answerPut`. */
+  const open = (role: Role, answerPut: (body: Record<string, unknown>) => Response, site: Site = SITE) => {
+    useSession.setState({ user: user(role) });
     const puts: Record<string, unknown>[] = [];
     const paths: string[] = [];
     vi.stubGlobal(
@@ -147,7 +160,7 @@ describe("a site's line group", () => {
     container.querySelector<HTMLButtonElement>('[data-testid="site-save"]')?.click();
 
   it('is offered to an administrator, with the groups by name and host, and saved with the site', async () => {
-    const { container, puts } = open(USER_TYPE.admin, (body) => ok({ ...SITE, ...body }));
+    const { container, puts } = open(ROOT, (body) => ok({ ...SITE, ...body }));
     await pick(container, 'Asia (asia.cdn.example.net)');
     save(container);
     await waitFor(() => puts.length === 1);
@@ -156,7 +169,7 @@ describe("a site's line group", () => {
 
   it('shows the site’s line group, and sends null for the default one', async () => {
     const onAsia = { ...SITE, line_group_id: 4 };
-    const { container, puts } = open(USER_TYPE.admin, (body) => ok({ ...onAsia, ...body }), onAsia);
+    const { container, puts } = open(ROOT, (body) => ok({ ...onAsia, ...body }), onAsia);
     await waitFor(() =>
       lineGroupSelect(container)?.closest('.ant-select')?.textContent?.includes('Asia (asia.cdn.example.net)'),
     );
@@ -169,7 +182,7 @@ describe("a site's line group", () => {
   it('shows the server’s refusal at the field', async () => {
     const refusal = 'line_group_id: line group 4 does not exist';
     const { container } = open(
-      USER_TYPE.admin,
+      ROOT,
       () => new Response(JSON.stringify({ code: 'not_found', msg: refusal, data: null }), { status: 404 }),
     );
     await pick(container, 'Asia (asia.cdn.example.net)');
@@ -180,8 +193,11 @@ describe("a site's line group", () => {
     );
   });
 
-  it('is absent for a user', async () => {
-    const { container, paths } = open(USER_TYPE.user, () => ok(SITE));
+  it.each([
+    ['a user', CUSTOMER],
+    ['an admin without admin:node', SUPPORT],
+  ])('is absent for %s', async (_who, role) => {
+    const { container, paths } = open(role, () => ok(SITE));
     await waitFor(() => container.querySelector('[data-testid="site-save"]'));
     expect(lineGroupSelect(container)).toBeNull();
     expect(paths).not.toContain('/v1/node-groups');

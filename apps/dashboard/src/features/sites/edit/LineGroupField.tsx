@@ -1,8 +1,10 @@
+import { PERMISSIONS } from '@rampart/contracts';
 import Form from 'antd/es/form';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
-import { useIsAdmin } from '../../../shared/session/useIsAdmin.ts';
+import { useAccess } from '../../../shared/access/useAccess.ts';
 import { useLineGroupChoices } from '../api.ts';
+import { useReachesEveryUser } from '../useReachesEveryUser.ts';
 
 /** The "default line group" choice; saved as null. */
 const DEFAULT_CHOICE = 0;
@@ -35,5 +37,12 @@ const LineGroupSelect = () => {
   );
 };
 
-/** The site's line group (PUT /v1/sites/{id} line_group_id): administrators only, absent for everyone else. */
-export const LineGroupField = () => (useIsAdmin() ? <LineGroupSelect /> : null);
+/**
+ * The site's line group (PUT /v1/sites/{id} line_group_id): for an admin who reaches the site and holds
+ * the line groups (admin:node), as the master requires; absent for everyone else.
+ */
+export const LineGroupField = () => {
+  const reachesSite = useReachesEveryUser();
+  const holdsLineGroups = useAccess([PERMISSIONS.adminNode]);
+  return reachesSite && holdsLineGroups ? <LineGroupSelect /> : null;
+};

@@ -3,8 +3,8 @@ import Table, { type TableProps } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
 import { type ComponentProps, memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useIsAdmin } from '../../../shared/session/useIsAdmin.ts';
 import type { ListPage, SiteListQuery } from '../siteQueries.ts';
+import { useReachesEveryUser } from '../useReachesEveryUser.ts';
 import { type SiteRowActions, siteColumns } from './siteColumns.tsx';
 
 const SORT_FIELDS: Record<string, string> = { id: 'id', domain: 'domain', updated_at: 'updated_at' };
@@ -40,7 +40,7 @@ interface SiteTableProps {
 export const SiteTable = memo(
   ({ query, onQueryChange, page, loading, groups, selected, onSelect, actions }: SiteTableProps) => {
     const { t, i18n } = useTranslation();
-    const admin = useIsAdmin();
+    const admin = useReachesEveryUser();
     const columns = useMemo(
       () => siteColumns(t, i18n.language, groups, query.sort, actions, admin),
       [t, i18n.language, groups, query.sort, actions, admin],

@@ -1,6 +1,6 @@
 import { useSession } from '../../../shared/session/session.ts';
 
-export { useIsAdmin } from '../../../shared/session/useIsAdmin.ts';
+export { useReachesEveryUser } from '../../sites/useReachesEveryUser.ts';
 
 export const useUserId = (): number | undefined => useSession((state) => state.user?.id);
 
