@@ -19,7 +19,12 @@ export const ownerOf = (request: FastifyRequest): Owner => scopeOf(request);
  * a user (a row of nobody would be refused by the foreign key, or worse, stored).
  */
 export async function creatorOf(db: Kysely<Database>, owner: Owner, requested: number | undefined): Promise<number> {
-  if (owner.kind !== 'admin' || requested === undefined) return owner.userId;
+  if (requested === undefined || requested === owner.userId) return owner.userId;
+  if (owner.kind !== 'admin')
+    throw new AppError(
+      'forbidden',
+      `user_id: only an administrator holding this area's code creates rows for another user`,
+    );
   if (!(await findUserById(db, requested)))
     throw new AppError('not_found', `user_id: user ${requested} does not exist`);
   return requested;
