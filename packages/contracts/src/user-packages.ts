@@ -11,6 +11,19 @@ import { CouponCode, Term } from './packages.ts';
 
 const Time = Type.String({ description: 'ISO 8601' });
 
+/** A user package ends at most this many years ahead (a grant, an end set, an extension, a renewal). */
+export const USER_PACKAGE_MAX_YEARS = 100;
+/** No user package ends later than this, whatever the date. */
+export const USER_PACKAGE_LAST_END = '9999-12-31T23:59:59.000Z';
+
+const EndAt = Type.String({
+  description: `ISO 8601; at most ${USER_PACKAGE_MAX_YEARS} years ahead and never past ${USER_PACKAGE_LAST_END}`,
+});
+/** A stored time: one outside 1970 to 9999 (written before these bounds) reads clamped to that range. */
+const StoredTime = Type.String({
+  description: `ISO 8601; a stored time before 1970 or past ${USER_PACKAGE_LAST_END} reads clamped to that range`,
+});
+
 export const USER_PACKAGE_STATES = ['active', 'expired', 'suspended'] as const;
 export const UserPackageState = Type.Union(
   [Type.Literal('active'), Type.Literal('expired'), Type.Literal('suspended')],
@@ -20,7 +33,11 @@ export const UserPackageState = Type.Union(
 );
 export type UserPackageState = Static<typeof UserPackageState>;
 
-const Terms = Type.Integer({ minimum: 1, maximum: 36, description: 'how many terms: from 1 to 36' });
+const Terms = Type.Integer({
+  minimum: 1,
+  maximum: 36,
+  description: `how many terms: from 1 to 36, ending at most ${USER_PACKAGE_MAX_YEARS} years ahead`,
+});
 
 /**
  * A user buys with `package_id`, `term`, `terms` and an optional `coupon`, paying from the balance.
@@ -36,7 +53,7 @@ export const UserPackageBuy = Type.Object(
     /** Admin only: whose package it is, charged nothing. */
     user_id: Type.Optional(Id),
     /** Admin only: when a granted package ends (default: one term from now). */
-    end_at: Type.Optional(Time),
+    end_at: Type.Optional(EndAt),
     /** Only quote the price (coupon and discount applied); buy nothing. */
     quote: Type.Optional(Type.Boolean()),
   },
@@ -72,7 +89,7 @@ export const UserPackageUpdate = Type.Object(
     /** Pays for more time from the balance. */
     renew: Type.Optional(UserPackageRenew),
     /** Admin only. */
-    end_at: Type.Optional(Time),
+    end_at: Type.Optional(EndAt),
     /** Admin only: suspend or reactivate. */
     state: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')])),
   },
@@ -85,8 +102,14 @@ export const UserPackageBatch = Type.Object(
   {
     ids: Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true }),
     auto_renew: Type.Optional(Type.Boolean()),
-    /** Admin only: days added to each end (negative shortens). */
-    extend_days: Type.Optional(Type.Integer({ minimum: -3650, maximum: 3650, description: 'from -3650 to 3650' })),
+    /** Admin only: days added to each end (negative shortens); refused for all if one would end too late. */
+    extend_days: Type.Optional(
+      Type.Integer({
+        minimum: -3650,
+        maximum: 3650,
+        description: `from -3650 to 3650; no package may end more than ${USER_PACKAGE_MAX_YEARS} years ahead`,
+      }),
+    ),
     state: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended')])),
   },
   { additionalProperties: false },
@@ -115,12 +138,12 @@ export const UserPackageView = Type.Object({
   auto_renew: Type.Boolean(),
   /** This month's traffic is past the package's: its sites get the operator's policy (suspended or throttled) until a new month or more traffic. */
   traffic_exceeded: Type.Boolean(),
-  start_at: Time,
-  end_at: Time,
+  start_at: StoredTime,
+  end_at: StoredTime,
   /** The package's limits plus the upgrade packs in force. */
   limits: UserPackageLimits,
   used: Type.Object({ sites: Type.Integer(), domains: Type.Integer(), streams: Type.Integer() }),
-  created_at: Time,
+  created_at: StoredTime,
 });
 export type UserPackageView = Static<typeof UserPackageView>;
 
@@ -154,7 +177,9 @@ export const UpgradeQuote = Type.Object({
   package_up_id: Id,
   amount: Type.Integer(),
   days: Type.Integer({ description: 'days left to the package’s end' }),
-  price: Type.Integer({ description: 'cents: price per month times packs, prorated by the day' }),
+  price: Type.Integer({
+    description: 'cents: price per month times packs, prorated by the day; refused past 2^53 - 1 cents',
+  }),
   balance: Type.Integer(),
 });
 export type UpgradeQuote = Static<typeof UpgradeQuote>;
@@ -189,7 +214,7 @@ export const UpgradeView = Type.Object({
   kind: Type.String(),
   amount: Type.Integer({ description: 'packs' }),
   adds: Type.Integer({ description: 'packs times the pack’s amount' }),
-  end_at: Time,
-  created_at: Time,
+  end_at: StoredTime,
+  created_at: StoredTime,
 });
 export type UpgradeView = Static<typeof UpgradeView>;

@@ -27,9 +27,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
-import { caller, requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
-import { policy } from '../../plugins/route-policy.ts';
+import { policy, scopeOf } from '../../plugins/route-policy.ts';
 import {
   presentCoupon,
   presentPackageUp,
@@ -59,57 +58,57 @@ const only = <T>(list: readonly T[]): T => {
   if (item === undefined) throw new AppError('not_found', 'it no longer exists');
   return item;
 };
-/** Writes need admin:package; customers read the same paths, so they are not admin routes as a whole. */
-const admin = (request: FastifyRequest) => {
-  if (caller(request).user.type !== 1) {
-    throw new AppError('forbidden', 'customers read the catalogue; changing it needs an administrator');
-  }
-  return requirePermission(request, PERMISSIONS.adminPackage);
-};
-const isAdmin = (request: FastifyRequest) => caller(request).user.type === 1;
+/** Reads: everyone signed in sees what is on sale to them; admin:package sees the whole catalogue. */
+const onSaleToCaller = policy.tenant(PERMISSIONS.adminPackage);
+/** Writes, and the coupons: admin:package only. */
+const packageAdmin = policy.admin(PERMISSIONS.adminPackage);
+/** Whether the call sees the whole catalogue (the admin:package scope), not only what is on sale to the caller. */
+const wholeCatalogue = (request: FastifyRequest) => scopeOf(request).kind === 'admin';
 
-/** The package groups a customer's user group may buy from (null: all). */
+/** The package groups the caller's user group may buy from (null: all). */
 async function customerGroups(context: AppContext, request: FastifyRequest) {
   const row = await context.db
     .selectFrom('users')
     .leftJoin('user_groups', 'user_groups.id', 'users.group_id')
     .select('user_groups.package_groups')
-    .where('users.id', '=', caller(request).user.id)
+    .where('users.id', '=', scopeOf(request).userId)
     .executeTakeFirst();
   return row?.package_groups ? (JSON.parse(row.package_groups) as number[]) : null;
 }
 
 /**
  * The catalogue: package groups, packages, upgrade packs and discounts (customers read what is on
- * sale to them; admins holding admin:package write), and coupons with their history (admins only).
+ * sale to them; admins holding admin:package read all and write), and coupons with their history
+ * (admin:package only).
  */
 export async function catalogueRoutes(app: App, context: AppContext) {
   const { db } = context;
 
   // ---- package groups
+  const visibleGroups = async (request: FastifyRequest, id?: number) => {
+    const list = await readPackageGroups(db, id);
+    if (wholeCatalogue(request)) return list;
+    const groups = await customerGroups(context, request);
+    return groups ? list.filter((group) => groups.includes(group.id)) : list;
+  };
   app.get(
     '/v1/package-groups',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: onSaleToCaller },
       schema: { tags, response: { 200: Envelope(ListResult(PackageGroupView)) } },
     },
     async (request) => {
-      let list = await readPackageGroups(db);
-      if (!isAdmin(request)) {
-        const groups = await customerGroups(context, request);
-        if (groups) list = list.filter((group) => groups.includes(group.id));
-      }
+      const list = await visibleGroups(request);
       return ok({ list, total: list.length });
     },
   );
   app.post(
     '/v1/package-groups',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: packageAdmin },
       schema: { tags, body: PackageGroupBody, response: { 200: Envelope(PackageGroupView) } },
     },
     async (request) => {
-      admin(request);
       const id = await savePackageGroup(db, null, request.body);
       return ok(only(await readPackageGroups(db, id)));
     },
@@ -117,11 +116,11 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.get(
     '/v1/package-groups/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: onSaleToCaller },
       schema: { tags, params: IdParams, response: { 200: Envelope(PackageGroupView) } },
     },
     async (request) => {
-      const [group] = await readPackageGroups(db, request.params.id);
+      const [group] = await visibleGroups(request, request.params.id);
       if (!group) throw new AppError('not_found', `package group ${request.params.id} does not exist`);
       return ok(group);
     },
@@ -129,20 +128,18 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.put(
     '/v1/package-groups/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: packageAdmin },
       schema: { tags, params: IdParams, body: PackageGroupUpdate, response: { 200: Envelope(PackageGroupView) } },
     },
     async (request) => {
-      admin(request);
       await savePackageGroup(db, request.params.id, request.body);
       return ok(only(await readPackageGroups(db, request.params.id)));
     },
   );
   app.delete(
     '/v1/package-groups/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    { config: { policy: packageAdmin }, schema: { tags, params: IdParams } },
     async (request) => {
-      admin(request);
       await deletePackageGroup(db, request.params.id);
       return ok(null);
     },
@@ -152,7 +149,7 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.get(
     '/v1/packages',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: onSaleToCaller },
       schema: {
         tags,
         description: 'Admins: every package. Customers: the packages on sale to their user group, in buy-page order.',
@@ -162,7 +159,7 @@ export async function catalogueRoutes(app: App, context: AppContext) {
     },
     async (request) => {
       const query = request.query;
-      const customer = !isAdmin(request);
+      const customer = !wholeCatalogue(request);
       const all = await readPackages(db, {
         ...(query.group_id !== undefined && { groupId: query.group_id }),
         ...(customer ? { onSale: true } : query.on_sale !== undefined && { onSale: query.on_sale }),
@@ -177,11 +174,10 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.post(
     '/v1/packages',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: packageAdmin },
       schema: { tags, body: PackageBody, response: { 200: Envelope(PackageView) } },
     },
     async (request) => {
-      admin(request);
       const id = await createPackage(db, request.body);
       return ok(only(await readPackages(db, { id })));
     },
@@ -189,13 +185,13 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.get(
     '/v1/packages/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: onSaleToCaller },
       schema: { tags, params: IdParams, response: { 200: Envelope(PackageView) } },
     },
     async (request) => {
       const [pkg] = await readPackages(db, {
         id: request.params.id,
-        ...(!isAdmin(request) && { onSale: true, groupIds: await customerGroups(context, request) }),
+        ...(!wholeCatalogue(request) && { onSale: true, groupIds: await customerGroups(context, request) }),
       });
       if (!pkg) throw new AppError('not_found', `package ${request.params.id} does not exist`);
       return ok(pkg);
@@ -204,20 +200,18 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.put(
     '/v1/packages/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: packageAdmin },
       schema: { tags, params: IdParams, body: PackageUpdate, response: { 200: Envelope(PackageView) } },
     },
     async (request) => {
-      admin(request);
       await updatePackage(db, request.params.id, request.body);
       return ok(only(await readPackages(db, { id: request.params.id })));
     },
   );
   app.delete(
     '/v1/packages/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    { config: { policy: packageAdmin }, schema: { tags, params: IdParams } },
     async (request) => {
-      admin(request);
       await deletePackage(db, request.params.id);
       return ok(null);
     },
@@ -229,7 +223,7 @@ export async function catalogueRoutes(app: App, context: AppContext) {
       .selectFrom('package_ups')
       .selectAll()
       .$if(id !== undefined, (qb) => qb.where('id', '=', id ?? 0))
-      .$if(!isAdmin(request), (qb) => qb.where('on_sale', '=', 1))
+      .$if(!wholeCatalogue(request), (qb) => qb.where('on_sale', '=', 1))
       .orderBy('sort')
       .orderBy('id')
       .execute();
@@ -237,7 +231,7 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   };
   app.get(
     '/v1/package-ups',
-    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(ListResult(PackageUpView)) } } },
+    { config: { policy: onSaleToCaller }, schema: { tags, response: { 200: Envelope(ListResult(PackageUpView)) } } },
     async (request) => {
       const list = await readPackUps(request);
       return ok({ list, total: list.length });
@@ -246,11 +240,10 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.post(
     '/v1/package-ups',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: packageAdmin },
       schema: { tags, body: PackageUpBody, response: { 200: Envelope(PackageUpView) } },
     },
     async (request) => {
-      admin(request);
       const id = await savePackageUp(db, null, request.body);
       return ok(only(await readPackUps(request, id)));
     },
@@ -258,7 +251,7 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.get(
     '/v1/package-ups/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: onSaleToCaller },
       schema: { tags, params: IdParams, response: { 200: Envelope(PackageUpView) } },
     },
     async (request) => {
@@ -270,20 +263,18 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.put(
     '/v1/package-ups/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: packageAdmin },
       schema: { tags, params: IdParams, body: PackageUpUpdate, response: { 200: Envelope(PackageUpView) } },
     },
     async (request) => {
-      admin(request);
       await savePackageUp(db, request.params.id, request.body);
       return ok(only(await readPackUps(request, request.params.id)));
     },
   );
   app.delete(
     '/v1/package-ups/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    { config: { policy: packageAdmin }, schema: { tags, params: IdParams } },
     async (request) => {
-      admin(request);
       await deletePackageUp(db, request.params.id);
       return ok(null);
     },
@@ -292,7 +283,7 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   // ---- discounts
   app.get(
     '/v1/discounts',
-    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(ListResult(DiscountView)) } } },
+    { config: { policy: onSaleToCaller }, schema: { tags, response: { 200: Envelope(ListResult(DiscountView)) } } },
     async () => {
       const list = await readDiscounts(db);
       return ok({ list, total: list.length });
@@ -301,11 +292,10 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.post(
     '/v1/discounts',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: packageAdmin },
       schema: { tags, body: DiscountBody, response: { 200: Envelope(DiscountView) } },
     },
     async (request) => {
-      admin(request);
       const id = await saveDiscount(db, null, request.body);
       return ok(only(await readDiscounts(db, id)));
     },
@@ -313,7 +303,7 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.get(
     '/v1/discounts/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: onSaleToCaller },
       schema: { tags, params: IdParams, response: { 200: Envelope(DiscountView) } },
     },
     async (request) => {
@@ -325,26 +315,24 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.put(
     '/v1/discounts/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: packageAdmin },
       schema: { tags, params: IdParams, body: DiscountUpdate, response: { 200: Envelope(DiscountView) } },
     },
     async (request) => {
-      admin(request);
       await saveDiscount(db, request.params.id, request.body);
       return ok(only(await readDiscounts(db, request.params.id)));
     },
   );
   app.delete(
     '/v1/discounts/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    { config: { policy: packageAdmin }, schema: { tags, params: IdParams } },
     async (request) => {
-      admin(request);
       await deleteDiscount(db, request.params.id);
       return ok(null);
     },
   );
 
-  // ---- coupons (admin-only: gated in plugins/admin-access.ts)
+  // ---- coupons (admin:package only)
   const readCoupon = async (id: number) => {
     const row = await db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw new AppError('not_found', `coupon ${id} does not exist`);
@@ -353,7 +341,7 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.get(
     '/v1/coupons',
     {
-      config: { policy: policy.admin(PERMISSIONS.adminPackage) },
+      config: { policy: packageAdmin },
       schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(CouponView)) } },
     },
     async (request) => {
@@ -378,7 +366,7 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.post(
     '/v1/coupons',
     {
-      config: { policy: policy.admin(PERMISSIONS.adminPackage) },
+      config: { policy: packageAdmin },
       schema: { tags, body: CouponBody, response: { 200: Envelope(CouponView) } },
     },
     async (request) => ok(await readCoupon(await saveCoupon(db, null, request.body))),
@@ -386,7 +374,7 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.get(
     '/v1/coupons/:id',
     {
-      config: { policy: policy.admin(PERMISSIONS.adminPackage) },
+      config: { policy: packageAdmin },
       schema: { tags, params: IdParams, response: { 200: Envelope(CouponView) } },
     },
     async (request) => ok(await readCoupon(request.params.id)),
@@ -394,14 +382,14 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.put(
     '/v1/coupons/:id',
     {
-      config: { policy: policy.admin(PERMISSIONS.adminPackage) },
+      config: { policy: packageAdmin },
       schema: { tags, params: IdParams, body: CouponUpdate, response: { 200: Envelope(CouponView) } },
     },
     async (request) => ok(await readCoupon(await saveCoupon(db, request.params.id, request.body))),
   );
   app.delete(
     '/v1/coupons/:id',
-    { config: { policy: policy.admin(PERMISSIONS.adminPackage) }, schema: { tags, params: IdParams } },
+    { config: { policy: packageAdmin }, schema: { tags, params: IdParams } },
     async (request) => {
       await deleteCoupon(db, request.params.id);
       return ok(null);
@@ -410,7 +398,7 @@ export async function catalogueRoutes(app: App, context: AppContext) {
   app.get(
     '/v1/coupon-historys',
     {
-      config: { policy: policy.admin(PERMISSIONS.adminPackage) },
+      config: { policy: packageAdmin },
       schema: { tags, querystring: CouponHistoryQuery, response: { 200: Envelope(ListResult(CouponHistoryView)) } },
     },
     async (request) => {

@@ -1,5 +1,6 @@
 import { type PriceQuote, TERM_MONTHS, type Term } from '@rampart/contracts';
 import { AppError, invalidParam } from '../../errors.ts';
+import { exactCents } from './bounds.ts';
 import { type CouponRow, type Db, idList, type PackageRow } from './catalogue.repository.ts';
 
 /**
@@ -54,7 +55,7 @@ export async function quotePackage(
   const { pkg, term, terms, userId } = request;
   const price = termPrice(pkg, term);
   if (price === null) throw invalidParam('term', `package ${pkg.name} is not sold by the ${term}`);
-  const listPrice = price * terms;
+  const listPrice = exactCents('terms', price * terms);
   const discounts = await db
     .selectFrom('discounts')
     .select(['package_id', 'percent'])

@@ -3,10 +3,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { balanceOf, debit } from '../billing/ledger.ts';
+import type { Owner } from '../tenancy.ts';
+import { exactCents, presentTime } from './bounds.ts';
 import { type Db, idList } from './catalogue.repository.ts';
 import { publishPackageStates } from './package-expiry.ts';
 import { findUserPackage, type UserPackageRow } from './user-packages.repository.ts';
-import type { Caller } from './user-packages.service.ts';
 
 /**
  * Upgrade packs on a user package (`/v1/user-package/{id}/upgrades`): bought by the pack, priced per
@@ -18,9 +19,12 @@ const DAY = 86_400_000;
 /** Days left, counting a started day as whole; at least one. */
 const daysLeft = (end: number, now: number) => Math.max(1, Math.ceil((end - now) / DAY));
 
-/** The price of `amount` packs to the end: price per month x packs x days / 30, rounded to the cent. */
-export const proratedPrice = (priceMonth: number, amount: number, days: number) =>
-  Math.round((priceMonth * amount * days) / 30);
+/**
+ * The price of `amount` packs to the end: price per month x packs x days / 30, rounded half up to the
+ * cent. Exact whatever the size (a product past 2^53 would round as a number); `exactCents` bounds it.
+ */
+export const proratedPrice = (priceMonth: number, amount: number, days: number): bigint =>
+  (BigInt(priceMonth) * BigInt(amount) * BigInt(days) * 2n + 30n) / 60n;
 
 async function loadPack(db: Db, owner: UserPackageRow, packUpId: number, field: string) {
   const pack = await db.selectFrom('package_ups').selectAll().where('id', '=', packUpId).executeTakeFirst();
@@ -39,28 +43,27 @@ function usable(owner: UserPackageRow, now: number) {
 
 export async function quoteUpgrade(
   db: Db,
-  who: Caller,
+  owner: Owner,
   userPackageId: number,
   packUpId: number,
   amount: number,
   now = Date.now(),
 ): Promise<UpgradeQuote> {
-  const owner = await findUserPackage(db, userPackageId, who);
-  usable(owner, now);
-  const pack = await loadPack(db, owner, packUpId, 'package_up_id');
-  const days = daysLeft(owner.end_at, now);
-  const user = await db.selectFrom('users').select('balance').where('id', '=', owner.user_id).executeTakeFirstOrThrow();
-  return {
-    package_up_id: pack.id,
-    amount,
-    days,
-    price: proratedPrice(pack.price_month, amount, days),
-    balance: user.balance,
-  };
+  const userPackage = await findUserPackage(db, userPackageId, owner);
+  usable(userPackage, now);
+  const pack = await loadPack(db, userPackage, packUpId, 'package_up_id');
+  const days = daysLeft(userPackage.end_at, now);
+  const price = exactCents('amount', proratedPrice(pack.price_month, amount, days));
+  const user = await db
+    .selectFrom('users')
+    .select('balance')
+    .where('id', '=', userPackage.user_id)
+    .executeTakeFirstOrThrow();
+  return { package_up_id: pack.id, amount, days, price, balance: user.balance };
 }
 
-export async function listUpgrades(db: Db, who: Caller, userPackageId: number): Promise<UpgradeView[]> {
-  await findUserPackage(db, userPackageId, who);
+export async function listUpgrades(db: Db, owner: Owner, userPackageId: number): Promise<UpgradeView[]> {
+  await findUserPackage(db, userPackageId, owner);
   const rows = await db
     .selectFrom('user_package_upgrades')
     .innerJoin('package_ups', 'package_ups.id', 'user_package_upgrades.package_up_id')
@@ -77,16 +80,16 @@ export async function listUpgrades(db: Db, who: Caller, userPackageId: number): 
     kind: row.kind,
     amount: row.amount,
     adds: row.adds,
-    end_at: new Date(row.end_at).toISOString(),
-    created_at: new Date(row.created_at).toISOString(),
+    end_at: presentTime(row.end_at),
+    created_at: presentTime(row.created_at),
   }));
 }
 
 /** POST: buys `amount` more packs (added to those in force), paid from the owner's balance. */
-export async function buyUpgrade(db: Kysely<Database>, who: Caller, userPackageId: number, body: UpgradeBuy) {
+export async function buyUpgrade(db: Kysely<Database>, scope: Owner, userPackageId: number, body: UpgradeBuy) {
   const now = Date.now();
-  const quote = await quoteUpgrade(db, who, userPackageId, body.package_up_id, body.amount, now);
-  const owner = await findUserPackage(db, userPackageId, who);
+  const quote = await quoteUpgrade(db, scope, userPackageId, body.package_up_id, body.amount, now);
+  const owner = await findUserPackage(db, userPackageId, scope);
   const pack = await loadPack(db, owner, body.package_up_id, 'package_up_id');
   if (pack.on_sale !== 1) throw invalidParam('package_up_id', `upgrade pack ${pack.name} is not on sale`);
   await db.transaction().execute(async (trx) => {
@@ -142,12 +145,12 @@ export async function buyUpgrade(db: Kysely<Database>, who: Caller, userPackageI
  */
 export async function extendUpgrades(
   db: Kysely<Database>,
-  who: Caller,
+  scope: Owner,
   userPackageId: number,
   body: UpgradeExtend = {},
 ): Promise<UpgradeExtendResult> {
   const now = Date.now();
-  const owner = await findUserPackage(db, userPackageId, who);
+  const owner = await findUserPackage(db, userPackageId, scope);
   usable(owner, now);
   const rows = await db
     .selectFrom('user_package_upgrades')
@@ -162,9 +165,10 @@ export async function extendUpgrades(
     .where('user_package_id', '=', owner.id)
     .where('user_package_upgrades.end_at', '<', owner.end_at)
     .execute();
-  let total = 0;
+  let sum = 0n;
   for (const row of rows)
-    total += proratedPrice(row.price_month, row.amount, daysLeft(owner.end_at, Math.max(now, row.end_at)));
+    sum += proratedPrice(row.price_month, row.amount, daysLeft(owner.end_at, Math.max(now, row.end_at)));
+  const total = exactCents('price', sum);
   if (body.quote || rows.length === 0) {
     const balance = await balanceOf(db, owner.user_id);
     return { extended: rows.length, price: total, balance, quote: body.quote === true };
@@ -200,8 +204,8 @@ export async function extendUpgrades(
 }
 
 /** DELETE: removes the pack from the user package at once; what is left of it is not refunded. */
-export async function removeUpgrade(db: Kysely<Database>, who: Caller, userPackageId: number, packUpId: number) {
-  const owner = await findUserPackage(db, userPackageId, who);
+export async function removeUpgrade(db: Kysely<Database>, scope: Owner, userPackageId: number, packUpId: number) {
+  const owner = await findUserPackage(db, userPackageId, scope);
   const result = await db
     .deleteFrom('user_package_upgrades')
     .where('user_package_id', '=', owner.id)

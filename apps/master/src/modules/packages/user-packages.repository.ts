@@ -2,21 +2,19 @@ import type { UserPackageLimits, UserPackageListQuery, UserPackageView } from '@
 import type { Selectable } from 'kysely';
 import type { UserPackagesTable } from '../../db/schema-packages.ts';
 import { AppError } from '../../errors.ts';
+import type { Owner } from '../tenancy.ts';
+import { presentTime } from './bounds.ts';
 import { type Db, limitsOf } from './catalogue.repository.ts';
 
 export type UserPackageRow = Selectable<UserPackagesTable>;
 
-/** One user package the caller may see (their own; admins any), or not_found. */
-export async function findUserPackage(
-  db: Db,
-  id: number,
-  who: { id: number; isAdmin: boolean },
-): Promise<UserPackageRow> {
+/** One user package in the caller's scope (their own; with the admin scope any), or not_found. */
+export async function findUserPackage(db: Db, id: number, owner: Owner): Promise<UserPackageRow> {
   const row = await db
     .selectFrom('user_packages')
     .selectAll()
     .where('id', '=', id)
-    .$if(!who.isAdmin, (qb) => qb.where('user_id', '=', who.id))
+    .$if(owner.kind !== 'admin', (qb) => qb.where('user_id', '=', owner.userId))
     .executeTakeFirst();
   if (!row) throw new AppError('not_found', `user package ${id} does not exist`);
   return row;
@@ -117,8 +115,8 @@ export async function presentUserPackages(db: Db, rows: readonly UserPackageRow[
       state: row.state === 'active' && row.end_at <= now ? 'expired' : row.state,
       auto_renew: row.auto_renew === 1,
       traffic_exceeded: row.traffic_exceeded === 1,
-      start_at: new Date(row.start_at).toISOString(),
-      end_at: new Date(row.end_at).toISOString(),
+      start_at: presentTime(row.start_at),
+      end_at: presentTime(row.end_at),
       limits: limits.get(row.id) ?? {
         traffic_gb: 0,
         bandwidth_mbps: 0,
@@ -128,19 +126,19 @@ export async function presentUserPackages(db: Db, rows: readonly UserPackageRow[
         max_ports: 0,
       },
       used: used.get(row.id) ?? { sites: 0, domains: 0, streams: 0 },
-      created_at: new Date(row.created_at).toISOString(),
+      created_at: presentTime(row.created_at),
     };
   });
 }
 
-export async function listUserPackages(db: Db, who: { id: number; isAdmin: boolean }, query: UserPackageListQuery) {
+export async function listUserPackages(db: Db, owner: Owner, query: UserPackageListQuery) {
   const page = query.page ?? 1;
   const limit = query.limit ?? 20;
   const now = Date.now();
   const scoped = db
     .selectFrom('user_packages')
-    .$if(!who.isAdmin, (qb) => qb.where('user_id', '=', who.id))
-    .$if(who.isAdmin && query.user_id !== undefined, (qb) => qb.where('user_id', '=', query.user_id ?? 0))
+    .$if(owner.kind !== 'admin', (qb) => qb.where('user_id', '=', owner.userId))
+    .$if(owner.kind === 'admin' && query.user_id !== undefined, (qb) => qb.where('user_id', '=', query.user_id ?? 0))
     .$if(query.package_id !== undefined, (qb) => qb.where('package_id', '=', query.package_id ?? 0))
     .$if(query.state === 'suspended', (qb) => qb.where('state', '=', 'suspended'))
     .$if(query.state === 'active', (qb) => qb.where('state', '=', 'active').where('end_at', '>', now))

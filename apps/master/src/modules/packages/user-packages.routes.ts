@@ -2,6 +2,7 @@ import {
   Envelope,
   IdParams,
   ListResult,
+  PERMISSIONS,
   PriceQuote,
   UpgradeBuy,
   UpgradeExtend,
@@ -21,18 +22,12 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
-import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
+import { ownerOf } from '../tenancy.ts';
 import { buyUpgrade, extendUpgrades, listUpgrades, quoteUpgrade, removeUpgrade } from './upgrades.service.ts';
 import { findUserPackage, listUserPackages, presentUserPackages } from './user-packages.repository.ts';
-import {
-  batchUserPackages,
-  buyPackage,
-  type Caller,
-  deleteUserPackage,
-  updateUserPackage,
-} from './user-packages.service.ts';
+import { batchUserPackages, buyPackage, deleteUserPackage, updateUserPackage } from './user-packages.service.ts';
 
 const tags = ['packages'];
 
@@ -42,47 +37,46 @@ const only = <T>(list: readonly T[]): T => {
   if (item === undefined) throw new AppError('not_found', 'it no longer exists');
   return item;
 };
-const who = (request: FastifyRequest): Caller => {
-  const { user } = caller(request);
-  return { id: user.id, isAdmin: user.type === 1 };
-};
+/** Customers act on their own user packages; admin:package opens every user's, and grants and changes the terms. */
+const ownOrPackageAdmin = policy.tenant(PERMISSIONS.adminPackage);
 
 const BuyResult = Type.Union([UserPackageView, Type.Object({ quote: PriceQuote })]);
 const UpdateResult = Type.Union([UserPackageView, Type.Object({ quote: PriceQuote })]);
 
 /**
- * User packages and their upgrade packs. Customers see and buy their own; admins see all, grant,
- * extend, suspend and delete. Every payment comes from the balance through the ledger.
+ * User packages and their upgrade packs. Customers see and buy their own; admins holding
+ * admin:package see all, grant, extend, suspend and delete. Every payment comes from the balance
+ * through the ledger.
  */
 export async function userPackageRoutes(app: App, { db }: AppContext) {
   const view = async (request: FastifyRequest, id: number) => {
-    const row = await findUserPackage(db, id, who(request));
+    const row = await findUserPackage(db, id, ownerOf(request));
     return only(await presentUserPackages(db, [row]));
   };
 
   app.get(
     '/v1/user-packages',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: ownOrPackageAdmin },
       schema: { tags, querystring: UserPackageListQuery, response: { 200: Envelope(ListResult(UserPackageView)) } },
     },
-    async (request) => ok(await listUserPackages(db, who(request), request.query)),
+    async (request) => ok(await listUserPackages(db, ownerOf(request), request.query)),
   );
 
   app.post(
     '/v1/user-packages',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: ownOrPackageAdmin },
       schema: {
         tags,
         description:
-          'Buys a package from the balance (`quote: true` only prices it, coupon and discount applied); admins grant one to `user_id` without charge.',
+          'Buys a package from the balance (`quote: true` only prices it, coupon and discount applied); admins holding admin:package grant one to `user_id` without charge.',
         body: UserPackageBuy,
         response: { 200: Envelope(BuyResult) },
       },
     },
     async (request) => {
-      const result = await buyPackage(db, who(request), request.body);
+      const result = await buyPackage(db, ownerOf(request), request.body);
       return ok('quote' in result ? result : await view(request, result.id));
     },
   );
@@ -90,11 +84,16 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/user-packages',
     {
-      config: { policy: policy.tenant() },
-      schema: { tags, description: 'One change to many user packages, all or none.', body: UserPackageBatch },
+      config: { policy: ownOrPackageAdmin },
+      schema: {
+        tags,
+        description:
+          'One change to many user packages, all or none: customers set auto-renew on their own; extend_days and state need admin:package.',
+        body: UserPackageBatch,
+      },
     },
     async (request) => {
-      await batchUserPackages(db, who(request), request.body);
+      await batchUserPackages(db, ownerOf(request), request.body);
       return ok(null);
     },
   );
@@ -102,7 +101,7 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/user-packages/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: ownOrPackageAdmin },
       schema: { tags, params: IdParams, response: { 200: Envelope(UserPackageView) } },
     },
     async (request) => ok(await view(request, request.params.id)),
@@ -111,26 +110,27 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/user-packages/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: ownOrPackageAdmin },
       schema: {
         tags,
-        description: 'Renames, sets auto-renew, renews from the balance (`renew`); admins also set end_at and state.',
+        description:
+          'Renames, sets auto-renew, renews from the balance (`renew`); admins holding admin:package also set end_at and state.',
         params: IdParams,
         body: UserPackageUpdate,
         response: { 200: Envelope(UpdateResult) },
       },
     },
     async (request) => {
-      const quote = await updateUserPackage(db, who(request), request.params.id, request.body);
+      const quote = await updateUserPackage(db, ownerOf(request), request.params.id, request.body);
       return ok(quote ? { quote } : await view(request, request.params.id));
     },
   );
 
   app.delete(
     '/v1/user-packages/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams } },
+    { config: { policy: policy.admin(PERMISSIONS.adminPackage) }, schema: { tags, params: IdParams } },
     async (request) => {
-      await deleteUserPackage(db, who(request), request.params.id);
+      await deleteUserPackage(db, ownerOf(request), request.params.id);
       return ok(null);
     },
   );
@@ -139,11 +139,11 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/user-package/:id/upgrades',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: ownOrPackageAdmin },
       schema: { tags, params: IdParams, response: { 200: Envelope(ListResult(UpgradeView)) } },
     },
     async (request) => {
-      const list = await listUpgrades(db, who(request), request.params.id);
+      const list = await listUpgrades(db, ownerOf(request), request.params.id);
       return ok({ list, total: list.length });
     },
   );
@@ -151,7 +151,7 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
   app.post(
     '/v1/user-package/:id/upgrades',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: ownOrPackageAdmin },
       schema: {
         tags,
         description: 'Buys upgrade packs, prorated by the day to the package’s end, from the balance.',
@@ -161,8 +161,8 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
       },
     },
     async (request) => {
-      await buyUpgrade(db, who(request), request.params.id, request.body);
-      const list = await listUpgrades(db, who(request), request.params.id);
+      await buyUpgrade(db, ownerOf(request), request.params.id, request.body);
+      const list = await listUpgrades(db, ownerOf(request), request.params.id);
       return ok({ list, total: list.length });
     },
   );
@@ -170,7 +170,7 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/user-package/:id/upgrades',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: ownOrPackageAdmin },
       schema: {
         tags,
         description:
@@ -180,13 +180,13 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
         response: { 200: Envelope(UpgradeExtendResult) },
       },
     },
-    async (request) => ok(await extendUpgrades(db, who(request), request.params.id, request.body)),
+    async (request) => ok(await extendUpgrades(db, ownerOf(request), request.params.id, request.body)),
   );
 
   app.get(
     '/v1/user-package/:upid/upgrades/:package_up_id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: ownOrPackageAdmin },
       schema: {
         tags,
         description: 'Quotes `amount` packs (default 1) to the package’s end.',
@@ -199,7 +199,7 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
       ok(
         await quoteUpgrade(
           db,
-          who(request),
+          ownerOf(request),
           request.params.upid,
           request.params.package_up_id,
           request.query.amount ?? 1,
@@ -210,7 +210,7 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
   app.delete(
     '/v1/user-package/:upid/upgrades/:package_up_id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: ownOrPackageAdmin },
       schema: {
         tags,
         description: 'Removes the pack at once; what is left of it is not refunded.',
@@ -218,7 +218,7 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
       },
     },
     async (request) => {
-      await removeUpgrade(db, who(request), request.params.upid, request.params.package_up_id);
+      await removeUpgrade(db, ownerOf(request), request.params.upid, request.params.package_up_id);
       return ok(null);
     },
   );

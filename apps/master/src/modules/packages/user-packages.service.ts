@@ -11,6 +11,8 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { debit } from '../billing/ledger.ts';
 import { changeConfig } from '../config/config-version.ts';
+import type { Owner } from '../tenancy.ts';
+import { checkEnd, latestEnd } from './bounds.ts';
 import type { Db } from './catalogue.repository.ts';
 import { publishPackageStates } from './package-expiry.ts';
 import { addTerms, type Quote, quotePackage } from './pricing.ts';
@@ -24,14 +26,16 @@ import { findUserPackage } from './user-packages.repository.ts';
 
 const DAY = 86_400_000;
 
-export interface Caller {
-  id: number;
-  isAdmin: boolean;
-}
+/** What only the admin scope (admin:package) changes on user packages. */
+const refuseUnlessAdmin = (owner: Owner, fields: string) => {
+  if (owner.kind !== 'admin') throw new AppError('forbidden', `${fields}: this needs the admin:package permission`);
+};
 
-const parseTime = (field: string, text: string) => {
+/** An end an admin sets: an ISO 8601 time from 1970 up to the latest end. */
+const parseEnd = (field: string, text: string, now: number) => {
   const ms = Date.parse(text);
-  if (!Number.isFinite(ms)) throw invalidParam(field, 'an ISO 8601 time');
+  if (!Number.isFinite(ms) || ms < 0) throw invalidParam(field, 'an ISO 8601 time from 1970 on');
+  checkEnd(field, ms, now);
   return ms;
 };
 
@@ -111,27 +115,29 @@ const publicQuote = ({ couponRow: _, ...quote }: Quote): PriceQuote => quote;
  */
 export async function buyPackage(
   db: Kysely<Database>,
-  who: Caller,
+  owner: Owner,
   body: UserPackageBuy,
 ): Promise<{ id: number } | { quote: PriceQuote }> {
   const term: Term = body.term ?? 'month';
   const terms = body.terms ?? 1;
   const now = Date.now();
   if (body.user_id !== undefined || body.end_at !== undefined) {
-    if (!who.isAdmin) throw new AppError('forbidden', 'user_id and end_at: only an administrator grants packages');
-    return grantPackage(db, body.user_id ?? who.id, body, term, terms, now);
+    refuseUnlessAdmin(owner, 'user_id and end_at');
+    return grantPackage(db, body.user_id ?? owner.userId, body, term, terms, now);
   }
   const pkg = await loadPackage(db, body.package_id);
-  await checkBuyable(db, who.id, pkg);
-  const quote = await quotePackage(db, { userId: who.id, pkg, term, terms, coupon: body.coupon }, now);
+  const buyer = owner.userId;
+  await checkBuyable(db, buyer, pkg);
+  const end = addTerms(now, term, terms);
+  checkEnd('terms', end, now);
+  const quote = await quotePackage(db, { userId: buyer, pkg, term, terms, coupon: body.coupon }, now);
   if (body.quote) return { quote: publicQuote(quote) };
   return db.transaction().execute(async (trx) => {
     await takeStock(trx, pkg);
-    const end = addTerms(now, term, terms);
     const created = await trx
       .insertInto('user_packages')
       .values({
-        user_id: who.id,
+        user_id: buyer,
         package_id: pkg.id,
         name: pkg.name,
         term,
@@ -145,7 +151,7 @@ export async function buyPackage(
       .executeTakeFirstOrThrow();
     const order = await debit(
       trx,
-      who.id,
+      buyer,
       quote.amount,
       {
         kind: 'purchase',
@@ -156,7 +162,7 @@ export async function buyPackage(
       },
       now,
     );
-    await useCoupon(trx, quote, who.id, order.orderId, now);
+    await useCoupon(trx, quote, buyer, order.orderId, now);
     return { id: created.id };
   });
 }
@@ -172,8 +178,9 @@ async function grantPackage(
   const user = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
   if (!user) throw new AppError('not_found', `user_id: user ${userId} does not exist`);
   const pkg = await loadPackage(db, body.package_id);
-  const end = body.end_at === undefined ? addTerms(now, term, terms) : parseTime('end_at', body.end_at);
+  const end = body.end_at === undefined ? addTerms(now, term, terms) : parseEnd('end_at', body.end_at, now);
   if (end <= now) throw invalidParam('end_at', 'must be in the future');
+  if (body.end_at === undefined) checkEnd('terms', end, now);
   const created = await db
     .insertInto('user_packages')
     .values({
@@ -195,15 +202,21 @@ async function grantPackage(
 /** Pays for more terms: the end moves from the later of now and the current end. */
 export async function renewPackage(
   db: Kysely<Database>,
-  who: Caller,
+  owner: Owner,
   id: number,
   renew: UserPackageRenew,
 ): Promise<PriceQuote | null> {
-  const current = await findUserPackage(db, id, who);
+  const current = await findUserPackage(db, id, owner);
   const pkg = await loadPackage(db, current.package_id);
   if (pkg.on_sale !== 1) throw invalidParam('renew', `package ${pkg.name} is no longer sold; buy another package`);
   const terms = renew.terms ?? 1;
   const now = Date.now();
+  const renewedEnd = (end: number) => {
+    const renewed = addTerms(Math.max(now, end), renew.term, terms);
+    checkEnd('renew.terms', renewed, now);
+    return renewed;
+  };
+  renewedEnd(current.end_at);
   const quote = await quotePackage(
     db,
     { userId: current.user_id, pkg, term: renew.term, terms, coupon: renew.coupon },
@@ -226,7 +239,8 @@ export async function renewPackage(
     );
     // Read the end inside the transaction: a renewal racing this one has moved it already.
     const fresh = await trx.selectFrom('user_packages').select('end_at').where('id', '=', id).executeTakeFirstOrThrow();
-    const end = addTerms(Math.max(now, fresh.end_at), renew.term, terms);
+    // Past the latest end, the refusal rolls the debit back with it.
+    const end = renewedEnd(fresh.end_at);
     await trx
       .updateTable('user_packages')
       .set({ end_at: end, state: current.state === 'suspended' ? 'suspended' : 'active' })
@@ -238,16 +252,14 @@ export async function renewPackage(
   return null;
 }
 
-/** PUT /v1/user-packages/{id}: renames, auto-renew, a renewal; admins also end_at and state. */
-export async function updateUserPackage(db: Kysely<Database>, who: Caller, id: number, body: UserPackageUpdate) {
-  const current = await findUserPackage(db, id, who);
-  if ((body.end_at !== undefined || body.state !== undefined) && !who.isAdmin) {
-    throw new AppError('forbidden', 'end_at and state: only an administrator changes these');
-  }
+/** PUT /v1/user-packages/{id}: renames, auto-renew, a renewal; the admin scope also end_at and state. */
+export async function updateUserPackage(db: Kysely<Database>, owner: Owner, id: number, body: UserPackageUpdate) {
+  const current = await findUserPackage(db, id, owner);
+  if (body.end_at !== undefined || body.state !== undefined) refuseUnlessAdmin(owner, 'end_at and state');
   const now = Date.now();
-  const end = body.end_at === undefined ? undefined : parseTime('end_at', body.end_at);
+  const end = body.end_at === undefined ? undefined : parseEnd('end_at', body.end_at, now);
   if (body.renew) {
-    const quote = await renewPackage(db, who, id, body.renew);
+    const quote = await renewPackage(db, owner, id, body.renew);
     if (quote) return quote;
   }
   const values = {
@@ -264,21 +276,29 @@ export async function updateUserPackage(db: Kysely<Database>, who: Caller, id: n
   return null;
 }
 
-/** PUT /v1/user-packages: one change to many; all of them are the caller's (or the admin's) or none changes. */
-export async function batchUserPackages(db: Kysely<Database>, who: Caller, body: UserPackageBatch) {
-  if ((body.extend_days !== undefined || body.state !== undefined) && !who.isAdmin) {
-    throw new AppError('forbidden', 'extend_days and state: only an administrator changes these');
-  }
+/** PUT /v1/user-packages: one change to many; all of them in the caller's scope or none changes. */
+export async function batchUserPackages(db: Kysely<Database>, owner: Owner, body: UserPackageBatch) {
+  if (body.extend_days !== undefined || body.state !== undefined) refuseUnlessAdmin(owner, 'extend_days and state');
   await db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom('user_packages')
       .select(['id', 'user_id', 'end_at', 'state'])
       .where('id', 'in', body.ids)
-      .$if(!who.isAdmin, (qb) => qb.where('user_id', '=', who.id))
+      .$if(owner.kind !== 'admin', (qb) => qb.where('user_id', '=', owner.userId))
       .execute();
     const missing = body.ids.find((id) => !rows.some((row) => row.id === id));
     if (missing !== undefined) throw new AppError('not_found', `ids: user package ${missing} does not exist`);
     const now = Date.now();
+    const latest = latestEnd(now);
+    const tooLate = rows.find(
+      (row) => (body.extend_days ?? 0) > 0 && row.end_at + (body.extend_days ?? 0) * DAY > latest,
+    );
+    if (tooLate) {
+      throw invalidParam(
+        'extend_days',
+        `user package ${tooLate.id} would end after ${new Date(latest).toISOString()}, the latest a package may end`,
+      );
+    }
     for (const row of rows) {
       const end = body.extend_days === undefined ? row.end_at : row.end_at + body.extend_days * DAY;
       let state = body.state ?? row.state;
@@ -297,10 +317,9 @@ export async function batchUserPackages(db: Kysely<Database>, who: Caller, body:
   await publishPackageStates(db, body.ids);
 }
 
-/** DELETE: admins only; the package's sites and streams stay, no longer counted against it. */
-export async function deleteUserPackage(db: Kysely<Database>, who: Caller, id: number) {
-  if (!who.isAdmin) throw new AppError('forbidden', 'only an administrator deletes a user package');
-  await findUserPackage(db, id, who);
+/** DELETE (admin:package, by the route's policy): the package's sites and streams stay, no longer counted against it. */
+export async function deleteUserPackage(db: Kysely<Database>, owner: Owner, id: number) {
+  await findUserPackage(db, id, owner);
   const counted = await db.selectFrom('sites').select('id').where('user_package_id', '=', id).executeTakeFirst();
   await db.deleteFrom('user_packages').where('id', '=', id).execute();
   // Its sites and streams now count against no package, and are served again.
