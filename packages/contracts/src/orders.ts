@@ -11,6 +11,12 @@ import { MAX_CENTS } from './packages.ts';
 
 const Time = Type.String({ description: 'ISO 8601' });
 
+/**
+ * The largest balance (cents): the largest integer JavaScript holds exactly. A credit that would
+ * take a balance past it is refused; one order moves at most MAX_CENTS (a billion in the currency).
+ */
+export const MAX_BALANCE_CENTS = Number.MAX_SAFE_INTEGER;
+
 export const ORDER_KINDS = ['recharge', 'purchase', 'renewal', 'upgrade', 'refund', 'adjustment'] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];
 export const ORDER_CHANNELS = ['balance', 'admin', 'wxpay', 'alipay'] as const;
@@ -92,7 +98,10 @@ export const RechargeOrderBody = Type.Object(
 );
 export type RechargeOrderBody = Static<typeof RechargeOrderBody>;
 
-/** PUT /v1/orders/{id}: the owner or an admin closes a pending order (it will never be credited). */
+/**
+ * PUT /v1/orders/{id}: the owner or an admin:finance admin closes a pending recharge, at its provider
+ * first; a verified payment that arrives for it anyway is still credited (money paid never vanishes).
+ */
 export const OrderUpdate = Type.Object(
   { state: Type.Literal('closed'), description: Type.Optional(Type.String({ maxLength: 200 })) },
   { additionalProperties: false },

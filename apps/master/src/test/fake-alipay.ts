@@ -3,7 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * The Alipay open platform gateway for alipay.trade.precreate and alipay.trade.refund (one refund per
+ * The Alipay open platform gateway for alipay.trade.precreate, alipay.trade.close (a paid trade is
+ * not closed: ACQ.TRADE_STATUS_ERROR), alipay.trade.query and alipay.trade.refund (one refund per
  * out_request_no, never more than the trade), written apart from the master's client:
  * the request's RSA2 sign is verified with the application's public key, answers are signed with
  * the Alipay key over the exact text of the response member, and notifications are built as Alipay
@@ -44,6 +45,10 @@ export interface FakeAlipay {
   refuseRefunds: { sub_code: string; sub_msg: string } | null;
   /** The total of each trade, as the gateway knows it when asked to refund (yuan). */
   trades: Map<string, string>;
+  /** The out_trade_no of each alipay.trade.close request received. */
+  closes: string[];
+  /** The payer pays a precreated trade (as scanning its code does): closing it is refused from then on. */
+  pay(outTradeNo: string, tradeNo: string): void;
   /** A form-encoded notification of a trade: what Alipay posts to the notify_url. */
   notification(
     trade: { out_trade_no: string; total_amount: string; trade_no: string; trade_status?: string; app_id?: string },
@@ -79,6 +84,9 @@ export async function startFakeAlipay(keys = makeAlipayKeys()): Promise<FakeAlip
   const refusals: string[] = [];
   const refunds: AlipayRefundSeen[] = [];
   const trades = new Map<string, string>();
+  const closes: string[] = [];
+  /** Each trade's status (WAIT_BUYER_PAY, TRADE_SUCCESS, TRADE_CLOSED) and trade_no once paid. */
+  const statuses = new Map<string, { status: string; trade_no?: string }>();
   const state = { refundCalls: 0, refuseRefunds: null as FakeAlipay['refuseRefunds'] };
   const cents = (yuan: string) => Math.round(Number(yuan) * 100);
   const reply = (member: string, body: object, signed = true) => {
@@ -140,10 +148,31 @@ export async function startFakeAlipay(keys = makeAlipayKeys()): Promise<FakeAlip
         refund_fee: (refundFee / 100).toFixed(2),
       });
     }
+    if (method === 'alipay.trade.close' || method === 'alipay.trade.query') {
+      const failed = (subCode: string, subMsg: string) =>
+        reply(member, { code: '40004', msg: 'Business Failed', sub_code: subCode, sub_msg: subMsg });
+      const outTradeNo = biz.out_trade_no ?? '';
+      if (method === 'alipay.trade.close') closes.push(outTradeNo);
+      const trade = statuses.get(outTradeNo);
+      if (!trade) return failed('ACQ.TRADE_NOT_EXIST', '交易不存在');
+      if (method === 'alipay.trade.query')
+        return reply(member, {
+          code: '10000',
+          msg: 'Success',
+          out_trade_no: outTradeNo,
+          trade_status: trade.status,
+          total_amount: trades.get(outTradeNo) ?? '0.00',
+          ...(trade.trade_no && { trade_no: trade.trade_no, buyer_logon_id: '159****5620' }),
+        });
+      if (trade.status !== 'WAIT_BUYER_PAY') return failed('ACQ.TRADE_STATUS_ERROR', '交易状态不合法');
+      trade.status = 'TRADE_CLOSED';
+      return reply(member, { code: '10000', msg: 'Success', out_trade_no: outTradeNo, trade_no: '' });
+    }
     if (method !== 'alipay.trade.precreate') return refuse('isv.invalid-method', 'unknown method');
     if (!biz.out_trade_no || !/^\d+\.\d{2}$/.test(biz.total_amount ?? '') || !biz.subject)
       return refuse('isv.missing-parameters', 'out_trade_no, total_amount and subject are required');
     trades.set(biz.out_trade_no, biz.total_amount ?? '0.00');
+    statuses.set(biz.out_trade_no, { status: 'WAIT_BUYER_PAY' });
     precreates.push({
       out_trade_no: biz.out_trade_no,
       total_amount: biz.total_amount ?? '',
@@ -177,6 +206,13 @@ export async function startFakeAlipay(keys = makeAlipayKeys()): Promise<FakeAlip
     refusals,
     refunds,
     trades,
+    closes,
+    pay(outTradeNo, tradeNo) {
+      const trade = statuses.get(outTradeNo);
+      if (!trade) throw new Error(`trade ${outTradeNo} was not precreated`);
+      trade.status = 'TRADE_SUCCESS';
+      trade.trade_no = tradeNo;
+    },
     get refundCalls() {
       return state.refundCalls;
     },

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 
 /**
  * WeChat Pay API v3 as a merchant meets it, written apart from the master's client: Native pre-orders,
- * refunds (one per out_refund_no, never more than the order) and the platform certificates
+ * closing and querying them (a paid order is not closed: ORDERPAID), refunds (one per out_refund_no, never more than the order) and the platform certificates
  * (GET /v3/certificates, each encrypted with the API v3 key; rotate() publishes a new one and signs
  * with it from then on, as WeChat Pay does before the old one expires)
  * whose Authorization (WECHATPAY2-SHA256-RSA2048) is verified with the merchant's public key, answers
@@ -78,6 +78,10 @@ export interface FakeWxpay {
   refuseRefunds: { status: number; code: string; message: string } | null;
   /** Requests refused, with the reason (a bad signature shows here). */
   refusals: string[];
+  /** The out_trade_no of each close order request received, with the mchid its body named. */
+  closes: { out_trade_no: string; mchid: string }[];
+  /** The payer pays a pre-ordered order (as scanning its code does): closing it is refused from then on. */
+  pay(outTradeNo: string, transactionId: string): void;
   /** A notification of a paid order: the body and headers WeChat Pay posts. */
   notification(
     payment: { out_trade_no: string; total: number; transaction_id: string; trade_state?: string; currency?: string },
@@ -204,14 +208,17 @@ export async function startFakeWxpay(
   const preorders: WxpayPreorderSeen[] = [];
   const refusals: string[] = [];
   const refunds: WxpayRefundSeen[] = [];
+  const closes: FakeWxpay['closes'] = [];
+  /** Pre-ordered orders by out_trade_no: their total, trade_state and, once paid, transaction id. */
+  const orders = new Map<string, { total: number; trade_state: string; transaction_id?: string }>();
   const state = {
     refundCalls: 0,
     certificateCalls: 0,
     refuseRefunds: null as FakeWxpay['refuseRefunds'],
     forgeAnswersWith: null as KeyObject | null,
   };
-  const send = (res: ServerResponse, status: number, reply: object) => {
-    const text = JSON.stringify(reply);
+  const send = (res: ServerResponse, status: number, reply: object | null) => {
+    const text = reply === null ? '' : JSON.stringify(reply);
     res
       .writeHead(status, {
         'content-type': 'application/json',
@@ -292,9 +299,42 @@ export async function startFakeWxpay(
       },
     });
   };
+  /** POST …/out-trade-no/{no}/close: 204, or ORDERPAID for an order paid already. */
+  const closeOrder = (res: ServerResponse, outTradeNo: string, body: string) => {
+    const { mchid } = JSON.parse(body) as { mchid?: string };
+    closes.push({ out_trade_no: outTradeNo, mchid: mchid ?? '' });
+    if (mchid !== merchant.mchid) return send(res, 400, { code: 'PARAM_ERROR', message: 'mchid is wrong' });
+    const order = orders.get(outTradeNo);
+    if (!order) return send(res, 404, { code: 'ORDER_NOT_EXIST', message: '订单不存在' });
+    if (order.trade_state === 'SUCCESS')
+      return send(res, 400, { code: 'ORDERPAID', message: '订单已支付，不能发起关单，请当作已支付的正常交易' });
+    order.trade_state = 'CLOSED';
+    return send(res, 204, null);
+  };
+  /** GET …/out-trade-no/{no}?mchid=: the order's trade_state, and its payment once paid. */
+  const queryOrder = (res: ServerResponse, outTradeNo: string, mchid: string | null) => {
+    if (mchid !== merchant.mchid) return send(res, 400, { code: 'PARAM_ERROR', message: 'mchid is wrong' });
+    const order = orders.get(outTradeNo);
+    if (!order) return send(res, 404, { code: 'ORDER_NOT_EXIST', message: '订单不存在' });
+    return send(res, 200, {
+      appid: merchant.appid,
+      mchid: merchant.mchid,
+      out_trade_no: outTradeNo,
+      trade_type: 'NATIVE',
+      trade_state: order.trade_state,
+      ...(order.transaction_id && {
+        transaction_id: order.transaction_id,
+        success_time: new Date().toISOString(),
+        amount: { total: order.total, payer_total: order.total, currency: 'CNY', payer_currency: 'CNY' },
+      }),
+    });
+  };
+  const byTradeNo = /^\/v3\/pay\/transactions\/out-trade-no\/([0-9A-Za-z_\-|*@]{6,32})(\/close)?(?:\?(.*))?$/;
   const answer = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const known = ['POST /v3/pay/transactions/native', 'POST /v3/refund/domestic/refunds', 'GET /v3/certificates'];
-    if (!known.includes(`${req.method} ${req.url}`))
+    const tradeCall = byTradeNo.exec(req.url ?? '');
+    const isTradeCall = tradeCall !== null && req.method === (tradeCall[2] ? 'POST' : 'GET');
+    if (!known.includes(`${req.method} ${req.url}`) && !isTradeCall)
       return send(res, 404, { code: 'NOT_FOUND', message: 'no such API' });
     if (req.url === '/v3/certificates') state.certificateCalls++;
     const problem = authorizationProblem(merchant, {
@@ -308,6 +348,10 @@ export async function startFakeWxpay(
       return send(res, 401, { code: 'SIGN_ERROR', message: problem });
     }
     if (req.url === '/v3/certificates') return certificates(res);
+    if (tradeCall?.[1] && isTradeCall)
+      return tradeCall[2]
+        ? closeOrder(res, tradeCall[1], body)
+        : queryOrder(res, tradeCall[1], new URLSearchParams(tradeCall[3] ?? '').get('mchid'));
     if (req.url === '/v3/refund/domestic/refunds') return refund(res, body);
     const order = JSON.parse(body) as {
       appid?: string;
@@ -330,6 +374,7 @@ export async function startFakeWxpay(
       return send(res, 400, { code: 'PARAM_ERROR', message: 'parameters are wrong' });
     }
     preorders.push({ out_trade_no: order.out_trade_no, total: order.amount?.total ?? 0, notify_url: order.notify_url });
+    orders.set(order.out_trade_no, { total: order.amount?.total ?? 0, trade_state: 'NOTPAY' });
     return send(res, 200, { code_url: `weixin://wxpay/bizpayurl?pr=${randomBytes(6).toString('hex')}` });
   };
   const server = createServer((req, res) => {
@@ -369,6 +414,13 @@ export async function startFakeWxpay(
     preorders,
     refusals,
     refunds,
+    closes,
+    pay(outTradeNo, transactionId) {
+      const order = orders.get(outTradeNo);
+      if (!order) throw new Error(`order ${outTradeNo} was not pre-ordered`);
+      order.trade_state = 'SUCCESS';
+      order.transaction_id = transactionId;
+    },
     get refundCalls() {
       return state.refundCalls;
     },

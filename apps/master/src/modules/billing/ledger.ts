@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { OrderChannel, OrderKind } from '@rampart/contracts';
+import { MAX_BALANCE_CENTS, type OrderChannel, type OrderKind } from '@rampart/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, invalidParam } from '../../errors.ts';
 
 /**
  * The balance ledger: every change to a user's balance is an order row written in the same
@@ -55,14 +55,29 @@ export async function debit(trx: Trx, userId: number, amount: number, entry: Ord
 /** Adds `amount` cents (negative takes away, never below zero) and records the order. */
 export async function credit(trx: Trx, userId: number, amount: number, entry: OrderEntry, now = Date.now()) {
   if (amount < 0) return debit(trx, userId, -amount, entry, now);
+  const balance = await addToBalance(trx, userId, amount);
+  return insertPaidOrder(trx, userId, amount, balance, entry, now);
+}
+
+/**
+ * Adds `amount` cents to a balance in one conditional UPDATE that never takes it past
+ * MAX_BALANCE_CENTS (the largest exact integer); refuses naming `field` otherwise. Answers the balance after.
+ */
+export async function addToBalance(trx: Trx, userId: number, amount: number, field = 'amount'): Promise<number> {
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new Error(`credit of ${amount} cents`);
   const updated = await trx
     .updateTable('users')
     .set((eb) => ({ balance: eb('balance', '+', amount) }))
     .where('id', '=', userId)
+    .where('balance', '<=', MAX_BALANCE_CENTS - amount)
     .returning('balance')
     .executeTakeFirst();
-  if (!updated) throw new AppError('not_found', `user ${userId} does not exist`);
-  return insertPaidOrder(trx, userId, amount, updated.balance, entry, now);
+  if (updated) return Number(updated.balance);
+  const balance = await balanceOf(trx, userId);
+  throw invalidParam(
+    field,
+    `the balance (${toMoney(balance)}) plus ${toMoney(amount)} would pass the largest balance, ${toMoney(MAX_BALANCE_CENTS)}`,
+  );
 }
 
 async function insertPaidOrder(
@@ -99,5 +114,5 @@ async function insertPaidOrder(
 export async function balanceOf(db: Kysely<Database> | Trx, userId: number): Promise<number> {
   const user = await db.selectFrom('users').select('balance').where('id', '=', userId).executeTakeFirst();
   if (!user) throw new AppError('not_found', `user ${userId} does not exist`);
-  return user.balance;
+  return Number(user.balance);
 }

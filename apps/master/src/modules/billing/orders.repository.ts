@@ -3,6 +3,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { OrdersTable } from '../../db/schema-packages.ts';
 import { AppError, invalidParam } from '../../errors.ts';
+import type { Owner } from '../tenancy.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
 type Row = OrderRow & { username: string; coupon: string | null };
@@ -37,13 +38,14 @@ const time = (field: string, text: string | undefined) => {
   return ms;
 };
 
-function scopedOrders(db: Kysely<Database>, who: { id: number; isAdmin: boolean }, query: OrderListQuery) {
+/** The orders the owner reaches: their own, or for an admin scope every user's (`user_id` narrows them). */
+function scopedOrders(db: Kysely<Database>, owner: Owner, query: OrderListQuery) {
   const from = time('from', query.from);
   const to = time('to', query.to);
+  const userId = owner.kind === 'admin' ? query.user_id : owner.userId;
   return db
     .selectFrom('orders')
-    .$if(!who.isAdmin, (qb) => qb.where('orders.user_id', '=', who.id))
-    .$if(who.isAdmin && query.user_id !== undefined, (qb) => qb.where('orders.user_id', '=', query.user_id ?? 0))
+    .$if(userId !== undefined, (qb) => qb.where('orders.user_id', '=', userId ?? 0))
     .$if(query.kind !== undefined, (qb) => qb.where('orders.kind', '=', query.kind ?? ''))
     .$if(query.channel !== undefined, (qb) => qb.where('orders.channel', '=', query.channel ?? ''))
     .$if(query.state !== undefined, (qb) => qb.where('orders.state', '=', query.state ?? ''))
@@ -52,10 +54,10 @@ function scopedOrders(db: Kysely<Database>, who: { id: number; isAdmin: boolean 
 }
 
 /** A page of orders, newest first, and the sums of credits and debits over the whole filter. */
-export async function listOrders(db: Kysely<Database>, who: { id: number; isAdmin: boolean }, query: OrderListQuery) {
+export async function listOrders(db: Kysely<Database>, owner: Owner, query: OrderListQuery) {
   const page = query.page ?? 1;
   const limit = query.limit ?? 20;
-  const scoped = scopedOrders(db, who, query);
+  const scoped = scopedOrders(db, owner, query);
   const [rows, totals] = await Promise.all([
     scoped
       .innerJoin('users', 'users.id', 'orders.user_id')
@@ -86,7 +88,8 @@ export async function listOrders(db: Kysely<Database>, who: { id: number; isAdmi
   };
 }
 
-export async function readOrder(db: Kysely<Database>, who: { id: number; isAdmin: boolean }, id: number) {
+/** One order the owner reaches; another user's is as absent as one that does not exist. */
+export async function readOrder(db: Kysely<Database>, owner: Owner, id: number) {
   const row = await db
     .selectFrom('orders')
     .innerJoin('users', 'users.id', 'orders.user_id')
@@ -94,7 +97,7 @@ export async function readOrder(db: Kysely<Database>, who: { id: number; isAdmin
     .selectAll('orders')
     .select(['users.username', 'coupons.code as coupon'])
     .where('orders.id', '=', id)
-    .$if(!who.isAdmin, (qb) => qb.where('orders.user_id', '=', who.id))
+    .$if(owner.kind !== 'admin', (qb) => qb.where('orders.user_id', '=', owner.userId))
     .executeTakeFirst();
   if (!row) throw new AppError('not_found', `order ${id} does not exist`);
   return presentOrder(row);

@@ -10,41 +10,42 @@ import {
   RechargeOrderBody,
   UidParams,
 } from '@rampart/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
-import { policy } from '../../plugins/route-policy.ts';
+import { policy, scopeOf } from '../../plugins/route-policy.ts';
+import { closeAtProvider } from '../payments/close.service.ts';
+import { ownerOf } from '../tenancy.ts';
 import { credit, newTradeNo } from './ledger.ts';
 import { listOrders, readOrder } from './orders.repository.ts';
 
 const tags = ['finance'];
-const who = (request: FastifyRequest) => {
-  const { user } = caller(request);
-  return { id: user.id, isAdmin: user.type === 1 };
-};
+const notPendingRecharge = (order: OrderView) =>
+  invalidParam('state', `order ${order.id} is a ${order.state} ${order.kind}, not a pending recharge`);
+/** Everyone reaches their own orders; admin:finance opens every user's. */
+const ownOrFinance = policy.tenant(PERMISSIONS.adminFinance);
 
 /**
  * Orders: customers read their own (`/account/order`), admins holding admin:finance every one
  * (`/finance/order`, `/finance/recharge`) and adjust balances. A customer's POST opens an online
  * recharge, pending until the payment provider's verified notification credits it.
  */
-export async function orderRoutes(app: App, { db }: AppContext) {
+export async function orderRoutes(app: App, { db, notifier }: AppContext) {
   app.get(
     '/v1/orders',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: ownOrFinance },
       schema: { tags, querystring: OrderListQuery, response: { 200: Envelope(OrderList) } },
     },
-    async (request) => ok(await listOrders(db, who(request), request.query)),
+    async (request) => ok(await listOrders(db, ownerOf(request), request.query)),
   );
 
   app.post(
     '/v1/orders',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: {
         tags,
         description:
@@ -54,12 +55,12 @@ export async function orderRoutes(app: App, { db }: AppContext) {
       },
     },
     async (request) => {
-      const { id } = who(request);
+      const owner = ownerOf(request);
       const now = Date.now();
       const row = await db
         .insertInto('orders')
         .values({
-          user_id: id,
+          user_id: owner.userId,
           kind: 'recharge',
           channel: request.body.channel,
           state: 'pending',
@@ -75,52 +76,56 @@ export async function orderRoutes(app: App, { db }: AppContext) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      return ok(await readOrder(db, who(request), row.id));
+      return ok(await readOrder(db, owner, row.id));
     },
   );
 
   app.get(
     '/v1/orders/:id',
-    { config: { policy: policy.tenant() }, schema: { tags, params: IdParams, response: { 200: Envelope(OrderView) } } },
-    async (request) => ok(await readOrder(db, who(request), request.params.id)),
+    { config: { policy: ownOrFinance }, schema: { tags, params: IdParams, response: { 200: Envelope(OrderView) } } },
+    async (request) => ok(await readOrder(db, ownerOf(request), request.params.id)),
   );
 
   app.put(
     '/v1/orders/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: ownOrFinance },
       schema: {
         tags,
-        description: 'Closes a pending order: it will never be credited. The owner or an admin.',
+        description:
+          'Closes a pending recharge, at its payment provider first (WeChat Pay close order, alipay.trade.close): it will not be paid. One the provider says is paid already is credited instead and answered as a conflict. The owner, or an admin holding admin:finance.',
         params: IdParams,
         body: OrderUpdate,
         response: { 200: Envelope(OrderView) },
       },
     },
     async (request) => {
-      const order = await readOrder(db, who(request), request.params.id);
+      const owner = ownerOf(request);
+      const order = await readOrder(db, owner, request.params.id);
+      // A refund held while its provider is asked is settled by the refund call, never closed here.
+      if (order.state !== 'pending' || order.kind !== 'recharge') throw notPendingRecharge(order);
+      await closeAtProvider({ db, notifier, log: request.log }, order);
       const result = await db
         .updateTable('orders')
         .set({ state: 'closed', ...(request.body.description && { description: request.body.description }) })
         .where('id', '=', order.id)
         .where('state', '=', 'pending')
-        // A refund held while its provider is asked is settled by the refund call, never closed here.
         .where('kind', '=', 'recharge')
         .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0)
-        throw invalidParam('state', `order ${order.id} is a ${order.state} ${order.kind}, not a pending recharge`);
-      return ok(await readOrder(db, who(request), order.id));
+      // Paid by a notification while the provider was asked.
+      if (Number(result.numUpdatedRows) === 0) throw notPendingRecharge(await readOrder(db, owner, order.id));
+      return ok(await readOrder(db, owner, order.id));
     },
   );
 
   app.delete(
     '/v1/orders/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: ownOrFinance },
       schema: { tags, description: 'Deletes a closed order; paid orders are the ledger and stay.', params: IdParams },
     },
     async (request) => {
-      const order = await readOrder(db, who(request), request.params.id);
+      const order = await readOrder(db, ownerOf(request), request.params.id);
       if (order.state !== 'closed') {
         throw new AppError('conflict', `order ${order.id} is ${order.state}: only closed orders can be deleted`);
       }
@@ -155,7 +160,7 @@ export async function orderRoutes(app: App, { db }: AppContext) {
           description: description || `by ${admin.username}`,
         }),
       );
-      return ok(await readOrder(db, { id: admin.id, isAdmin: true }, orderId));
+      return ok(await readOrder(db, scopeOf(request), orderId));
     },
   );
 }

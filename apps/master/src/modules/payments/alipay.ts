@@ -2,7 +2,7 @@ import { createSign, createVerify, type KeyObject } from 'node:crypto';
 import type { AlipaySettings } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
 import { notifyUrl, rsaPrivateKey, rsaPublicKey } from './payment-settings.ts';
-import type { ProviderRefusal, RefundOutcome, RefundRequest } from './wxpay.ts';
+import type { CloseOutcome, ProviderRefusal, RefundOutcome, RefundRequest } from './wxpay.ts';
 
 /**
  * Alipay open platform (RSA2): requests signed with the application key over the sorted parameter
@@ -164,4 +164,35 @@ export async function alipayRefund(settings: AlipaySettings, refund: RefundReque
   if (!result.ok) return result;
   if (result.body.out_trade_no !== refund.out_trade_no) throw unavailable('the answer is for another trade');
   return { ok: true, provider_refund_id: null };
+}
+
+/** `12.34` (yuan, as Alipay writes amounts) in cents, or null when it is not such an amount. */
+export function yuanToCents(text: string | undefined): number | null {
+  const match = /^(\d{1,10})(?:\.(\d{1,2}))?$/.exec(text ?? '');
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+/**
+ * alipay.trade.close. A trade Alipay never opened (the code was not scanned) cannot be paid and
+ * counts as closed; ACQ.TRADE_STATUS_ERROR (paid already) asks alipay.trade.query for the payment
+ * to credit instead.
+ */
+export async function alipayCloseTrade(settings: AlipaySettings, outTradeNo: string): Promise<CloseOutcome> {
+  const closed = await gatewayCall(settings, 'alipay.trade.close', { out_trade_no: outTradeNo });
+  if (closed.ok || closed.refusal.code === 'ACQ.TRADE_NOT_EXIST') return { state: 'closed' };
+  if (closed.refusal.code !== 'ACQ.TRADE_STATUS_ERROR') return { state: 'refused', refusal: closed.refusal };
+  const queried = await gatewayCall(settings, 'alipay.trade.query', { out_trade_no: outTradeNo });
+  if (!queried.ok) return { state: 'refused', refusal: queried.refusal };
+  const { body } = queried;
+  if (body.trade_status === 'TRADE_CLOSED') return { state: 'closed' };
+  const amount = yuanToCents(typeof body.total_amount === 'string' ? body.total_amount : undefined);
+  if (
+    body.out_trade_no !== outTradeNo ||
+    (body.trade_status !== 'TRADE_SUCCESS' && body.trade_status !== 'TRADE_FINISHED') ||
+    typeof body.trade_no !== 'string' ||
+    amount === null
+  )
+    throw unavailable(`the trade cannot be closed, and its query answers ${String(body.trade_status)}`);
+  return { state: 'paid', payment: { providerTxnId: body.trade_no, amount } };
 }

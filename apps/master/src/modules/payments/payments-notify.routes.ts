@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
 import { policy } from '../../plugins/route-policy.ts';
-import { alipayNotificationVerifies } from './alipay.ts';
+import { alipayNotificationVerifies, yuanToCents } from './alipay.ts';
 import { ALIPAY, readPaymentSettings, WXPAY } from './payment-settings.ts';
 import { settleRecharge } from './settle.ts';
 import { decryptResource, signedHeaders, type WxpayVerifier, wxpaySignatureProblem } from './wxpay.ts';
@@ -29,19 +29,12 @@ const header = (request: FastifyRequest) => (name: string) => {
   return typeof value === 'string' ? value : undefined;
 };
 
-/** `12.34` (yuan, as Alipay writes amounts) in cents, or null when it is not such an amount. */
-export function yuanToCents(text: string | undefined): number | null {
-  const match = /^(\d{1,10})(?:\.(\d{1,2}))?$/.exec(text ?? '');
-  if (!match) return null;
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-}
-
 /**
  * The providers' payment notifications: public (the providers hold no token), trusted only when
  * their signature verifies with the provider's key from the payment settings. A notification that
  * does not verify or does not match its order credits nothing and is logged.
  */
-export async function paymentNotifyRoutes(app: App, { db }: AppContext) {
+export async function paymentNotifyRoutes(app: App, { db, notifier }: AppContext) {
   await app.register(async (scope: App) => {
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
@@ -108,14 +101,13 @@ export async function paymentNotifyRoutes(app: App, { db }: AppContext) {
         if (typeof transaction.out_trade_no !== 'string' || typeof transaction.transaction_id !== 'string')
           return fail(400, 'out_trade_no or transaction_id is missing');
         const settled = await settleRecharge(
-          db,
+          { db, notifier, log: request.log },
           {
             channel: 'wxpay',
             outTradeNo: transaction.out_trade_no,
             amount: total,
             providerTxnId: transaction.transaction_id,
           },
-          request.log,
         );
         if (!settled.ok) return reply.status(400).send({ code: 'FAIL', message: settled.reason });
         return reply.status(200).send({ code: 'SUCCESS' });
@@ -165,9 +157,8 @@ export async function paymentNotifyRoutes(app: App, { db }: AppContext) {
         if (amount === null) return fail('total_amount is not an amount');
         if (!params.out_trade_no || !params.trade_no) return fail('out_trade_no or trade_no is missing');
         const settled = await settleRecharge(
-          db,
+          { db, notifier, log: request.log },
           { channel: 'alipay', outTradeNo: params.out_trade_no, amount, providerTxnId: params.trade_no },
-          request.log,
         );
         return settled.ok ? reply.status(200).send('success') : reply.status(400).send('fail');
       },

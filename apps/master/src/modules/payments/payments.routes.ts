@@ -18,10 +18,8 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
-import { requireAccess } from '../../plugins/admin-access.ts';
-import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
-import { policy } from '../../plugins/route-policy.ts';
+import { policy, scopeOf } from '../../plugins/route-policy.ts';
 import { readOrder } from '../billing/orders.repository.ts';
 import { alipayPrecreate } from './alipay.ts';
 import {
@@ -61,14 +59,14 @@ const SETTINGS: { provider: PaymentProvider<object>; schema: TSchema; descriptio
   },
 ];
 
-/** The caller's pending recharge order on `channel`, or a refusal naming order_id. */
+/** The caller's own pending recharge order on `channel` (never another user's), or a refusal naming order_id. */
 async function payableOrder(db: Kysely<Database>, request: FastifyRequest, orderId: number, channel: string) {
-  const { user } = caller(request);
+  const { userId } = scopeOf(request);
   const order = await db
     .selectFrom('orders')
     .select(['id', 'kind', 'channel', 'state', 'amount', 'out_trade_no'])
     .where('id', '=', orderId)
-    .where('user_id', '=', user.id)
+    .where('user_id', '=', userId)
     .executeTakeFirst();
   if (!order) throw new AppError('not_found', `order_id: order ${orderId} does not exist`);
   if (order.kind !== 'recharge' || order.channel !== channel)
@@ -83,21 +81,16 @@ async function payableOrder(db: Kysely<Database>, request: FastifyRequest, order
  * pre-orders that turn a customer's pending recharge order into a QR code to scan.
  */
 export async function paymentRoutes(app: App, { db }: AppContext) {
-  const preValidation = async (request: FastifyRequest) => requireAccess(request, [PERMISSIONS.adminSys]);
+  const sysAdmin = { policy: policy.admin(PERMISSIONS.adminSys) };
   for (const { provider, schema, description } of SETTINGS) {
     const path = `/v1/configs/global-0-payment-${provider.name}`;
     const shown = async () => ok(maskPaymentSecrets(provider, (await readPaymentSettings(db, provider)).value));
     const routeSchema = { tags, description, response: { 200: Envelope(schema) } };
-    app.get(
-      path,
-      { config: { policy: policy.admin(PERMISSIONS.adminSys) }, preValidation, schema: routeSchema },
-      shown,
-    );
+    app.get(path, { config: sysAdmin, schema: routeSchema }, shown);
     app.put(
       path,
       {
-        config: { policy: policy.admin(PERMISSIONS.adminSys) },
-        preValidation,
+        config: sysAdmin,
         schema: { ...routeSchema, body: schema },
       },
       async (request) => {
@@ -107,14 +100,10 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
         return shown();
       },
     );
-    app.delete(
-      path,
-      { config: { policy: policy.admin(PERMISSIONS.adminSys) }, preValidation, schema: routeSchema },
-      async () => {
-        await resetPaymentSettings(db, provider);
-        return shown();
-      },
-    );
+    app.delete(path, { config: sysAdmin, schema: routeSchema }, async () => {
+      await resetPaymentSettings(db, provider);
+      return shown();
+    });
   }
 
   const certsPath = '/v1/configs/global-0-payment-wxpay/certificates';
@@ -127,8 +116,7 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
   app.get(
     certsPath,
     {
-      config: { policy: policy.admin(PERMISSIONS.adminSys) },
-      preValidation,
+      config: sysAdmin,
       schema: {
         ...certsSchema,
         description:
@@ -140,8 +128,7 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
   app.post(
     `${certsPath}/refresh`,
     {
-      config: { policy: policy.admin(PERMISSIONS.adminSys) },
-      preValidation,
+      config: sysAdmin,
       schema: {
         ...certsSchema,
         description:
@@ -169,7 +156,7 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
   app.post(
     '/v1/wxpay/preorder',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: {
         tags,
         description:
@@ -190,7 +177,7 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
   app.post(
     '/v1/alipay/preorder',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: {
         tags,
         description: 'An Alipay precreate for the caller’s pending alipay recharge order: the qr_code to scan.',
@@ -222,7 +209,7 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
     },
     async (request) => {
       const refundId = await refundOrder(db, request.params.id, request.body);
-      return ok(await readOrder(db, { id: caller(request).user.id, isAdmin: true }, refundId));
+      return ok(await readOrder(db, scopeOf(request), refundId));
     },
   );
 }

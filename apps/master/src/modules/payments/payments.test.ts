@@ -6,10 +6,7 @@ import { type FakeAlipay, startFakeAlipay } from '../../test/fake-alipay.ts';
 import { type FakeWxpay, startFakeWxpay } from '../../test/fake-wxpay.ts';
 import { data } from '../../test/protection.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
-
-const WXPAY_SETTINGS = '/v1/configs/global-0-payment-wxpay';
-const ALIPAY_SETTINGS = '/v1/configs/global-0-payment-alipay';
-const NOTIFY_BASE = 'https://panel.example.com';
+import { ALIPAY_SETTINGS, alipaySettings, NOTIFY_BASE, WXPAY_SETTINGS, wxpaySettings } from './payments.fixtures.ts';
 
 interface Order {
   id: number;
@@ -21,29 +18,6 @@ interface Order {
   out_trade_no: string;
   provider_txn_id: string | null;
 }
-
-const wxpaySettings = (wxpay: FakeWxpay) => ({
-  enabled: true,
-  mchid: wxpay.merchant.mchid,
-  appid: wxpay.merchant.appid,
-  merchant_serial_no: wxpay.merchant.serialNo,
-  merchant_private_key: wxpay.merchant.privateKeyPem,
-  api_v3_key: wxpay.merchant.apiV3Key,
-  platform_cert: '',
-  platform_public_key: '',
-  platform_public_key_id: '',
-  notify_base_url: NOTIFY_BASE,
-  api_url: wxpay.url,
-});
-
-const alipaySettings = (alipay: FakeAlipay) => ({
-  enabled: true,
-  app_id: alipay.keys.appId,
-  app_private_key: alipay.keys.appPrivateKeyPem,
-  alipay_public_key: alipay.keys.alipayPublicKeyPem,
-  gateway_url: alipay.url,
-  notify_base_url: NOTIFY_BASE,
-});
 
 describe.each(DIALECTS)('online recharge on $dialect', (target) => {
   let wxpay: FakeWxpay;

@@ -130,19 +130,20 @@ export async function wxpayRequest(
 }
 
 /**
- * One signed POST to the API v3. A refusal (a 4xx/5xx answer with its code and message) is answered
- * as it is; an answer that is acted on must be signed by the platform. No answer, or one that is not
- * WeChat Pay's, throws: what happened there is unknown.
+ * One signed call to the API v3. A refusal (a 4xx/5xx answer with its code and message) is answered
+ * as it is; an answer that is acted on (an empty 204 too) must be signed by the platform. No answer,
+ * or one that is not WeChat Pay's, throws: what happened there is unknown.
  */
-async function wxpayPost(
+async function wxpayCall(
   settings: WxpaySettings,
   platform: WxpayVerifier,
+  method: 'GET' | 'POST',
   path: string,
-  request: object,
+  request?: object,
 ): Promise<WxpayAnswer> {
   let response: WxpayResponse;
   try {
-    response = await wxpayRequest(settings, 'POST', path, JSON.stringify(request));
+    response = await wxpayRequest(settings, method, path, request === undefined ? '' : JSON.stringify(request));
   } catch (error) {
     throw unavailable(`the API did not answer: ${error instanceof Error ? error.message : 'error'}`);
   }
@@ -150,7 +151,7 @@ async function wxpayPost(
   const ok = response.status >= 200 && response.status < 300;
   let answer: Record<string, unknown> = {};
   try {
-    answer = JSON.parse(text) as typeof answer;
+    if (text !== '' || !ok) answer = JSON.parse(text) as typeof answer;
   } catch {
     if (ok) throw unavailable('the answer is not JSON');
   }
@@ -167,6 +168,9 @@ async function wxpayPost(
   if (problem) throw unavailable(`the answer is not signed by WeChat Pay (${problem})`);
   return { ok: true, answer };
 }
+
+const wxpayPost = (settings: WxpaySettings, platform: WxpayVerifier, path: string, request: object) =>
+  wxpayCall(settings, platform, 'POST', path, request);
 
 const refusalText = (refusal: ProviderRefusal) => `${refusal.code} ${refusal.message}`.trim();
 
@@ -223,4 +227,44 @@ export async function wxpayRefund(
   if (answer.status !== 'SUCCESS' && answer.status !== 'PROCESSING')
     return { ok: false, refusal: { code: String(answer.status ?? 'UNKNOWN'), message: 'the refund was not made' } };
   return { ok: true, provider_refund_id: typeof answer.refund_id === 'string' ? answer.refund_id : null };
+}
+
+/**
+ * What a provider said when asked to close a pending order: closed (or never opened there, so it
+ * cannot be paid), paid already (with the payment, to be credited instead), or a refusal.
+ */
+export type CloseOutcome =
+  | { state: 'closed' }
+  | { state: 'paid'; payment: { providerTxnId: string; amount: number } }
+  | { state: 'refused'; refusal: ProviderRefusal };
+
+/**
+ * Closes an order (POST /v3/pay/transactions/out-trade-no/{out_trade_no}/close, 204 when closed).
+ * ORDERPAID ("treat it as a paid trade") asks the order (GET …/out-trade-no/{out_trade_no}) for the
+ * payment to credit; an order WeChat Pay never saw cannot be paid and counts as closed.
+ */
+export async function wxpayCloseOrder(
+  settings: WxpaySettings,
+  platform: WxpayVerifier,
+  outTradeNo: string,
+): Promise<CloseOutcome> {
+  const path = `/v3/pay/transactions/out-trade-no/${encodeURIComponent(outTradeNo)}`;
+  const closed = await wxpayPost(settings, platform, `${path}/close`, { mchid: settings.mchid });
+  if (closed.ok || closed.refusal.code === 'ORDER_NOT_EXIST' || closed.refusal.code === 'ORDER_CLOSED')
+    return { state: 'closed' };
+  if (closed.refusal.code !== 'ORDERPAID') return { state: 'refused', refusal: closed.refusal };
+  const queried = await wxpayCall(settings, platform, 'GET', `${path}?mchid=${encodeURIComponent(settings.mchid)}`);
+  if (!queried.ok) return { state: 'refused', refusal: queried.refusal };
+  const { answer } = queried;
+  const amount = answer.amount as { total?: unknown; currency?: unknown } | undefined;
+  if (
+    answer.out_trade_no !== outTradeNo ||
+    answer.trade_state !== 'SUCCESS' ||
+    typeof answer.transaction_id !== 'string' ||
+    amount?.currency !== 'CNY' ||
+    typeof amount.total !== 'number' ||
+    !Number.isSafeInteger(amount.total)
+  )
+    throw unavailable(`the order is said to be paid, but its query answers ${String(answer.trade_state)}`);
+  return { state: 'paid', payment: { providerTxnId: answer.transaction_id, amount: amount.total } };
 }
