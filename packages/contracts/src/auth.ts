@@ -113,7 +113,12 @@ export const SiteSysConfig = Type.Object({
 export type SiteSysConfig = Static<typeof SiteSysConfig>;
 
 /** GET /v1/common/auth: the current session. */
-export const Session = Type.Object({ user: User, expires_at: Type.String({ format: 'date-time' }) });
+export const Session = Type.Object({
+  user: User,
+  expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'when the session ends; null for an API key, which lasts until it is rotated or deleted',
+  }),
+});
 export type Session = Static<typeof Session>;
 
 /** POST /v1/common/auth: a new token replaces the one sent, which stops working. */

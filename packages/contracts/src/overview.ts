@@ -1,5 +1,6 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { OrderKindFilter } from './orders.ts';
+import { PERMISSIONS, type Permission } from './permissions.ts';
 import { UsageDate } from './usage.ts';
 
 /** The overview pages (`home`, `admin-home`) load in one call each; the count calls feed admin trend charts. */
@@ -40,21 +41,55 @@ export const TopSite = Type.Object({
 });
 export type TopSite = Static<typeof TopSite>;
 
+const { adminFinance, adminNode, adminPackage, adminSys, adminUser } = PERMISSIONS;
+
+/**
+ * The codes (any one of them) an admin holds to see each figure of the admin home: the master
+ * answers null for the others and the dashboard hides their cards. Sites, streams and the top sites
+ * are customers' service (admin:user); the traffic of the fleet is the nodes' and the customers'.
+ */
+export const ADMIN_OVERVIEW_ACCESS = {
+  nodes: [adminNode],
+  sites: [adminUser],
+  streams: [adminUser],
+  users: [adminUser, adminSys],
+  new_users_today: [adminUser, adminSys],
+  packages_sold_today: [adminPackage],
+  orders_today: [adminFinance],
+  today: [adminNode, adminUser],
+  trend: [adminNode, adminUser],
+  top_sites: [adminUser],
+} as const satisfies Record<string, readonly Permission[]>;
+
+/** The codes of the admin home's count series, by route (the same areas as the figures). */
+export const ADMIN_COUNT_ACCESS = {
+  '/v1/new-user/count': ADMIN_OVERVIEW_ACCESS.new_users_today,
+  '/v1/package-sold/count': ADMIN_OVERVIEW_ACCESS.packages_sold_today,
+  '/v1/order/count': ADMIN_OVERVIEW_ACCESS.orders_today,
+} as const;
+
+/** A figure the caller may not see is null (see ADMIN_OVERVIEW_ACCESS). */
+const Held = <T extends TSchema>(schema: T, figure: keyof typeof ADMIN_OVERVIEW_ACCESS) =>
+  Type.Union([schema, Type.Null()], {
+    description: `null unless the admin holds ${ADMIN_OVERVIEW_ACCESS[figure].join(' or ')}`,
+  });
+
 export const AdminOverview = Type.Object({
-  nodes: Type.Object({ total: Count, online: Count, offline: Count }),
-  sites: Count,
-  streams: Count,
+  nodes: Held(Type.Object({ total: Count, online: Count, offline: Count }), 'nodes'),
+  sites: Held(Count, 'sites'),
+  streams: Held(Count, 'streams'),
   /** Ordinary users (type 2). */
-  users: Count,
-  new_users_today: Count,
-  /** Zero until packages and orders exist. */
-  packages_sold_today: Count,
-  orders_today: Count,
-  today: TrafficToday,
+  users: Held(Count, 'users'),
+  new_users_today: Held(Count, 'new_users_today'),
+  /** User packages made today (bought or granted). */
+  packages_sold_today: Held(Count, 'packages_sold_today'),
+  /** Orders paid today. */
+  orders_today: Held(Count, 'orders_today'),
+  today: Held(TrafficToday, 'today'),
   /** The last days' traffic of every site, oldest first. */
-  trend: Type.Array(TrafficDay),
+  trend: Held(Type.Array(TrafficDay), 'trend'),
   /** Today's sites with the most traffic out. */
-  top_sites: Type.Array(TopSite),
+  top_sites: Held(Type.Array(TopSite), 'top_sites'),
 });
 export type AdminOverview = Static<typeof AdminOverview>;
 

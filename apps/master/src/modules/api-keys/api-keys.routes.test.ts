@@ -65,6 +65,9 @@ describe.each(DIALECTS)('API keys on $dialect', (target) => {
     const key = await issue({ scope: 'read' });
     const me = await withKey(key.token, 'GET', '/v1/user');
     expect(me.body.data).toMatchObject({ username: 'alice' });
+    // A key has no session end: the session read says so rather than failing on a date.
+    const session = await withKey(key.token, 'GET', '/v1/common/auth');
+    expect(session.body).toMatchObject({ code: 0, data: { user: { account: 'alice' }, expires_at: null } });
     const write = await withKey(key.token, 'PUT', '/v1/user', { body: { name: 'Mallory' } });
     expect(write).toMatchObject({ status: 403, body: { code: 'forbidden', msg: 'this API key is read-only' } });
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/databases.ts';
-import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { data } from '../../test/protection.ts';
+import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { saveSetting } from '../settings/settings.service.ts';
 import { setUserStatus } from '../users/users.repository.ts';
 import { hashToken } from './tokens.ts';
@@ -79,6 +80,46 @@ describe.each(DIALECTS)('sign-in and sessions on $dialect', (target) => {
     expect(next).not.toBe(token);
     expect((await test.call('GET', '/v1/user', { token: next })).body.code).toBe(0);
     expect((await test.call('GET', '/v1/user', { token })).body.code).toBe('login_required');
+  });
+
+  it('keeps an impersonation session marked and its end on refresh: no API key, writes logged with the admin', async () => {
+    const admin = await test.login('admin', ADMIN_PASSWORD);
+    await addUser(test, 'alice');
+    const ids = await test.database.db.selectFrom('users').select(['id', 'username']).execute();
+    const aliceId = Number(ids.find((row) => row.username === 'alice')?.id);
+    const adminId = Number(ids.find((row) => row.username === 'admin')?.id);
+    const made = data<{ access_token: string; expires_at: string }>(
+      await test.call('POST', `/v1/users/${aliceId}/impersonate`, { token: admin }),
+    );
+    const refreshed = data<{ access_token: string; expires_at: string }>(
+      await test.call('POST', '/v1/common/auth', { token: made.access_token }),
+    );
+    expect(refreshed.expires_at).toBe(made.expires_at);
+    const as = refreshed.access_token;
+    expect((await test.call('GET', '/v1/common/auth', { token: as })).body.data).toMatchObject({
+      user: { account: 'alice' },
+      expires_at: made.expires_at,
+    });
+    // A refresh of the refreshed token ends no later either.
+    const again = data<{ access_token: string; expires_at: string }>(
+      await test.call('POST', '/v1/common/auth', { token: as }),
+    );
+    expect(again.expires_at).toBe(made.expires_at);
+    const key = await test.call('POST', '/v1/api-key', { token: again.access_token, body: { scope: 'write' } });
+    expect(key.body.code).toBe('forbidden');
+    expect(await test.database.db.selectFrom('api_keys').select('id').execute()).toEqual([]);
+    data(await test.call('PUT', '/v1/user', { token: again.access_token, body: { name: 'Seen by support' } }));
+    const logged = await test.database.db
+      .selectFrom('op_logs')
+      .select(['user_id', 'impersonator_id', 'action'])
+      .where('user_id', '=', aliceId)
+      .orderBy('id')
+      .execute();
+    expect(logged.map((row) => [row.action, Number(row.impersonator_id)])).toEqual([
+      ['session.refresh', adminId],
+      ['session.refresh', adminId],
+      ['user.update', adminId],
+    ]);
   });
 
   it('refuses the tokens of a user once disabled, and their next sign-in', async () => {

@@ -132,25 +132,24 @@ export async function publicAuthRoutes(app: App, { db, messenger, notifier, secr
 export async function sessionRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/common/auth',
-    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(Session) } } },
+    { config: { policy: policy.self }, schema: { tags, response: { 200: Envelope(Session) } } },
     async (request) => {
-      const { user, expiresAt } = caller(request);
-      return ok({ user: presentUser(user), expires_at: new Date(expiresAt).toISOString() });
+      const { user, expiresAt, apiKey } = caller(request);
+      return ok({ user: presentUser(user), expires_at: apiKey ? null : new Date(expiresAt).toISOString() });
     },
   );
 
   app.post(
     '/v1/common/auth',
-    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(RefreshedToken) } } },
+    { config: { policy: policy.self }, schema: { tags, response: { 200: Envelope(RefreshedToken) } } },
     async (request) => {
-      const { user, sessionId } = caller(request);
-      return ok(await refreshSession(db, user, sessionId, clientInfo(request)));
+      return ok(await refreshSession(db, caller(request), clientInfo(request)));
     },
   );
 
   app.delete(
     '/v1/common/auth',
-    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(Type.Null()) } } },
+    { config: { policy: policy.self }, schema: { tags, response: { 200: Envelope(Type.Null()) } } },
     async (request) => {
       await revokeSession(db, caller(request).sessionId, Date.now());
       return ok(null);

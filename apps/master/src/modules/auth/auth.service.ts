@@ -9,6 +9,7 @@ import { findUserByAccount, presentUser, type UserRow } from '../users/users.rep
 import { solveImageCaptcha } from './image-captcha.ts';
 import { captchaRequired, ipThrottled, recentFailures, recordLoginAttempt } from './login-guard.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { sessionCache } from './session-cache.ts';
 import { insertSession, revokeSession } from './sessions.repository.ts';
 import { hashToken, newToken } from './tokens.ts';
 
@@ -98,9 +99,36 @@ export async function login(
   return openSession(db, user, client);
 }
 
-/** Refresh: a new token replaces the one presented, which stops working at once. */
-export async function refreshSession(db: Kysely<Database>, user: UserRow, sessionId: number, client: ClientInfo) {
-  const next = await openSession(db, user, client);
-  await revokeSession(db, sessionId, Date.now());
-  return { access_token: next.access_token, expires_at: next.expires_at };
+/** The session a refresh replaces: whose it is, until when, and who opened it on the user's behalf. */
+export interface RefreshedFrom {
+  user: UserRow;
+  sessionId: number;
+  expiresAt: number;
+  impersonatorId?: number | null | undefined;
+}
+
+/**
+ * Refresh: a new token replaces the one presented, which stops working at once. A session an admin
+ * opened as the user (impersonation) stays one: the new token carries the same admin and ends when the
+ * old one would have, so a refresh never turns it into a longer or unmarked session.
+ */
+export async function refreshSession(db: Kysely<Database>, from: RefreshedFrom, client: ClientInfo) {
+  const token = newToken();
+  const now = Date.now();
+  const impersonatorId = from.impersonatorId ?? null;
+  const expiresAt = impersonatorId === null ? now + sessionTtlMs(await loadSettings(db)) : from.expiresAt;
+  await db.transaction().execute(async (trx) => {
+    await insertSession(trx, {
+      userId: from.user.id,
+      tokenHash: hashToken(token),
+      ...client,
+      now,
+      expiresAt,
+      impersonatorId,
+    });
+    await revokeSession(trx, from.sessionId, now);
+  });
+  // Forget again after commit: a read between the in-transaction forget and the commit saw the old row.
+  sessionCache.forgetSession(from.sessionId);
+  return { access_token: token, expires_at: new Date(expiresAt).toISOString() };
 }

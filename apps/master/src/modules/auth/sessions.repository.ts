@@ -9,6 +9,8 @@ export interface NewSession {
   userAgent: string;
   now: number;
   expiresAt: number;
+  /** The admin signed in as the user (impersonation); absent for the user's own sign-in. */
+  impersonatorId?: number | null;
 }
 
 export async function insertSession(db: Kysely<Database>, session: NewSession): Promise<void> {
@@ -16,6 +18,7 @@ export async function insertSession(db: Kysely<Database>, session: NewSession): 
     .insertInto('sessions')
     .values({
       user_id: session.userId,
+      impersonator_id: session.impersonatorId ?? null,
       token_hash: session.tokenHash,
       ip: session.ip,
       user_agent: session.userAgent.slice(0, 512),

@@ -13,7 +13,7 @@ import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
-import { isUserAdmin, requireUserAdmin } from '../two-factor/user-admin-access.ts';
+import { ownerOf } from '../tenancy.ts';
 import { listCertificationsFor, reviewCertificationRequest, submitCertification } from './certify.service.ts';
 
 const tags = ['certify'];
@@ -23,7 +23,7 @@ export async function certifyRoutes(app: App, { db }: AppContext) {
   app.post(
     '/v1/user/certify',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: {
         tags,
         summary: 'Ask for certification: a person (resident ID number) or a company (unified social credit code)',
@@ -37,7 +37,7 @@ export async function certifyRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/user/certify',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser, PERMISSIONS.adminSys) },
       schema: {
         tags,
         summary:
@@ -46,14 +46,7 @@ export async function certifyRoutes(app: App, { db }: AppContext) {
         response: { 200: Envelope(ListResult(Certification)) },
       },
     },
-    async (request) =>
-      ok(
-        await listCertificationsFor(
-          db,
-          { userId: caller(request).user.id, admin: isUserAdmin(request) },
-          request.query,
-        ),
-      ),
+    async (request) => ok(await listCertificationsFor(db, ownerOf(request), request.query)),
   );
 
   app.put(
@@ -68,9 +61,7 @@ export async function certifyRoutes(app: App, { db }: AppContext) {
         response: { 200: Envelope(Certification) },
       },
     },
-    async (request) => {
-      requireUserAdmin(request);
-      return ok(await reviewCertificationRequest(db, caller(request).user.id, request.params.id, request.body));
-    },
+    async (request) =>
+      ok(await reviewCertificationRequest(db, caller(request).user.id, request.params.id, request.body)),
   );
 }

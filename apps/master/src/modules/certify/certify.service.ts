@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { sessionCache } from '../auth/session-cache.ts';
+import type { Owner } from '../tenancy.ts';
 import {
   type CertificationRow,
   findCertification,
@@ -56,20 +57,20 @@ export async function submitCertification(db: Kysely<Database>, userId: number, 
   }
 }
 
-/** GET /v1/user/certify: a user's own requests (masked); an admin's view of everyone's, or one user's. */
-export async function listCertificationsFor(
-  db: Kysely<Database>,
-  viewer: { userId: number; admin: boolean },
-  query: CertifyQuery,
-) {
-  if (!viewer.admin && query.user_id !== undefined && query.user_id !== viewer.userId) {
+/**
+ * GET /v1/user/certify: a user's own requests (masked); for an admin whose scope reaches every user
+ * (admin:user or admin:sys), everyone's, or one user's.
+ */
+export async function listCertificationsFor(db: Kysely<Database>, owner: Owner, query: CertifyQuery) {
+  const every = owner.kind === 'admin';
+  if (!every && query.user_id !== undefined && query.user_id !== owner.userId) {
     throw new AppError('forbidden', "user_id: only an administrator reads another user's certification");
   }
   const limit = query.limit ?? 20;
   const offset = ((query.page ?? 1) - 1) * limit;
-  const filter = { userId: viewer.admin ? query.user_id : viewer.userId, state: query.state };
+  const filter = { userId: every ? query.user_id : owner.userId, state: query.state };
   const { list, total } = await listCertifications(db, filter, { offset, limit });
-  return { list: list.map((row) => presentCertification(row, viewer.admin ? 'admin' : 'owner')), total };
+  return { list: list.map((row) => presentCertification(row, every ? 'admin' : 'owner')), total };
 }
 
 /** PUT /v1/user/certify/{id} (admin): approve, or reject with a reason; approval certifies the user. */

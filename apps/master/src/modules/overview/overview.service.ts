@@ -1,4 +1,5 @@
 import {
+  ADMIN_OVERVIEW_ACCESS,
   type AdminOverview,
   type CountSeries,
   type CountSeriesQuery,
@@ -13,8 +14,10 @@ import type { Kysely } from 'kysely';
 import type { EventStore } from '../../db/events.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import type { Database } from '../../db/schema.ts';
+import { holds } from '../../plugins/route-policy.ts';
 import { OFFLINE_AFTER_MS } from '../nodes/nodes.repository.ts';
 import { DAY_MS, dateOf, dayRange, dayStart } from '../usage/billing.ts';
+import type { UserRow } from '../users/user-row.ts';
 import {
   countRows,
   countUsers,
@@ -51,23 +54,38 @@ async function trafficTrend(stores: OverviewStores, siteIds: readonly number[] |
   return { trend, today: byDay.get(today) ?? ZERO };
 }
 
-/** The admin's home: the fleet, the counts, today's traffic with its trend and top sites. */
-export async function adminOverview(stores: OverviewStores, now: number): Promise<AdminOverview> {
+/** A figure when the viewer holds one of its codes, otherwise null (and no query is made for it). */
+const figure = <T>(viewer: UserRow, name: keyof typeof ADMIN_OVERVIEW_ACCESS, read: () => Promise<T>) =>
+  holds(viewer, ADMIN_OVERVIEW_ACCESS[name]) ? read() : Promise.resolve(null);
+
+/** Today's count from a per-day series (one day asked, at most one row). */
+const todayOf = (rows: readonly { count: number }[]) => rows.reduce((sum, row) => sum + row.count, 0);
+
+/**
+ * The admin's home: the fleet, the counts, today's traffic with its trend and top sites; each only
+ * for an admin holding a code of its area (ADMIN_OVERVIEW_ACCESS), null otherwise.
+ */
+export async function adminOverview(stores: OverviewStores, viewer: UserRow, now: number): Promise<AdminOverview> {
   const today = dayStart(now);
-  const [nodes, sites, streams, users, newUsers, traffic, top] = await Promise.all([
-    nodeCounts(stores.db, now - OFFLINE_AFTER_MS),
-    countRows(stores.db, 'sites'),
-    countRows(stores.db, 'streams'),
-    countUsers(stores.db),
-    countUsers(stores.db, today),
-    trafficTrend(stores, 'all', now),
-    topSitesOfDay(stores.events.db, today / 1000, OVERVIEW_LIMITS.topSites),
+  const [nodes, sites, streams, users, newUsers, packagesSold, orders, traffic, top] = await Promise.all([
+    figure(viewer, 'nodes', () => nodeCounts(stores.db, now - OFFLINE_AFTER_MS)),
+    figure(viewer, 'sites', () => countRows(stores.db, 'sites')),
+    figure(viewer, 'streams', () => countRows(stores.db, 'streams')),
+    figure(viewer, 'users', () => countUsers(stores.db)),
+    figure(viewer, 'new_users_today', () => countUsers(stores.db, today)),
+    figure(viewer, 'packages_sold_today', async () =>
+      todayOf(await packagesSoldPerDay(stores.db, today, today + DAY_MS)),
+    ),
+    figure(viewer, 'orders_today', async () => todayOf(await paidOrdersPerDay(stores.db, today, today + DAY_MS))),
+    // Today's figures and the trend come from one read, under the same codes.
+    figure(viewer, 'trend', () => trafficTrend(stores, 'all', now)),
+    figure(viewer, 'top_sites', () => topSitesOfDay(stores.events.db, today / 1000, OVERVIEW_LIMITS.topSites)),
   ]);
   const siteRows = new Map(
     (
       await sitesByIds(
         stores.db,
-        top.map((row) => row.site_id),
+        (top ?? []).map((row) => row.site_id),
       )
     ).map((row) => [row.id, row]),
   );
@@ -77,17 +95,17 @@ export async function adminOverview(stores: OverviewStores, now: number): Promis
     streams,
     users,
     new_users_today: newUsers,
-    // No package or order tables exist yet: nothing has been sold or ordered.
-    packages_sold_today: 0,
-    orders_today: 0,
-    today: traffic.today,
-    trend: traffic.trend,
+    packages_sold_today: packagesSold,
+    orders_today: orders,
+    today: traffic?.today ?? null,
+    trend: traffic?.trend ?? null,
     // A site deleted today keeps its traffic under its id, without a domain.
-    top_sites: top.map((row) => ({
-      ...row,
-      domain: siteRows.get(row.site_id)?.domain ?? '',
-      user_id: siteRows.get(row.site_id)?.user_id ?? 0,
-    })),
+    top_sites:
+      top?.map((row) => ({
+        ...row,
+        domain: siteRows.get(row.site_id)?.domain ?? '',
+        user_id: siteRows.get(row.site_id)?.user_id ?? 0,
+      })) ?? null,
   };
 }
 

@@ -13,7 +13,7 @@ export async function profileRoutes(app: App, { db, messenger }: AppContext) {
   app.post(
     '/v1/user/email-captcha',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: {
         tags,
         summary: 'Send a code to a new email address of the signed-in user (rate limited)',
@@ -27,7 +27,7 @@ export async function profileRoutes(app: App, { db, messenger }: AppContext) {
   app.post(
     '/v1/user/phone-captcha',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: {
         tags,
         summary: 'Send an SMS code to a new phone number of the signed-in user (rate limited)',

@@ -32,6 +32,15 @@ describe.each(DIALECTS)('two-factor sign-in on $dialect', (target) => {
     return { token, secret, recoveryCodes: recovery_codes };
   }
 
+  /** Turns two-factor sign-in on for the signed-in user of `token`. */
+  async function turnOn(token: string, password: string) {
+    const started = await test.call('POST', '/v1/user/two-factor', { token, body: { password } });
+    const { secret } = started.body.data as { secret: string };
+    expect((await test.call('PUT', '/v1/user/two-factor', { token, body: { code: codeFor(secret) } })).body.code).toBe(
+      0,
+    );
+  }
+
   const lastLogin = async () =>
     test.database.db
       .selectFrom('login_attempts')
@@ -221,6 +230,44 @@ describe.each(DIALECTS)('two-factor sign-in on $dialect', (target) => {
     );
   });
 
+  it("is not reset by a sub-admin on an admin holding a code it lacks, nor by anyone on the root admin's", async () => {
+    const admin = await test.login('admin', ADMIN_PASSWORD);
+    const staff = async (username: string, access: string[]) => {
+      const made = await test.call('POST', '/v1/users', {
+        token: admin,
+        body: { username, password: `${username}-pass`, type: 1, access },
+      });
+      return { id: (made.body.data as { id: number }).id, token: await test.login(username, `${username}-pass`) };
+    };
+    const helper = await staff('helper', ['admin:user']);
+    const ops = await staff('ops', ['admin:user', 'admin:node']);
+    const rootId = Number(
+      (
+        await test.database.db
+          .selectFrom('users')
+          .select('id')
+          .where('username', '=', 'admin')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    await turnOn(ops.token, 'ops-pass');
+    await turnOn(admin, ADMIN_PASSWORD);
+    const onOps = await test.call('DELETE', `/v1/users/${ops.id}/two-factor`, { token: helper.token });
+    expect(onOps.body).toMatchObject({ code: 'forbidden', msg: 'id: ops holds admin:node, which you do not hold' });
+    for (const token of [helper.token, ops.token]) {
+      const onRoot = await test.call('DELETE', `/v1/users/${rootId}/two-factor`, { token });
+      expect(onRoot.body).toMatchObject({
+        code: 'forbidden',
+        msg: 'id: admin is the root admin; only the root admin changes it',
+      });
+    }
+    for (const id of [ops.id, rootId]) {
+      const status = await test.call('GET', `/v1/users/${id}/two-factor`, { token: admin });
+      expect(status.body.data).toMatchObject({ enabled: true });
+    }
+    expect((await test.call('DELETE', `/v1/users/${ops.id}/two-factor`, { token: admin })).body.code).toBe(0);
+  });
+
   it('lets an admin signed in as the user read it but not change it', async () => {
     const { secret } = await enable();
     const alice = await test.database.db
@@ -233,10 +280,7 @@ describe.each(DIALECTS)('two-factor sign-in on $dialect', (target) => {
     const as = (made.body.data as { access_token: string }).access_token;
     expect((await test.call('GET', '/v1/user/two-factor', { token: as })).body.data).toMatchObject({ enabled: true });
     const off = await test.call('DELETE', '/v1/user/two-factor', { token: as, body: { code: codeFor(secret, 1) } });
-    expect(off.body).toMatchObject({
-      code: 'forbidden',
-      msg: 'an admin signed in as this user cannot change their two-factor sign-in',
-    });
+    expect(off.body).toMatchObject({ code: 'forbidden', msg: 'an admin signed in as this user cannot do this' });
     const codes = await test.call('POST', '/v1/user/two-factor/recovery-codes', {
       token: as,
       body: { password: 'alice-pass' },

@@ -9,10 +9,8 @@ import {
   TwoFactorSetup,
   TwoFactorStatus,
 } from '@rampart/contracts';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
@@ -26,25 +24,18 @@ import {
   resetTwoFactor,
   startTwoFactor,
 } from './two-factor.service.ts';
-import { requireUserAdmin } from './user-admin-access.ts';
 
 const tags = ['two-factor'];
 
-/** The user themselves: an admin signed in as the user (impersonation) reads it but changes nothing. */
-function owner(request: FastifyRequest) {
-  const current = caller(request);
-  if (current.impersonatorId) {
-    throw new AppError('forbidden', 'an admin signed in as this user cannot change their two-factor sign-in');
-  }
-  return current;
-}
-
-/** The signed-in user's own two-factor sign-in, and the admin's reset of a user's. */
+/**
+ * The signed-in user's own two-factor sign-in (an admin signed in as the user reads it but changes
+ * nothing), and the admin's reset of a user's.
+ */
 export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
   app.get(
     '/v1/user/two-factor',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: { tags, summary: 'Whether two-factor sign-in is on', response: { 200: Envelope(TwoFactorStatus) } },
     },
     async (request) => ok(await readTwoFactor(db, caller(request).user.id)),
@@ -53,7 +44,7 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
   app.post(
     '/v1/user/two-factor',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.selfNotImpersonated },
       schema: {
         tags,
         summary: 'Start: a new TOTP secret and its otpauth:// URI, shown once',
@@ -61,13 +52,13 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
         response: { 200: Envelope(TwoFactorSetup) },
       },
     },
-    async (request) => ok(await startTwoFactor(db, secrets, owner(request).user, request.body.password)),
+    async (request) => ok(await startTwoFactor(db, secrets, caller(request).user, request.body.password)),
   );
 
   app.put(
     '/v1/user/two-factor',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.selfNotImpersonated },
       schema: {
         tags,
         summary: 'Confirm with a code from the app: turns it on and answers ten recovery codes, shown once',
@@ -75,13 +66,13 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
         response: { 200: Envelope(RecoveryCodes) },
       },
     },
-    async (request) => ok(await confirmTwoFactor(db, secrets, owner(request).user.id, request.body.code)),
+    async (request) => ok(await confirmTwoFactor(db, secrets, caller(request).user.id, request.body.code)),
   );
 
   app.post(
     '/v1/user/two-factor/recovery-codes',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.selfNotImpersonated },
       schema: {
         tags,
         summary: 'Ten new recovery codes in place of the old ones (a current code or the password)',
@@ -89,13 +80,13 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
         response: { 200: Envelope(RecoveryCodes) },
       },
     },
-    async (request) => ok(await newRecoveryCodes(db, secrets, owner(request).user, request.body)),
+    async (request) => ok(await newRecoveryCodes(db, secrets, caller(request).user, request.body)),
   );
 
   app.delete(
     '/v1/user/two-factor',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.selfNotImpersonated },
       schema: {
         tags,
         summary: 'Turn it off (a current code or the password)',
@@ -104,7 +95,7 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
       },
     },
     async (request) => {
-      await disableTwoFactor(db, secrets, owner(request).user, request.body ?? {});
+      await disableTwoFactor(db, secrets, caller(request).user, request.body ?? {});
       return ok(null);
     },
   );
@@ -120,10 +111,7 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
         response: { 200: Envelope(TwoFactorStatus) },
       },
     },
-    async (request) => {
-      requireUserAdmin(request);
-      return ok(await readUserTwoFactor(db, request.params.id));
-    },
+    async (request) => ok(await readUserTwoFactor(db, request.params.id)),
   );
 
   app.delete(
@@ -133,14 +121,13 @@ export async function twoFactorRoutes(app: App, { db, secrets }: AppContext) {
       schema: {
         tags,
         summary:
-          "Admin (admin:user or admin:sys): reset a user's two-factor sign-in, for one who lost the app and the codes",
+          "Admin (admin:user or admin:sys): reset a user's two-factor sign-in, for one who lost the app and the codes; not of an admin holding a code the caller lacks, nor of the root admin",
         params: IdParams,
         response: { 200: Envelope(Type.Null()) },
       },
     },
     async (request) => {
-      requireUserAdmin(request);
-      await resetTwoFactor(db, request.params.id);
+      await resetTwoFactor(db, caller(request).user, request.params.id);
       return ok(null);
     },
   );

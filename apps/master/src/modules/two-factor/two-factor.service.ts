@@ -13,6 +13,7 @@ import type { SecretBox } from '../../secrets.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { loadSettings } from '../settings/settings.service.ts';
+import { checkManage } from '../users/manage-rules.ts';
 import { findUserById, type UserRow } from '../users/users.repository.ts';
 import { base32Decode, base32Encode, matchTotp, newTotpKey, otpauthUri } from './totp.ts';
 import {
@@ -210,8 +211,13 @@ export async function readUserTwoFactor(db: Kysely<Database>, userId: number) {
   return readTwoFactor(db, userId);
 }
 
-/** DELETE /v1/users/{id}/two-factor (admin): for a user who lost the phone and the recovery codes. */
-export async function resetTwoFactor(db: Kysely<Database>, userId: number) {
-  if (!(await findUserById(db, userId))) throw new AppError('not_found', `id: no user ${userId}`);
+/**
+ * DELETE /v1/users/{id}/two-factor (admin): for a user who lost the phone and the recovery codes;
+ * the rules between admins (manage-rules.ts) decide whose the actor may reset.
+ */
+export async function resetTwoFactor(db: Kysely<Database>, actor: UserRow, userId: number) {
+  const target = await findUserById(db, userId);
+  if (!target) throw new AppError('not_found', `id: no user ${userId}`);
+  await checkManage(db, actor, target);
   if (!(await deleteTwoFactor(db, userId))) throw new AppError('not_found', 'two-factor sign-in is off for this user');
 }

@@ -18,7 +18,7 @@ import { changeUserGroup, createUserGroup, readUserGroup, removeUserGroup } from
 
 const tags = ['user-groups'];
 
-/** User groups (spec §7: CRUD on /v1/user-groups and /{id}); gated by plugins/admin-access.ts. */
+/** User groups (spec §7: CRUD on /v1/user-groups and /{id}), for admins holding admin:user or admin:sys. */
 export async function userGroupRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/user-groups',

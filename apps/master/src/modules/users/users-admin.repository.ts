@@ -160,8 +160,11 @@ export const findAdminUser = (db: Kysely<Database>, id: number) =>
     .executeTakeFirst();
 
 /** The users of `ids` that exist. */
-export const existingUserIds = async (db: Kysely<Database>, ids: readonly number[]) =>
-  (await db.selectFrom('users').select('id').where('id', 'in', ids).execute()).map((row) => Number(row.id));
+/** The users of these ids that exist, with what the rules between admins weigh (manage-rules.ts). */
+export const findManagedUsers = async (db: Kysely<Database>, ids: readonly number[]) =>
+  (await db.selectFrom('users').select(['id', 'username', 'type', 'access']).where('id', 'in', ids).execute()).map(
+    (row) => ({ ...row, id: Number(row.id) }),
+  );
 
 export async function setUsersStatus(
   db: Kysely<Database>,
@@ -250,31 +253,4 @@ export async function belongingsOf(db: Kysely<Database>, userId: number): Promis
 export async function deleteUserRow(db: Kysely<Database>, id: number) {
   await db.deleteFrom('users').where('id', '=', id).execute();
   sessionCache.forgetUser(id);
-}
-
-/** A session of `userId` opened by the admin `impersonatorId`; its writes carry both in the operation log. */
-export async function insertImpersonationSession(
-  db: Kysely<Database>,
-  session: {
-    userId: number;
-    impersonatorId: number;
-    tokenHash: string;
-    ip: string;
-    userAgent: string;
-    now: number;
-    expiresAt: number;
-  },
-) {
-  await db
-    .insertInto('sessions')
-    .values({
-      user_id: session.userId,
-      impersonator_id: session.impersonatorId,
-      token_hash: session.tokenHash,
-      ip: session.ip,
-      user_agent: session.userAgent.slice(0, 512),
-      created_at: session.now,
-      expires_at: session.expiresAt,
-    })
-    .execute();
 }

@@ -327,23 +327,125 @@ describe.each(DIALECTS)('admin users on $dialect', (target) => {
     expect((await test.call('GET', '/v1/user', { token: admin })).body.code).toBe(0);
   });
 
-  it('lets a sub-admin grant only the codes they hold and leaves wider admins alone', async () => {
-    await create({ username: 'helper', password: 'helper-pass', type: 1, access: ['admin:user'] });
-    const wide = await create({ username: 'ops', password: 'ops-pass-1', type: 1, access: ['admin:node'] });
-    const helper = await test.login('helper', 'helper-pass');
+  /** An admin made by the root admin, signed in. */
+  const staff = async (username: string, access: string[]) => {
+    const made = await create({ username, password: `${username}-pass`, type: 1, access });
+    return { id: made.id, token: await test.login(username, `${username}-pass`) };
+  };
+  const read = async (id: number) =>
+    data<{ name: string; type: number; access: string[]; group: number | null; status: string }>(
+      await test.call('GET', `/v1/users/${id}`, { token: admin }),
+    );
+
+  it('lets a sub-admin grant only the codes they hold', async () => {
+    const lead = await staff('lead', ['admin:sys', 'admin:user']);
     const grant = await test.call('POST', '/v1/users', {
-      token: helper,
+      token: lead.token,
       body: { username: 'ops2', password: 'secret-1', type: 1, access: ['admin:node'] },
     });
     expect(grant.body).toMatchObject({ code: 'forbidden', msg: 'access: you cannot grant admin:node' });
     const narrow = await test.call('POST', '/v1/users', {
-      token: helper,
+      token: lead.token,
       body: { username: 'ops3', password: 'secret-1', type: 1, access: ['admin:user'] },
     });
     expect(narrow.body.code).toBe(0);
-    const edit = await test.call('PUT', `/v1/users/${wide.id}`, { token: helper, body: { name: 'x' } });
-    expect(edit.body).toMatchObject({ code: 'forbidden', msg: 'access: you cannot grant admin:node' });
-    expect((await test.call('GET', '/v1/nodes', { token: helper })).body.code).toBe('forbidden');
+    const widen = await test.call('PUT', `/v1/users/${data(narrow).id}`, {
+      token: lead.token,
+      body: { access: ['admin:user', 'admin:finance'] },
+    });
+    expect(widen.body).toMatchObject({ code: 'forbidden', msg: 'access: you cannot grant admin:finance' });
+    expect((await test.call('GET', '/v1/nodes', { token: lead.token })).body.code).toBe('forbidden');
+  });
+
+  it('lets only an admin holding admin:sys make or unmake an admin', async () => {
+    const helper = await staff('helper', ['admin:user']);
+    const peer = await staff('peer', ['admin:user']);
+    const customer = await create({ username: 'carl', password: 'secret-1' });
+    const refusal = { code: 'forbidden', msg: 'type: only an admin holding admin:sys makes or unmakes an admin' };
+    const made = await test.call('POST', '/v1/users', {
+      token: helper.token,
+      body: { username: 'boss', password: 'secret-1', type: 1, access: [] },
+    });
+    expect(made.body).toMatchObject(refusal);
+    const promoted = await test.call('PUT', `/v1/users/${customer.id}`, { token: helper.token, body: { type: 1 } });
+    expect(promoted.body).toMatchObject(refusal);
+    const demoted = await test.call('PUT', `/v1/users/${peer.id}`, { token: helper.token, body: { type: 2 } });
+    expect(demoted.body).toMatchObject(refusal);
+    expect((await test.call('DELETE', `/v1/users/${peer.id}`, { token: helper.token })).body).toMatchObject(refusal);
+    expect(await read(customer.id)).toMatchObject({ type: 2 });
+    expect(await read(peer.id)).toMatchObject({ type: 1, access: ['admin:user'] });
+    expect((await list('search=boss')).total).toBe(0);
+    // Customers and the profile of an admin holding no more than the helper stay the helper's to manage.
+    data(
+      await test.call('POST', '/v1/users', { token: helper.token, body: { username: 'cleo', password: 'secret-1' } }),
+    );
+    data(await test.call('PUT', `/v1/users/${peer.id}`, { token: helper.token, body: { name: 'Peer' } }));
+    const sys = await staff('sys', ['admin:sys', 'admin:user']);
+    data(await test.call('PUT', `/v1/users/${customer.id}`, { token: sys.token, body: { type: 1, access: [] } }));
+    expect(await read(customer.id)).toMatchObject({ type: 1, access: [] });
+  });
+
+  it('leaves an admin holding a code the caller lacks alone on every path', async () => {
+    const helper = await staff('helper', ['admin:user']);
+    const ops = await staff('ops', ['admin:user', 'admin:node']);
+    const customer = await create({ username: 'carl', password: 'secret-1' });
+    const vip = data(await test.call('POST', '/v1/user-groups', { token: admin, body: { name: 'VIP' } }));
+    const refusal = { code: 'forbidden', msg: 'id: ops holds admin:node, which you do not hold' };
+    const calls: [string, string, unknown][] = [
+      ['PUT', `/v1/users/${ops.id}`, { name: 'x' }],
+      ['PUT', `/v1/users/${ops.id}`, { password: 'taken-over-1' }],
+      ['PUT', `/v1/users/${ops.id}`, { group: vip.id }],
+      ['PUT', `/v1/users/${ops.id}`, { status: 'disabled' }],
+      ['PUT', `/v1/users/${ops.id}`, { access: ['admin:user'] }],
+      ['PUT', '/v1/users', { ids: [customer.id, ops.id], action: 'group', group_id: vip.id }],
+      ['PUT', '/v1/users', { ids: [ops.id], action: 'disable' }],
+      ['DELETE', `/v1/users/${ops.id}`, undefined],
+    ];
+    for (const [method, url, body] of calls) {
+      const result = await test.call(method as 'PUT' | 'DELETE', url, { token: helper.token, body });
+      expect(result.body, `${method} ${url} ${JSON.stringify(body)}`).toMatchObject(refusal);
+    }
+    expect(await read(ops.id)).toMatchObject({
+      name: '',
+      group: null,
+      status: 'enabled',
+      access: ['admin:user', 'admin:node'],
+    });
+    // A batch is all or none: the customer beside ops did not move either.
+    expect(await read(customer.id)).toMatchObject({ group: null });
+    expect((await test.call('GET', '/v1/user', { token: ops.token })).body.code).toBe(0);
+    expect((await test.login('ops', 'ops-pass')).length).toBeGreaterThan(0);
+  });
+
+  it('lets nobody but the root admin touch the root admin', async () => {
+    const rootId = await idOf('admin');
+    const deputy = await staff('deputy', [
+      'admin:node',
+      'admin:config',
+      'admin:package',
+      'admin:finance',
+      'admin:sys',
+      'admin:user',
+    ]);
+    const vip = data(await test.call('POST', '/v1/user-groups', { token: admin, body: { name: 'VIP' } }));
+    const calls: [string, string, unknown][] = [
+      ['PUT', `/v1/users/${rootId}`, { name: 'x' }],
+      ['PUT', `/v1/users/${rootId}`, { password: 'taken-over-1' }],
+      ['PUT', `/v1/users/${rootId}`, { type: 2 }],
+      ['PUT', '/v1/users', { ids: [rootId], action: 'group', group_id: vip.id }],
+      ['PUT', '/v1/users', { ids: [rootId], action: 'disable' }],
+      ['DELETE', `/v1/users/${rootId}`, undefined],
+    ];
+    for (const [method, url, body] of calls) {
+      const result = await test.call(method as 'PUT' | 'DELETE', url, { token: deputy.token, body });
+      expect(result.body, `${method} ${url} ${JSON.stringify(body)}`).toMatchObject({
+        code: 'forbidden',
+        msg: 'id: admin is the root admin; only the root admin changes it',
+      });
+    }
+    expect(await read(rootId)).toMatchObject({ name: 'Administrator', type: 1, group: null, status: 'enabled' });
+    expect((await test.call('GET', '/v1/user', { token: admin })).body.code).toBe(0);
+    data(await test.call('PUT', `/v1/users/${deputy.id}`, { token: admin, body: { name: 'Deputy' } }));
   });
 
   it('records every write in the operation log with its target and no password', async () => {
@@ -411,10 +513,7 @@ describe.each(DIALECTS)('admin users on $dialect', (target) => {
     expect((await test.call('GET', '/v1/users', { token: as })).body.code).toBe('forbidden');
     data(await test.call('PUT', '/v1/user', { token: as, body: { name: 'Seen by support' } }));
     const key = await test.call('POST', '/v1/api-key', { token: as, body: { scope: 'write' } });
-    expect(key.body).toMatchObject({
-      code: 'forbidden',
-      msg: 'an admin signed in as this user cannot manage their API key',
-    });
+    expect(key.body).toMatchObject({ code: 'forbidden', msg: 'an admin signed in as this user cannot do this' });
     const log = data<{
       list: { user_id: number; impersonator_id: number | null; action: string; target_ids: string[] }[];
     }>(await test.call('GET', '/v1/log/op?page=1&limit=5', { token: admin })).list;

@@ -23,7 +23,10 @@ import { batchUsers, changeUser, createUser, impersonate, readAdminUser, removeU
 
 const tags = ['users'];
 
-/** The admin's users (spec §7: GET, POST and batch PUT /v1/users; GET, PUT, DELETE /v1/users/{id}); gated by plugins/admin-access.ts. */
+/**
+ * The admin's users (spec §7: GET, POST and batch PUT /v1/users; GET, PUT, DELETE /v1/users/{id}), for
+ * admins holding admin:user or admin:sys; which accounts each may change is manage-rules.ts's to say.
+ */
 export async function adminUserRoutes(app: App, { db, dialect }: AppContext) {
   app.get(
     '/v1/users',

@@ -6,8 +6,10 @@ import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { AppError } from '../../errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { sessionCache } from '../auth/session-cache.ts';
+import { insertSession } from '../auth/sessions.repository.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { changeConfig } from '../config/config-version.ts';
+import { checkManage, checkManageAll } from './manage-rules.ts';
 import {
   findUserByAccount,
   findUserByEmail,
@@ -20,9 +22,8 @@ import {
 import {
   belongingsOf,
   deleteUserRow,
-  existingUserIds,
   findAdminUser,
-  insertImpersonationSession,
+  findManagedUsers,
   presentAdminUser,
   revokeSessionsOf,
   setUsersGroup,
@@ -32,22 +33,6 @@ import {
 
 /** A password the admin asked the master to make: 16 URL-safe characters (96 random bits). */
 const generatedPassword = () => randomBytes(12).toString('base64url');
-
-const accessOf = (user: UserRow) => JSON.parse(user.access) as string[];
-
-/**
- * A sub-admin hands out only codes they hold, and never edits an admin holding codes they lack:
- * otherwise a narrowed account could widen itself through another.
- */
-function checkGrant(actor: UserRow, access: readonly string[] | undefined) {
-  const held = new Set(accessOf(actor));
-  const missing = (access ?? []).filter((code) => !held.has(code));
-  if (missing.length > 0) throw new AppError('forbidden', `access: you cannot grant ${missing.join(', ')}`);
-}
-
-function checkReach(actor: UserRow, target: UserRow) {
-  if (target.type === 1) checkGrant(actor, accessOf(target));
-}
 
 async function checkGroup(db: Kysely<Database>, groupId: number | null | undefined, field = 'group') {
   if (groupId === undefined || groupId === null) return;
@@ -96,7 +81,7 @@ export async function createUser(db: Kysely<Database>, actor: UserRow, body: Cre
   if (type === 2 && body.access && body.access.length > 0) {
     throw new AppError('invalid_param', 'access: only admins (type 1) hold access codes');
   }
-  checkGrant(actor, body.access);
+  await checkManage(db, actor, null, { type, access: body.access });
   if (await findUserByAccount(db, body.username)) {
     throw new AppError('account_exists', 'username: this username is already taken');
   }
@@ -154,7 +139,7 @@ export async function changeUser(
   body: UpdateUserBody,
 ): Promise<SavedUser> {
   const target = await readAdminUser(db, id);
-  checkReach(actor, target);
+  await checkManage(db, actor, target, { type: body.type, access: body.access });
   if (body.password !== undefined && body.generate_password === true) {
     throw new AppError('invalid_param', 'password: leave it out when generate_password is true');
   }
@@ -169,7 +154,6 @@ export async function changeUser(
   if (type === 2 && body.access && body.access.length > 0) {
     throw new AppError('invalid_param', 'access: only admins (type 1) hold access codes');
   }
-  checkGrant(actor, body.access);
   await checkContacts(db, id, body);
   await checkGroup(db, body.group);
   const password = body.generate_password ? generatedPassword() : body.password;
@@ -202,32 +186,31 @@ export async function changeUser(
   return body.generate_password && password ? { ...saved, password } : saved;
 }
 
-/** PUT /v1/users: enable, disable or move to a group many users at once. */
+/** PUT /v1/users: enable, disable or move to a group many users at once; all of them or none. */
 export async function batchUsers(db: Kysely<Database>, actor: UserRow, body: UserBatchBody) {
-  const found = await existingUserIds(db, body.ids);
-  const missing = body.ids.filter((id) => !found.includes(id));
+  const targets = await findManagedUsers(db, body.ids);
+  const found = new Set(targets.map((target) => target.id));
+  const missing = body.ids.filter((id) => !found.has(id));
   if (missing.length > 0)
     throw new AppError('not_found', `ids: user ${missing.slice(0, 10).join(', ')} does not exist`);
   if (body.action === 'group') {
     if (body.group_id === undefined)
       throw new AppError('invalid_param', 'group_id: is required to move users to a group');
     await checkGroup(db, body.group_id, 'group_id');
-    return { updated: await setUsersGroup(db, body.ids, body.group_id, Date.now()) };
+  } else if (body.group_id !== undefined) {
+    throw new AppError('invalid_param', `group_id: is only for the group action`);
   }
-  if (body.group_id !== undefined) throw new AppError('invalid_param', `group_id: is only for the group action`);
   if (body.action === 'disable') checkNotSelf(actor, body.ids, 'disable');
-  for (const id of body.ids) {
-    const target = await readAdminUser(db, id);
-    checkReach(actor, target);
-  }
+  await checkManageAll(db, actor, targets);
+  if (body.action === 'group') return { updated: await setUsersGroup(db, body.ids, body.group_id ?? null, Date.now()) };
   return { updated: await setStatus(db, body.ids, body.action === 'enable' ? 'enabled' : 'disabled') };
 }
 
 /** DELETE /v1/users/{id}: only a user nothing belongs to; otherwise a conflict naming what does. */
 export async function removeUser(db: Kysely<Database>, actor: UserRow, id: number) {
   const target = await readAdminUser(db, id);
-  checkReach(actor, target);
   if (id === actor.id) throw new AppError('invalid_param', 'id: you cannot delete your own account');
+  await checkManage(db, actor, target, { deletes: true });
   const owned = await belongingsOf(db, id);
   if (target.balance !== 0) owned.unshift('a balance');
   if (owned.length > 0) {
@@ -252,10 +235,11 @@ export async function impersonate(
   const target = await readAdminUser(db, id);
   if (target.type !== 2) throw new AppError('invalid_param', 'id: only ordinary users (type 2) can be signed in as');
   if (target.status !== 'enabled') throw new AppError('invalid_param', `id: user ${target.username} is disabled`);
+  await checkManage(db, actor, target);
   const token = newToken();
   const now = Date.now();
   const expiresAt = now + IMPERSONATION_TTL_MS;
-  await insertImpersonationSession(db, {
+  await insertSession(db, {
     userId: id,
     impersonatorId: actor.id,
     tokenHash: hashToken(token),

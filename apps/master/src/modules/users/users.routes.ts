@@ -12,7 +12,7 @@ const tags = ['users'];
 export async function currentUserRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/user',
-    { config: { policy: policy.tenant() }, schema: { tags, response: { 200: Envelope(User) } } },
+    { config: { policy: policy.self }, schema: { tags, response: { 200: Envelope(User) } } },
     async (request) => {
       const { user } = caller(request);
       // The session cache may hold the user from before a purchase or a recharge: the balance is read now.
@@ -24,7 +24,7 @@ export async function currentUserRoutes(app: App, { db }: AppContext) {
   app.put(
     '/v1/user',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: { tags, body: UpdateProfileBody, response: { 200: Envelope(User) } },
     },
     async (request) => {
