@@ -133,11 +133,28 @@ describe('the agent install script', () => {
     expect(existsSync(join(root, 'opt/rampart-agent.previous/apps/agent/src/main.ts'))).toBe(true);
   });
 
-  it('refuses a bundle that does not match the sums', async () => {
+  it('stops when the master refuses its token for the downloads', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'rampart-install-root-'));
+    try {
+      const result = await runScript(await script(), ['--token', 'ab'.repeat(24), '--root', other]);
+      expect(result.code).toBe(1);
+      expect(result.err).toContain('401');
+      expect(result.err).toContain(`could not download ${master}/agent/SHA256SUMS`);
+      expect(existsSync(join(other, 'opt/rampart-agent'))).toBe(false);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('sends the install token with every download, and refuses a bundle that does not match the sums', async () => {
     // Serve the real script against a stand-in master whose SHA256SUMS do not match its files.
     const { createServer } = await import('node:http');
-    const bundle = await fetch(`${master}/agent/rampart-agent.tar.gz`).then((response) => response.arrayBuffer());
+    const bundle = await fetch(`${master}/agent/rampart-agent.tar.gz`, { headers: { 'install-token': token } }).then(
+      (response) => response.arrayBuffer(),
+    );
+    const tokens = new Map<string, unknown>();
     const server = createServer((request, response) => {
+      tokens.set(request.url ?? '', request.headers['install-token']);
       if (request.url === '/agent/SHA256SUMS')
         response.end(`${'0'.repeat(64)}  rampart-agent.tar.gz\n${'0'.repeat(64)}  node\n`);
       else if (request.url === '/agent/rampart-agent.tar.gz') response.end(Buffer.from(bundle));
@@ -159,6 +176,11 @@ describe('the agent install script', () => {
       expect(result.code).toBe(1);
       expect(result.err).toContain("the download does not match the master's SHA256SUMS");
       expect(existsSync(join(other, 'opt/rampart-agent'))).toBe(false);
+      expect(Object.fromEntries(tokens)).toEqual({
+        '/agent/SHA256SUMS': token,
+        '/agent/rampart-agent.tar.gz': token,
+        '/agent/node': token,
+      });
     } finally {
       server.close();
       rmSync(other, { recursive: true, force: true });

@@ -4,7 +4,9 @@
 #   curl -fsSL https://MASTER/agent/install.sh | sudo bash -s -- --token TOKEN
 #
 # nginx with the modules from the distribution, the agent bundle and Node.js runtime from the master
-# (checked against the master's SHA256SUMS), and a systemd unit. The previous agent is kept in
+# (checked against the master's SHA256SUMS), and a systemd unit. The master serves the bundle, the
+# runtime and the sums only to the install token, which this script sends in an Install-Token header
+# (this script itself holds no secret). The previous agent is kept in
 # /opt/rampart-agent.previous. With --root DIR everything is written under DIR and the package and
 # service commands are printed, not run (a dry run in a throwaway root).
 set -euo pipefail
@@ -23,7 +25,8 @@ usage() {
   cat <<USAGE
 Usage: install.sh --token TOKEN [--master URL] [--root DIR]
 
-  --token TOKEN   the cluster install token shown under "Add node" on the master's node list
+  --token TOKEN   the cluster install token shown under "Add node" on the master's node list;
+                  it admits the downloads (sent as an Install-Token header) and the node
   --master URL    the master (default: ${MASTER})
   --root DIR      write everything under DIR and only print package and service commands
 USAGE
@@ -81,9 +84,14 @@ run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${PACKAGES[@]}"
 echo "Downloading the agent from $MASTER"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-curl -fsS --retry 3 "$MASTER/agent/SHA256SUMS" -o "$work/SHA256SUMS"
-curl -fsS --retry 3 "$MASTER/agent/rampart-agent.tar.gz" -o "$work/rampart-agent.tar.gz"
-curl -fsS --retry 3 "$MASTER/agent/node" -o "$work/node"
+# The master answers these only to the install token (or a node credential).
+download() {
+  curl -fsS --retry 3 -H "Install-Token: $TOKEN" "$MASTER/agent/$1" -o "$work/$1" ||
+    die "could not download $MASTER/agent/$1 (a 401 means the master does not take this install token)"
+}
+download SHA256SUMS
+download rampart-agent.tar.gz
+download node
 (cd "$work" && sha256sum --quiet -c SHA256SUMS) || die "the download does not match the master's SHA256SUMS"
 
 target="$ROOT$PREFIX"

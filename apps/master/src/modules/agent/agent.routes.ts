@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   ConfigQuery,
   Envelope,
@@ -15,18 +15,22 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
+import { agentDownloadRoutes } from '../agent-install/agent-install.routes.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { currentConfigVersion, waitForConfigChange } from '../config/config-version.ts';
 import { pendingJobsFor } from '../jobs/jobs.repository.ts';
 import { installToken } from '../nodes/install-token.ts';
-import { callingNode } from './agent-auth.ts';
+import { callingNode, sameSecret } from './agent-auth.ts';
 import { answerParts, gzipMember, sharedPart } from './snapshot.ts';
 
 const tags = ['agent'];
-const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** /agent/v1: what agents call. Registration uses the install token; everything else the node credential. */
+/**
+ * /agent/v1: what agents call. Registration uses the install token; everything else the node
+ * credential. The agent's downloads (bundle, runtime, sums) take either.
+ */
 export async function agentRoutes(app: App, { db }: AppContext) {
+  await agentDownloadRoutes(app, db);
   app.post(
     '/agent/v1/register',
     {

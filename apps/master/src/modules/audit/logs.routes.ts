@@ -9,15 +9,14 @@ import {
   OpLogQuery,
   PERMISSIONS,
 } from '@rampart/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
-import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
+import { type Owner, ownerOf } from '../tenancy.ts';
 import { accountKey, findUserByAccount } from '../users/users.repository.ts';
 import { listLoginAttempts } from './login-logs.repository.ts';
 import { opLogCsv } from './op-log-csv.ts';
@@ -35,18 +34,8 @@ function timeMs(field: string, text: string | undefined) {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Admins holding admin:sys read everyone's logs (/sys/log); everyone else reads their own (/account/log). */
-function readsAll(request: FastifyRequest) {
-  const { user } = caller(request);
-  return user.type === 1 && (JSON.parse(user.access) as string[]).includes(PERMISSIONS.adminSys);
-}
-
 /** The filter of GET /v1/log/op and its export: a user's own entries, an admin's choice of everyone's. */
-async function opLogFilter(
-  db: Kysely<Database>,
-  request: FastifyRequest,
-  query: OpLogExportQuery,
-): Promise<OpLogFilter> {
+async function opLogFilter(db: Kysely<Database>, owner: Owner, query: OpLogExportQuery): Promise<OpLogFilter> {
   const { user, impersonator, action, target, ip, from, to } = query;
   const filter: OpLogFilter = {
     action,
@@ -54,9 +43,9 @@ async function opLogFilter(
     ip,
     fromMs: timeMs('querystring/from', from),
     toMs: timeMs('querystring/to', to),
-    userId: caller(request).user.id,
+    userId: owner.userId,
   };
-  if (readsAll(request)) {
+  if (owner.kind === 'admin') {
     // An account that does not exist matches nothing (-1), rather than being ignored.
     filter.userId = user ? ((await findUserByAccount(db, user))?.id ?? -1) : undefined;
     if (impersonator) filter.impersonatorId = (await findUserByAccount(db, impersonator))?.id ?? -1;
@@ -85,16 +74,20 @@ export const presentOpLog = (row: OpLogRow): OpLogEntry => ({
   created_at: iso(Number(row.created_at)),
 });
 
+/**
+ * The operation and sign-in logs: everyone reads their own (/account/log); an administrator holding
+ * admin:sys reads everyone's (/sys/log), as the routes' policy scopes them.
+ */
 export async function logRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/log/op',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminSys) },
       schema: { tags, querystring: OpLogQuery, response: { 200: Envelope(ListResult(OpLogEntry)) } },
     },
     async (request) => {
       const { page = 1, limit = 20 } = request.query;
-      const { rows, total } = await listOpLogs(db, await opLogFilter(db, request, request.query), page, limit);
+      const { rows, total } = await listOpLogs(db, await opLogFilter(db, ownerOf(request), request.query), page, limit);
       return ok({ total, list: rows.map(presentOpLog) });
     },
   );
@@ -102,7 +95,7 @@ export async function logRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/log/op/export',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminSys) },
       schema: {
         tags,
         querystring: OpLogExportQuery,
@@ -110,7 +103,7 @@ export async function logRoutes(app: App, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const filter = await opLogFilter(db, request, request.query);
+      const filter = await opLogFilter(db, ownerOf(request), request.query);
       const day = new Date().toISOString().slice(0, 10);
       return reply
         .type('text/csv; charset=utf-8')
@@ -122,14 +115,15 @@ export async function logRoutes(app: App, { db }: AppContext) {
   app.get(
     '/v1/log/login',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminSys) },
       schema: { tags, querystring: LoginLogQuery, response: { 200: Envelope(ListResult(LoginLogEntry)) } },
     },
     async (request) => {
       const { page = 1, limit = 20, account, ip, result, from, to } = request.query;
-      const all = readsAll(request);
+      const owner = ownerOf(request);
+      const all = owner.kind === 'admin';
       const filter = {
-        userId: all ? undefined : caller(request).user.id,
+        userId: all ? undefined : owner.userId,
         accountKey: all && account ? accountKey(account) : undefined,
         ip,
         result,

@@ -89,6 +89,21 @@ describe.each(DIALECTS)('CNAME targets and checks on $dialect', (target) => {
     const bob = await addUser(test, 'bob');
     expect((await test.call('POST', '/v1/cname-check', { token: bob, body: { site_id: site.id } })).status).toBe(404);
   });
+
+  it("checks another user's site only for an admin holding admin:user", async () => {
+    const site = await createSite(['www.shop.test']);
+    const staff = async (username: string, access: string[]) => {
+      const body = { username, password: `${username}-pass-1`, type: 1, access };
+      expect((await test.call('POST', '/v1/users', { token: admin, body })).body.code).toBe(0);
+      return test.login(username, `${username}-pass-1`);
+    };
+    const check = async (token: string) =>
+      (await test.call('POST', '/v1/cname-check', { token, body: { site_id: site.id } })).body;
+    // No CNAME domain yet: a caller who reaches the site hears so (conflict), one who does not gets not_found.
+    expect(await check(await staff('ops', ['admin:node']))).toMatchObject({ code: 'not_found' });
+    expect(await check(await staff('support', ['admin:user']))).toMatchObject({ code: 'conflict' });
+    expect(await check(admin)).toMatchObject({ code: 'conflict' });
+  });
 });
 
 describe('CNAME domains', () => {

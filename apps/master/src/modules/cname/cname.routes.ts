@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
-import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
 import { publishLineGroups } from '../line-groups/publish.ts';
@@ -85,8 +84,7 @@ export async function cnameRoutes(app: App, { db, secrets }: AppContext) {
   app.get(
     '/v1/cname-domains',
     { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags } },
-    async (request) => {
-      requirePermission(request, PERMISSIONS.adminNode);
+    async () => {
       const rows = await listCnameDomains(db);
       return ok({ list: rows.map(present), total: rows.length });
     },
@@ -96,7 +94,6 @@ export async function cnameRoutes(app: App, { db, secrets }: AppContext) {
     '/v1/cname-domains',
     { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, body: CnameDomainBody } },
     async (request) => {
-      requirePermission(request, PERMISSIONS.adminNode);
       const { domain, is_default = false, note = '', dnsapi_id = null, zone = '' } = request.body;
       if (domain.startsWith('*.')) throw new AppError('invalid_param', 'domain: a CNAME domain cannot be a wildcard');
       await checkPublishing(db, domain, { dnsapi_id, zone });
@@ -119,7 +116,6 @@ export async function cnameRoutes(app: App, { db, secrets }: AppContext) {
     '/v1/cname-domains/:id',
     { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
     async (request) => {
-      requirePermission(request, PERMISSIONS.adminNode);
       const row = await findCnameDomain(db, request.params.id);
       if (!row) throw notFound(request.params.id);
       return ok(present(row));
@@ -134,7 +130,6 @@ export async function cnameRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, params: IdParams, body: CnameDomainUpdate },
     },
     async (request) => {
-      requirePermission(request, PERMISSIONS.adminNode);
       const { is_default, note, dnsapi_id, zone } = request.body;
       const row = await db.transaction().execute(async (trx) => {
         const current = await findCnameDomain(trx, request.params.id);
@@ -165,7 +160,6 @@ export async function cnameRoutes(app: App, { db, secrets }: AppContext) {
     '/v1/cname-domains/:id',
     { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
     async (request) => {
-      requirePermission(request, PERMISSIONS.adminNode);
       const row = await db
         .deleteFrom('cname_domains')
         .where('id', '=', request.params.id)
@@ -179,7 +173,7 @@ export async function cnameRoutes(app: App, { db, secrets }: AppContext) {
   app.post(
     '/v1/cname-check',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
       schema: {
         tags,
         body: Type.Object({ site_id: Id }, { additionalProperties: false }),

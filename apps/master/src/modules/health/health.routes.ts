@@ -13,7 +13,6 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
-import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
 import { callingNode } from '../agent/agent-auth.ts';
@@ -49,7 +48,6 @@ export async function healthRoutes(app: App, { db }: AppContext) {
       },
     },
     async (request) => {
-      requirePermission(request, PERMISSIONS.adminNode);
       const { page = 1, limit = 20, ip, node_id, line_group, line, from, to, start, end } = request.query;
       const { rows, total } = await listIpSwitches(
         db,
@@ -95,8 +93,7 @@ export async function healthRoutes(app: App, { db }: AppContext) {
         response: { 200: Envelope(ListResult(NodeIpStateEntry)) },
       },
     },
-    async (request) => {
-      requirePermission(request, PERMISSIONS.adminNode);
+    async () => {
       const { value: settings } = await readConfig(db, NODE_MONITOR);
       const [targets, states, streaks] = await Promise.all([listProbeTargets(db), ipStates(db), probeStreaks(db)]);
       const now = Date.now();

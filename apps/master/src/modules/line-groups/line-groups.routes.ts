@@ -13,11 +13,9 @@ import {
   ListResult,
   PERMISSIONS,
 } from '@rampart/contracts';
-import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
-import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
 import { checkAllDrift, checkDrift, repairAllDrift, repairDrift } from './drift.ts';
@@ -27,7 +25,6 @@ import { findLine, listLines, presentLine } from './lines.repository.ts';
 import { deleteLine, saveLine, syncLines } from './lines.service.ts';
 
 const tags = ['nodes'];
-const admin = (request: FastifyRequest) => requirePermission(request, PERMISSIONS.adminNode);
 
 const DRIFT =
   'Compares what the DNS provider holds for the group’s host (A/AAAA on every line: value, TTL, weight where the provider keeps weights) and for its sites’ CNAMEs (up to 200) with what publishing would write now: missing, extra and different records. A provider that cannot be read is answered in error.';
@@ -44,8 +41,7 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
       config: { policy: policy.admin(PERMISSIONS.adminNode) },
       schema: { tags, response: { 200: Envelope(ListResult(LineView)) } },
     },
-    async (request) => {
-      admin(request);
+    async () => {
       const rows = await listLines(db);
       return ok({ list: rows.map(presentLine), total: rows.length });
     },
@@ -58,7 +54,6 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, body: LineBody, response: { 200: Envelope(LineView) } },
     },
     async (request) => {
-      admin(request);
       return ok(await saveLine(db, null, request.body));
     },
   );
@@ -70,7 +65,6 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, body: LineSyncBody, response: { 200: Envelope(LineSyncResult) } },
     },
     async (request) => {
-      admin(request);
       return ok(await syncLines(db, secrets, request.body));
     },
   );
@@ -82,7 +76,6 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, params: IdParams, response: { 200: Envelope(LineView) } },
     },
     async (request) => {
-      admin(request);
       const row = await findLine(db, request.params.id);
       if (!row) throw new AppError('not_found', `line ${request.params.id} does not exist`);
       return ok(presentLine(row));
@@ -96,7 +89,6 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, params: IdParams, body: LineUpdate, response: { 200: Envelope(LineView) } },
     },
     async (request) => {
-      admin(request);
       return ok(await saveLine(db, request.params.id, request.body));
     },
   );
@@ -105,7 +97,6 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
     '/v1/lines/:id',
     { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
     async (request) => {
-      admin(request);
       await deleteLine(db, request.params.id);
       return ok(null);
     },
@@ -117,8 +108,7 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
       config: { policy: policy.admin(PERMISSIONS.adminNode) },
       schema: { tags, response: { 200: Envelope(ListResult(LineGroupView)) } },
     },
-    async (request) => {
-      admin(request);
+    async () => {
       const list = await readLineGroups(db);
       return ok({ list, total: list.length });
     },
@@ -131,7 +121,6 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, body: LineGroupBody, response: { 200: Envelope(LineGroupView) } },
     },
     async (request) => {
-      admin(request);
       return ok(await createLineGroup(services(), request.body));
     },
   );
@@ -142,8 +131,7 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
       config: { policy: policy.admin(PERMISSIONS.adminNode) },
       schema: { tags, description: `Every line group: ${DRIFT}`, response: { 200: Envelope(ListResult(DnsDrift)) } },
     },
-    async (request) => {
-      admin(request);
+    async () => {
       const list = await checkAllDrift(db, { secrets });
       return ok({ list, total: list.length });
     },
@@ -155,8 +143,7 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
       config: { policy: policy.admin(PERMISSIONS.adminNode) },
       schema: { tags, description: `Every line group: ${REPAIR}`, response: { 200: Envelope(ListResult(DnsDrift)) } },
     },
-    async (request) => {
-      admin(request);
+    async () => {
       const list = await repairAllDrift(services());
       return ok({ list, total: list.length });
     },
@@ -169,7 +156,6 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, description: DRIFT, params: IdParams, response: { 200: Envelope(DnsDrift) } },
     },
     async (request) => {
-      admin(request);
       return ok(await checkDrift(db, { secrets }, request.params.id));
     },
   );
@@ -181,7 +167,6 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, description: REPAIR, params: IdParams, response: { 200: Envelope(DnsDrift) } },
     },
     async (request) => {
-      admin(request);
       return ok(await repairDrift(services(), request.params.id));
     },
   );
@@ -193,7 +178,6 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, params: IdParams, response: { 200: Envelope(LineGroupView) } },
     },
     async (request) => {
-      admin(request);
       const [group] = await readLineGroups(db, request.params.id);
       if (!group) throw new AppError('not_found', `line group ${request.params.id} does not exist`);
       return ok(group);
@@ -207,7 +191,6 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, params: IdParams, body: LineGroupUpdate, response: { 200: Envelope(LineGroupView) } },
     },
     async (request) => {
-      admin(request);
       return ok(await updateLineGroup(services(), request.params.id, request.body));
     },
   );
@@ -216,7 +199,6 @@ export async function lineGroupRoutes(app: App, { db, secrets }: AppContext) {
     '/v1/node-groups/:id',
     { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
     async (request) => {
-      admin(request);
       await deleteLineGroup(services(), request.params.id);
       return ok(null);
     },

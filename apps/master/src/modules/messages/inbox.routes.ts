@@ -16,10 +16,10 @@ import {
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
-import { requireAccess } from '../../plugins/admin-access.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
+import { ownerOf } from '../tenancy.ts';
 import {
   listMessagesFor,
   markMessage,
@@ -33,17 +33,15 @@ import {
 
 const tags = ['messages'];
 
-/** Spec §7 messages and subscriptions: a user's own inbox; admins (admin:sys) also query all and send. */
+/**
+ * Spec §7 messages and subscriptions: a user's own inbox and channels (self); an administrator
+ * holding admin:sys also lists everyone's (scope=all) and sends.
+ */
 export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContext) {
-  const viewer = (request: Parameters<typeof caller>[0]) => {
-    const { user } = caller(request);
-    return { userId: user.id, type: user.type, access: JSON.parse(user.access) as string[] };
-  };
-
   app.get(
     '/v1/messages',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.tenant(PERMISSIONS.adminSys) },
       schema: {
         tags,
         summary:
@@ -52,13 +50,13 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
         response: { 200: Envelope(MessageList) },
       },
     },
-    async (request) => ok(await listMessagesFor(db, viewer(request), request.query)),
+    async (request) => ok(await listMessagesFor(db, ownerOf(request), request.query)),
   );
 
   app.post(
     '/v1/messages',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: {
         tags,
         summary: 'Admin (admin:sys): send a message to one user (through their subscription), a user group or everyone',
@@ -66,16 +64,13 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
         response: { 200: Envelope(MessageSendResult) },
       },
     },
-    async (request) => {
-      requireAccess(request, [PERMISSIONS.adminSys]);
-      return ok(await sendMessage(db, notifier, request.body));
-    },
+    async (request) => ok(await sendMessage(db, notifier, request.body)),
   );
 
   app.post(
     '/v1/messages/read',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: {
         tags,
         summary: "Mark the caller's messages read: some by id, or all",
@@ -89,7 +84,7 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
   app.get(
     '/v1/messages/sub',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: {
         tags,
         summary: "The caller's channels (in_app, email, sms, webhook) per message type, and their webhook",
@@ -102,7 +97,7 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
   app.put(
     '/v1/messages/sub',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: {
         tags,
         summary:
@@ -117,7 +112,7 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
   app.get(
     '/v1/messages/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: { tags, summary: "One of the caller's messages", params: IdParams, response: { 200: Envelope(Message) } },
     },
     async (request) => ok(await readMessage(db, caller(request).user.id, request.params.id)),
@@ -126,7 +121,7 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
   app.put(
     '/v1/messages/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: {
         tags,
         summary: "Mark one of the caller's messages read or unread",
@@ -141,7 +136,7 @@ export async function inboxRoutes(app: App, { db, secrets, notifier }: AppContex
   app.delete(
     '/v1/messages/:id',
     {
-      config: { policy: policy.tenant() },
+      config: { policy: policy.self },
       schema: {
         tags,
         summary: "Delete one of the caller's messages",

@@ -1,5 +1,4 @@
 import {
-  hasAccess,
   type Message,
   type MessageQuery,
   type MessageReadBody,
@@ -13,6 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import type { SecretBox } from '../../secrets.ts';
+import type { Owner } from '../tenancy.ts';
 import {
   countRecipients,
   countUnread,
@@ -47,19 +47,14 @@ export const presentMessage = (row: MessageRow): Message => ({
   read_at: iso(row.read_at),
 });
 
-export interface Viewer {
-  userId: number;
-  type: number;
-  access: readonly string[];
-}
-
-const isMessageAdmin = (viewer: Viewer) => viewer.type === 1 && hasAccess(viewer.access, [PERMISSIONS.adminSys]);
-
-/** GET /v1/messages: the caller's own; scope=all (admin:sys) everyone's, by user, type, read state and time. */
-export async function listMessagesFor(db: Kysely<Database>, viewer: Viewer, query: MessageQuery) {
+/**
+ * GET /v1/messages: the caller's own; scope=all everyone's, by user, type, read state and time, for
+ * a caller whose scope reaches every user's rows (an administrator holding admin:sys).
+ */
+export async function listMessagesFor(db: Kysely<Database>, viewer: Owner, query: MessageQuery) {
   const all = query.scope === 'all';
-  if (all && !isMessageAdmin(viewer))
-    throw new AppError('forbidden', "scope: only an administrator (admin:sys) reads everyone's messages");
+  if (all && viewer.kind !== 'admin')
+    throw new AppError('forbidden', `scope: only an administrator (${PERMISSIONS.adminSys}) reads everyone's messages`);
   if (!all && query.user_id !== undefined && query.user_id !== viewer.userId) {
     throw invalidParam('querystring/user_id', 'needs scope=all (administrators only)');
   }

@@ -5,8 +5,13 @@ import { loadSettings, saveSetting } from '../settings/settings.service.ts';
 
 /** The cluster install token agents register with; made at random the first time it is asked for. */
 export async function installToken(db: Kysely<Database>): Promise<string> {
-  const settings = await loadSettings(db);
-  return settings.cluster_install_token || rotateInstallToken(db);
+  const current = await currentInstallToken(db);
+  return current || rotateInstallToken(db);
+}
+
+/** The install token as stored, '' while none was made yet (a check never makes one). */
+export async function currentInstallToken(db: Kysely<Database>): Promise<string> {
+  return (await loadSettings(db)).cluster_install_token;
 }
 
 /** A new install token; the old one stops admitting agents (accepted nodes keep their credentials). */

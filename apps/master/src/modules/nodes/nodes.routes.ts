@@ -13,12 +13,10 @@ import {
   PendingNode,
   UpdateNodeBody,
 } from '@rampart/contracts';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
-import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
 import { hashToken } from '../auth/tokens.ts';
@@ -28,7 +26,6 @@ import { installToken, rotateInstallToken } from './install-token.ts';
 import { findNode, listNodes, nodeErrors, presentNode } from './nodes.repository.ts';
 
 const tags = ['nodes'];
-const admin = (request: FastifyRequest) => requirePermission(request, PERMISSIONS.adminNode);
 
 /** A node's group and region must exist: a reference to nothing is a 404 naming the field. */
 async function checkPlacement(
@@ -56,7 +53,6 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, querystring: ListQuery, response: { 200: Envelope(ListResult(NodeView)) } },
     },
     async (request) => {
-      admin(request);
       return ok(await listNodes(db, request.query.page ?? 1, request.query.limit ?? 20));
     },
   );
@@ -64,8 +60,7 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
   app.get(
     '/v1/nodes/install-token',
     { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags } },
-    async (request) => {
-      admin(request);
+    async () => {
       return ok({ install_token: await installToken(db) });
     },
   );
@@ -73,8 +68,7 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
   app.post(
     '/v1/nodes/install-token',
     { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags } },
-    async (request) => {
-      admin(request);
+    async () => {
       return ok({ install_token: await rotateInstallToken(db) });
     },
   );
@@ -85,8 +79,7 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
       config: { policy: policy.admin(PERMISSIONS.adminNode) },
       schema: { tags, response: { 200: Envelope(ListResult(PendingNode)) } },
     },
-    async (request) => {
-      admin(request);
+    async () => {
       const rows = await db
         .selectFrom('pending_nodes')
         .select(['id', 'hostname', 'ips', 'agent_version', 'client_ip', 'created_at'])
@@ -106,7 +99,6 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
     '/v1/pending-nodes/:id',
     { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
     async (request) => {
-      admin(request);
       const row = await db
         .updateTable('pending_nodes')
         .set({ state: 'rejected' })
@@ -126,7 +118,6 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, body: AddNodeBody, response: { 200: Envelope(NodeView) } },
     },
     async (request) => {
-      admin(request);
       const { pending_id, ...fields } = request.body;
       const pending = await db.selectFrom('pending_nodes').selectAll().where('id', '=', pending_id).executeTakeFirst();
       if (pending?.state !== 'pending')
@@ -176,7 +167,6 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, params: IdParams, response: { 200: Envelope(NodeView) } },
     },
     async (request) => {
-      admin(request);
       const row = await findNode(db, request.params.id);
       if (!row) throw new AppError('not_found', `node ${request.params.id} does not exist`);
       return ok(presentNode(row, await nodeErrors(db, row.id)));
@@ -190,7 +180,6 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
       schema: { tags, params: IdParams, body: UpdateNodeBody, response: { 200: Envelope(NodeView) } },
     },
     async (request) => {
-      admin(request);
       const { ips, enabled, maintenance, ...rest } = request.body;
       await checkPlacement(db, rest);
       const before = await findNode(db, request.params.id);
@@ -230,7 +219,6 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
     '/v1/nodes/:id',
     { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
     async (request) => {
-      admin(request);
       const row = await db.deleteFrom('nodes').where('id', '=', request.params.id).returning('id').executeTakeFirst();
       if (!row) throw new AppError('not_found', `node ${request.params.id} does not exist`);
       await publishLineGroups(db, secrets, app.log);
@@ -246,8 +234,7 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
         config: { policy: policy.admin(PERMISSIONS.adminNode) },
         schema: { tags, response: { 200: Envelope(ListResult(NodePlace)) } },
       },
-      async (request) => {
-        admin(request);
+      async () => {
         const rows = await db.selectFrom(table).select(['id', 'name']).orderBy('id').execute();
         return ok({ list: rows, total: rows.length });
       },
@@ -259,7 +246,6 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
         schema: { tags, body: Type.Object({ name: ObjectName }, { additionalProperties: false }) },
       },
       async (request) => {
-        admin(request);
         const row = await db
           .insertInto(table)
           .values({ name: request.body.name, created_at: Date.now() })
@@ -272,7 +258,6 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
       `${path}/:id`,
       { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
       async (request) => {
-        admin(request);
         const row = await db
           .selectFrom(table)
           .select(['id', 'name'])
@@ -289,7 +274,6 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
         schema: { tags, params: IdParams, body: Type.Object({ name: ObjectName }, { additionalProperties: false }) },
       },
       async (request) => {
-        admin(request);
         const row = await db
           .updateTable(table)
           .set({ name: request.body.name })
@@ -304,7 +288,6 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
       `${path}/:id`,
       { config: { policy: policy.admin(PERMISSIONS.adminNode) }, schema: { tags, params: IdParams } },
       async (request) => {
-        admin(request);
         await db.transaction().execute(async (trx) => {
           await trx.updateTable('nodes').set({ region_id: null }).where('region_id', '=', request.params.id).execute();
           await trx.deleteFrom(table).where('id', '=', request.params.id).execute();

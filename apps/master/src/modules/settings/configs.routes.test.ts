@@ -106,14 +106,19 @@ describe.each(DIALECTS)('configs on $dialect', (target) => {
   });
 
   it('is for admins with the config permission only', async () => {
+    const body = { username: 'ops', password: 'ops-pass-1', type: 1, access: ['admin:node'] };
+    expect((await test.call('POST', '/v1/users', { token: admin, body })).body.code).toBe(0);
+    const ops = await test.login('ops', 'ops-pass-1');
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      const result = await test.call(method, PATH, {
-        token: alice,
-        body: method === 'PUT' ? { paranoia: 'x' } : undefined,
-      });
-      expect(result.body, method).toMatchObject({ code: 'forbidden', msg: 'this needs the admin:config permission' });
+      const payload = method === 'PUT' ? { paranoia: 'x' } : undefined;
+      const customer = await test.call(method, PATH, { token: alice, body: payload });
+      expect(customer.body, method).toMatchObject({ code: 'forbidden', msg: 'this needs an administrator' });
+      const staff = await test.call(method, PATH, { token: ops, body: payload });
+      expect(staff.body, method).toMatchObject({ code: 'forbidden', msg: 'this needs the admin:config permission' });
     }
     expect((await test.call('GET', '/v1/configs', { token: alice })).body.data).toEqual({ list: [], total: 0 });
+    const listed = (await test.call('GET', '/v1/configs', { token: ops })).body.data as { list: { key: string }[] };
+    expect(listed.list.map((entry) => `/v1/configs/${entry.key}`)).not.toContain(PATH);
   });
 
   it('names keys that do not exist', async () => {

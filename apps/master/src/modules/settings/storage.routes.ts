@@ -2,7 +2,6 @@ import { Envelope, PERMISSIONS } from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http.ts';
-import { requirePermission } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
 import { storageBytes } from './storage.ts';
@@ -26,8 +25,7 @@ export async function storageRoutes(app: App, { db, logs, dialect, events }: App
       config: { policy: policy.admin(PERMISSIONS.adminSys) },
       schema: { tags: ['system'], response: { 200: Envelope(StorageSize) } },
     },
-    async (request) => {
-      requirePermission(request, PERMISSIONS.adminSys);
+    async () => {
       return ok({ dialect, ...(await storageBytes({ db, logs, dialect, events })) });
     },
   );

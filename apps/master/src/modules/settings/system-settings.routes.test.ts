@@ -122,9 +122,15 @@ describe.each(DIALECTS)('system settings on $dialect', (target) => {
 
   it('is for admins holding admin:sys only', async () => {
     const alice = await addUser(test, 'alice');
+    const body = { username: 'ops', password: 'ops-pass-1', type: 1, access: ['admin:node'] };
+    expect((await test.call('POST', '/v1/users', { token: admin, body })).body.code).toBe(0);
+    const ops = await test.login('ops', 'ops-pass-1');
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      const result = await test.call(method, SMTP, { token: alice, body: method === 'PUT' ? smtp : undefined });
-      expect(result.body, method).toMatchObject({ code: 'forbidden', msg: 'this needs the admin:sys permission' });
+      const payload = method === 'PUT' ? smtp : undefined;
+      const customer = await test.call(method, SMTP, { token: alice, body: payload });
+      expect(customer.body, method).toMatchObject({ code: 'forbidden', msg: 'this needs an administrator' });
+      const staff = await test.call(method, SMTP, { token: ops, body: payload });
+      expect(staff.body, method).toMatchObject({ code: 'forbidden', msg: 'this needs the admin:sys permission' });
     }
     expect((await test.call('GET', '/v1/configs?type=system', { token: alice })).body.data).toEqual({
       list: [],
