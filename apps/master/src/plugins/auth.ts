@@ -76,21 +76,7 @@ export function caller(request: FastifyRequest): Authenticated {
   return request.auth;
 }
 
-export function requireAdmin(request: FastifyRequest): Authenticated {
-  const current = caller(request);
-  if (current.user.type !== 1) throw new AppError('forbidden', 'this needs an administrator');
-  return current;
-}
-
 export const clientInfo = (request: FastifyRequest) => ({
   ip: request.ip,
   userAgent: String(request.headers['user-agent'] ?? ''),
 });
-
-/** An admin holding the permission code (the same codes the dashboard hides elements with). */
-export function requirePermission(request: FastifyRequest, code: string): Authenticated {
-  const current = requireAdmin(request);
-  const access = JSON.parse(current.user.access) as string[];
-  if (!access.includes(code)) throw new AppError('forbidden', `this needs the ${code} permission`);
-  return current;
-}

@@ -29,8 +29,9 @@ export const policy = {
   /** A signed-in user's own credentials: never under impersonation. */
   selfNotImpersonated: { kind: 'self', impersonation: 'refused' },
   admin: (...codes: Permission[]): RoutePolicy => ({ kind: 'admin', codes }),
-  tenant: (...codes: Permission[]): RoutePolicy => ({ kind: 'tenant', codes }),
-} as const satisfies Record<string, RoutePolicy | ((...codes: Permission[]) => RoutePolicy)>;
+  /** At least one code: a tenant route always says which code opens other users' rows. */
+  tenant: (code: Permission, ...more: Permission[]): RoutePolicy => ({ kind: 'tenant', codes: [code, ...more] }),
+} as const;
 
 /**
  * Whose rows a call may touch, handed to the handler by the policy hook. Repositories scope every
@@ -80,9 +81,9 @@ export function describePolicy(routePolicy: RoutePolicy): string {
     case 'self':
       return routePolicy.impersonation === 'refused' ? 'self (not while impersonating)' : 'self';
     case 'admin':
-      return `admin: ${routePolicy.codes.length === 0 ? 'any code' : routePolicy.codes.join(' | ')}`;
+      return `admin: ${routePolicy.codes.length === 0 ? 'any code' : routePolicy.codes.join(' or ')}`;
     case 'tenant':
-      return `own rows; every user's with ${routePolicy.codes.join(' | ')}`;
+      return `own rows; every user's with ${routePolicy.codes.join(' or ')}`;
   }
 }
 

@@ -135,15 +135,18 @@ export async function cnameRoutes(app: App, { db, secrets }: AppContext) {
         const current = await findCnameDomain(trx, request.params.id);
         if (!current) throw notFound(request.params.id);
         await checkPublishing(trx, current.domain, { dnsapi_id, zone });
+        const changes = {
+          ...(is_default !== undefined && { is_default: is_default ? 1 : 0 }),
+          ...(note !== undefined && { note }),
+          ...(dnsapi_id !== undefined && { dnsapi_id }),
+          ...(zone !== undefined && { zone }),
+        };
+        // An empty body changes nothing (an UPDATE with no column would be a syntax error).
+        if (Object.keys(changes).length === 0) return current;
         if (is_default) await trx.updateTable('cname_domains').set({ is_default: 0 }).execute();
         return trx
           .updateTable('cname_domains')
-          .set({
-            ...(is_default !== undefined && { is_default: is_default ? 1 : 0 }),
-            ...(note !== undefined && { note }),
-            ...(dnsapi_id !== undefined && { dnsapi_id }),
-            ...(zone !== undefined && { zone }),
-          })
+          .set(changes)
           .where('id', '=', request.params.id)
           .returning(COLUMNS)
           .executeTakeFirstOrThrow();

@@ -21,7 +21,7 @@ const tags = ['monitor'];
 
 /**
  * Node monitoring: charts, top sites, client addresses, the fleet now. Admins with admin:node only,
- * refused to everyone else before the query is read (plugins/admin-access.ts lists these paths).
+ * refused to everyone else before the query is read (each route declares admin(admin:node)).
  */
 export function nodeMonitorRoutes(app: App, stores: MonitorStores) {
   app.get(

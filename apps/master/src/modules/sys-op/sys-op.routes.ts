@@ -57,7 +57,7 @@ const OCTET_STREAM = 'application/octet-stream';
 const ADVANCE_EVERY_MS = 5000;
 
 /**
- * /sys/op (admin:sys, listed in admin-access.ts): agent releases and rolling upgrades, the agents'
+ * /sys/op (admin:sys, declared on each route): agent releases and rolling upgrades, the agents'
  * self-test, the master's own upgrade and its transfer to a new host.
  */
 export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext) {
