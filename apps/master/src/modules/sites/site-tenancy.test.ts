@@ -143,11 +143,13 @@ describe.each(DIALECTS)('customers’ service resources and sub-admins on $diale
   it('makes rows for a customer (user_id) only for a sub-admin holding admin:user', async () => {
     const nodeAdmin = await subAdmin('nodes', [PERMISSIONS.adminNode]);
     const userAdmin = await subAdmin('users', [PERMISSIONS.adminUser]);
-    const ownerOfNew = async (token: string) => {
-      const body = { name: 'for alice', user_id: aliceId };
-      return data<{ user_id: number }>(await test.call('POST', '/v1/site-groups', { token, body })).user_id;
-    };
-    expect(await ownerOfNew(nodeAdmin)).not.toBe(aliceId);
-    expect(await ownerOfNew(userAdmin)).toBe(aliceId);
+    const body = { name: 'for alice', user_id: aliceId };
+    const refused = await test.call('POST', '/v1/site-groups', { token: nodeAdmin, body });
+    expect([refused.status, refused.body.msg]).toEqual([
+      403,
+      "user_id: only an administrator holding this area's code creates rows for another user",
+    ]);
+    const made = data<{ user_id: number }>(await test.call('POST', '/v1/site-groups', { token: userAdmin, body }));
+    expect(made.user_id).toBe(aliceId);
   });
 });
