@@ -117,7 +117,7 @@ async function seed(test: TestApp, rootToken: string): Promise<Seeded> {
     record('/v1/stream-groups', owner, await post('/v1/stream-groups', token, { name: marker }));
     const site = await createSite(test, token, `${marker}.example.com`);
     record('/v1/sites', owner, site);
-    const port = 20_000 + (serial % 100) * 10 + ['a', 'b', 'root'].indexOf(owner);
+    const port = 20_000 + round * 10 + ['a', 'b', 'root'].indexOf(owner);
     record(
       '/v1/streams',
       owner,
