@@ -5,6 +5,10 @@ export const commonEnUS = {
     language: 'Language',
     backHome: 'Back to home',
     loading: 'Loading…',
+    /** The one wording of a list's count, under every table. */
+    total_one: '{{count}} item',
+    total_other: '{{count}} items',
+    totalCapped: 'more than {{count}} items',
     owner: {
       column: 'Owner',
       system: 'System',

@@ -7,6 +7,9 @@ export const commonZhCN: LocaleOf<typeof commonEnUS> = {
     language: '语言',
     backHome: '返回首页',
     loading: '加载中…',
+    total_one: '共 {{count}} 条',
+    total_other: '共 {{count}} 条',
+    totalCapped: '超过 {{count}} 条',
     owner: {
       column: '所有者',
       system: '系统',
