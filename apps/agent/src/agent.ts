@@ -50,6 +50,8 @@ export class Agent {
   /** Lines shipped and reports sent, for the agent's own GET /metrics. */
   readonly figures = new AgentCounters();
   private metricsServer: { port: number; close(): Promise<void> } | null = null;
+  /** The config loop once the node is registered: told when nginx had to be brought back. */
+  private sync: ConfigSync | null = null;
   private readonly controller = new AbortController();
   private tasks: Promise<unknown>[] = [];
   /** Settles when the agent stops on its own (for example the node was rejected). */
@@ -86,8 +88,19 @@ export class Agent {
       spoolMaxBytes: options.spoolMaxBytes,
       wafAudit: new WafAudit(this.paths.wafAuditLog, { cursorFile: this.paths.wafAuditCursorFile, log }),
       onLines: (access, stream) => this.counters.add(access, stream),
+      onSpoolError: (error) =>
+        this.sync?.noteEvent(
+          `the log spool could not be written at ${new Date().toISOString()} (${error}); lines wait until it can`,
+        ),
       log,
     });
+    this.nginx.onOrphansStopped = (count) => {
+      const at = new Date().toISOString();
+      this.log.warn('stopped nginx processes a dead master left behind', { count });
+      this.sync?.noteEvent(
+        `nginx's master was gone at ${at}; stopped the ${count} processes it left holding the ports`,
+      );
+    };
     this.finished = new Promise((resolve) => {
       this.finish = resolve;
     });
@@ -155,6 +168,8 @@ export class Agent {
         installToken: this.options.token,
         agentVersion: AGENT_VERSION,
         pollMs: this.options.registrationPollMs,
+        // A node listening on one address is told apart by it (two cloned machines find the same ones).
+        ...(specificAddress(this.options.listenAddress) && { ips: [edgeAddress(this.options.listenAddress)] }),
         log: this.log,
         signal,
       });
@@ -174,6 +189,8 @@ export class Agent {
       this.figures.shipped(batch);
       return ack;
     });
+    // Votes on the other nodes' IPs for the master's health checks.
+    const health = new HealthProber({ client: this.client, auth, log: this.log });
     const applier = this.applier;
     const sync = new ConfigSync({
       client: this.client,
@@ -190,9 +207,13 @@ export class Agent {
         edgeAddress: edgeAddress(this.options.listenAddress),
       },
       droppedLogLines: () => this.shipper.droppedLines,
-      onApplied: (snapshot) => this.followSpoolCap(snapshot),
+      onApplied: (snapshot) => {
+        this.followSpoolCap(snapshot);
+        health.refresh();
+      },
       log: this.log,
     });
+    this.sync = sync;
     const metrics = new MetricsReporter({
       counters: this.counters,
       controlPort: this.options.controlPort,
@@ -213,8 +234,6 @@ export class Agent {
       },
       log: this.log,
     });
-    // Votes on the other nodes' IPs for the master's health checks.
-    const health = new HealthProber({ client: this.client, auth, log: this.log });
     // Self-tests, upgrades and a new master address from /sys/op; an upgrade restarts into the new agent.
     const commands = new CommandRunner({
       client: this.client,
@@ -271,22 +290,35 @@ export class Agent {
   }
 
   /**
-   * Every few seconds: bring nginx back with the last proven config if it died; every 30 s:
-   * rotate logs that grew too large.
+   * Every second: bring nginx back with the last proven config if its master died (stopping the
+   * workers it left, which hold the ports), then try the newest config again; every 30 s: rotate
+   * logs that grew too large.
    */
   private async maintain(signal: AbortSignal): Promise<void> {
     for (let tick = 1; !signal.aborted; tick++) {
-      await pause(5000, signal);
+      await pause(WATCH_MS, signal);
       if (signal.aborted) return;
       try {
-        if ((await this.nginx.pid()) === null && (await this.applier.store.proven())) {
-          this.log.warn('nginx is not running; starting it with the last proven config');
-          await this.applier.restoreLastProven();
-        }
-        if (tick % 6 === 0) await this.rotateLogs();
+        if ((await this.nginx.pid()) === null && (await this.applier.store.proven())) await this.reviveNginx();
+        if (tick % ROTATE_TICKS === 0) await this.rotateLogs();
       } catch (error) {
         this.log.warn('maintenance failed', { error: errorText(error) });
       }
+    }
+  }
+
+  private async reviveNginx(): Promise<void> {
+    const at = new Date().toISOString();
+    this.log.warn('nginx is not running; starting it with the last proven config');
+    try {
+      const proven = await this.applier.restoreLastProven();
+      this.sync?.noteEvent(`nginx was not running at ${at}; restarted with config version ${proven?.version ?? '?'}`);
+    } catch (error) {
+      this.sync?.noteEvent(`nginx was not running at ${at}; restarting it failed: ${errorText(error)}`);
+      throw error;
+    } finally {
+      this.sync?.retryNow();
+      void this.sync?.reportStatus(this.controller.signal);
     }
   }
 
@@ -300,6 +332,11 @@ export class Agent {
   }
 }
 
+/** How often the agent checks that its nginx master runs. */
+const WATCH_MS = 1000;
+/** Log rotation every 30 checks. */
+const ROTATE_TICKS = 30;
+
 /** How long a stop waits for an apply or a job in progress. */
 const STOP_GRACE_MS = 1500;
 
@@ -311,6 +348,11 @@ async function settledWithin(tasks: Promise<unknown>[], ms: number): Promise<voi
   });
   await Promise.race([Promise.allSettled(tasks), late]);
   clearTimeout(timer);
+}
+
+/** Whether the edge listens on one address rather than all of them. */
+function specificAddress(listenAddress: string): boolean {
+  return !['', '0.0.0.0', '[::]', '::'].includes(listenAddress);
 }
 
 /** Where jobs reach this node's own edge. */

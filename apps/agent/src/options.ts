@@ -37,7 +37,7 @@ export const USAGE = `Usage: npm run agent -- --master URL --token TOKEN --data-
   --spool-max-mb MB        log spool size while the master is away (default 512)
   --nginx PATH             nginx binary (default $RAMPART_NGINX or /usr/sbin/nginx)
   --nginx-modules DIR      nginx dynamic modules (default /usr/lib/nginx/modules)
-  --workers N|auto         nginx worker processes (default auto)
+  --workers N|auto         nginx worker processes until the first config (the fleet's edge settings replace it)
   --stop-nginx-on-exit     stop nginx when the agent stops (default: nginx keeps serving)
   --metrics-port PORT      serve Prometheus metrics on 127.0.0.1:PORT/metrics (default: off)
 `;

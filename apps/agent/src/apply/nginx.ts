@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink, realpath } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface NginxCommandOptions {
@@ -20,6 +20,8 @@ export interface NginxRun {
 /** Starts, tests, signals and stops one private nginx; commands are argument arrays, never a shell. */
 export class Nginx {
   readonly options: NginxCommandOptions;
+  /** Told when processes a dead master left behind were stopped (the operator should hear of it). */
+  onOrphansStopped: ((count: number) => void) | null = null;
 
   constructor(options: NginxCommandOptions) {
     this.options = options;
@@ -30,9 +32,14 @@ export class Nginx {
     return this.run(['-t', '-q', ...this.baseArgs(confPath)], 120_000);
   }
 
-  /** Starts the nginx master (it daemonizes); ok once the master process is up. */
+  /**
+   * Starts the nginx master (it daemonizes); ok once the master process is up. Workers a killed
+   * master left behind are stopped first: they hold the ports, so nginx could not bind them.
+   */
   async start(confPath: string): Promise<NginxRun> {
+    const orphans = await this.stopOrphans();
     const result = await this.run(this.baseArgs(confPath), 60_000);
+    if (orphans > 0) this.onOrphansStopped?.(orphans);
     if (!result.ok) return result;
     for (let i = 0; i < 100; i++) {
       if ((await this.pid()) !== null) return result;
@@ -84,6 +91,51 @@ export class Nginx {
       if (Date.now() > deadline) return false;
       await sleep(20);
     }
+  }
+
+  /**
+   * Processes of this nginx (they hold its error log open) that no live master of ours owns: the
+   * workers, cache manager and loader of a master that was killed. They run under our prefix only.
+   */
+  async orphans(): Promise<number[]> {
+    const master = await this.pid();
+    const owned = new Set(master === null ? [] : (await children(master)).map(Number));
+    const found: number[] = [];
+    for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+      if (!/^\d+$/.test(entry)) continue;
+      const pid = Number(entry);
+      if (pid === master || owned.has(pid) || pid === process.pid) continue;
+      const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+      if (!cmdline.startsWith('nginx: ') || cmdline.startsWith('nginx: master')) continue;
+      if (await this.holdsErrorLog(entry)) found.push(pid);
+    }
+    return found;
+  }
+
+  /**
+   * Stops the orphans (QUIT: each closes its listening sockets at once and finishes what it serves),
+   * killing those that do not let go of the ports within `timeoutMs`. Answers how many there were.
+   */
+  async stopOrphans(timeoutMs = 3000): Promise<number> {
+    const orphans = await this.orphans();
+    if (orphans.length === 0) return 0;
+    for (const pid of orphans) signalQuietly(pid, 'SIGQUIT');
+    if (!(await this.waitRetired(orphans, timeoutMs))) {
+      for (const pid of orphans) signalQuietly(pid, 'SIGKILL');
+      const until = Date.now() + 2000;
+      while (orphans.some(alive) && Date.now() < until) await sleep(20);
+    }
+    return orphans.length;
+  }
+
+  private async holdsErrorLog(pid: string): Promise<boolean> {
+    const errorLog = await realpath(this.options.errorLog).catch(() => this.options.errorLog);
+    const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+    for (const fd of fds) {
+      const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+      if (target === errorLog) return true;
+    }
+    return false;
   }
 
   /** Asks the master to re-read the live config (it keeps the old one if the new one fails). */
@@ -147,6 +199,14 @@ export class Nginx {
         setTimeout(() => resolve({ ok: code === 0, output }), 500).unref();
       });
     });
+  }
+}
+
+function signalQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // gone already
   }
 }
 

@@ -4,7 +4,7 @@ import type { NodeIpStateEntry } from '@rampart/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashToken } from '../../../master/src/modules/auth/tokens.ts';
 import { NODE_MONITOR } from '../../../master/src/modules/health/monitor-settings.ts';
-import { writeConfig } from '../../../master/src/modules/settings/configs.ts';
+import { readConfig, writeConfig } from '../../../master/src/modules/settings/configs.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../../master/src/test/test-app.ts';
 import { silentLogger } from '../logger.ts';
 import { MasterClient } from '../sync/master-client.ts';
@@ -101,5 +101,35 @@ describe('an agent probing the other nodes for the master', () => {
       async () => expect(await nodeVote('127.0.0.31')).toMatchObject({ ok: false, detail: 'ECONNREFUSED' }),
       WAIT,
     );
+  });
+  it('reads its plan again when the master sends a config, rather than at its next periodic read', async () => {
+    other = createServer((_request, response) => response.end('ok'));
+    await new Promise<void>((resolve) => other?.listen(0, '127.0.0.33', resolve));
+    await addNode('edge-a', '127.0.0.32', 9, CREDENTIAL);
+    await addNode('edge-b', '127.0.0.33', (other.address() as AddressInfo).port, 'edge-b-credential-0123456789');
+    const { value } = await readConfig(test.database.db, NODE_MONITOR);
+    await writeConfig(test.database.db, NODE_MONITOR, { ...value, voters: 'master' }, Date.now());
+    const address = await test.app.listen({ host: '127.0.0.1', port: 0 });
+    const client = new MasterClient(address);
+    let plans = 0;
+    const call = client.call.bind(client);
+    client.call = ((request, schema) => {
+      if (request.path === '/agent/v1/health/targets') plans++;
+      return call(request, schema);
+    }) as typeof client.call;
+    const prober = new HealthProber({ client, auth: { 'node-token': CREDENTIAL }, log: silentLogger });
+    const stop = new AbortController();
+    running = prober.run(stop.signal);
+    try {
+      // The master votes alone: the agent has nothing to probe and waits.
+      await vi.waitFor(() => expect(plans).toBe(1), WAIT);
+      await writeConfig(test.database.db, NODE_MONITOR, { ...value, voters: 'nodes' }, Date.now());
+      prober.refresh();
+      // Sooner than its idle wait (10 s) would have ended: the new plan is read and followed.
+      await vi.waitFor(() => expect(plans).toBe(2), { timeout: 8000, interval: 20 });
+      await vi.waitFor(async () => expect(await nodeVote('127.0.0.33')).toMatchObject({ ok: true }), WAIT);
+    } finally {
+      stop.abort();
+    }
   });
 });

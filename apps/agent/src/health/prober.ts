@@ -11,8 +11,11 @@ export interface HealthProberOptions {
   log: Logger;
 }
 
-/** The plan is asked for again at least this often, so a settings change reaches the node soon. */
-const PLAN_MAX_AGE_MS = 10_000;
+/**
+ * The plan is asked for again at least this often; a settings change reaches the node sooner, with
+ * the config it long-polls (refresh()).
+ */
+const PLAN_MAX_AGE_MS = 60_000;
 /** How long to wait when the nodes do not vote or the master cannot be reached. */
 const IDLE_MS = 10_000;
 const PARALLEL_PROBES = 32;
@@ -26,6 +29,9 @@ export class HealthProber {
   private readonly options: HealthProberOptions;
   private plan: AgentProbePlan | null = null;
   private planAt = 0;
+  private wake: () => void = () => {};
+  /** Set by refresh(): a plan read meanwhile may predate the change, so it is read again at once. */
+  private refreshed = false;
 
   constructor(options: HealthProberOptions) {
     this.options = options;
@@ -35,6 +41,7 @@ export class HealthProber {
     while (!signal.aborted) {
       const started = Date.now();
       let waitMs = IDLE_MS;
+      this.refreshed = false;
       try {
         const plan = await this.currentPlan(signal);
         if (plan.enabled && plan.targets.length > 0) {
@@ -45,8 +52,36 @@ export class HealthProber {
         if (signal.aborted) return;
         this.options.log.warn('node health probes failed', { error: errorText(error) });
       }
-      await pause(Math.max(0, waitMs), signal);
+      if (this.refreshed) {
+        this.plan = null;
+        continue;
+      }
+      await this.waitOrRefresh(Math.max(0, waitMs), signal);
     }
+  }
+
+  /**
+   * Reads the plan again and starts the next round now: called when the master sends a new config
+   * (the monitor settings, the nodes or their IPs may have changed).
+   */
+  refresh(): void {
+    this.refreshed = true;
+    this.plan = null;
+    this.wake();
+  }
+
+  private waitOrRefresh(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const controller = new AbortController();
+      const done = () => controller.abort();
+      signal.addEventListener('abort', done, { once: true });
+      this.wake = done;
+      void pause(ms, controller.signal).then(() => {
+        signal.removeEventListener('abort', done);
+        this.wake = () => {};
+        resolve();
+      });
+    });
   }
 
   /** One round: every target probed, the results sent. */

@@ -29,6 +29,8 @@ export interface ShipperOptions {
   wafAudit?: WafAudit;
   /** Lines as they go into a batch (for per-site counters). */
   onLines?: (access: AccessLogLine[], stream: StreamLogLine[]) => void;
+  /** Told when batches stop being writable to the spool (its disk is full): the lines wait in memory. */
+  onSpoolError?: (error: string) => void;
   log: Logger;
 }
 
@@ -50,6 +52,9 @@ export class LogShipper {
   private readonly controller = new AbortController();
   private wake: (() => void) | null = null;
   private loops: Promise<void>[] = [];
+
+  /** The last batch could not be written (disk full): sealing is tried again at the next read. */
+  private spoolFailing = false;
 
   constructor(options: ShipperOptions) {
     this.options = options;
@@ -163,8 +168,23 @@ export class LogShipper {
   private async seal(): Promise<void> {
     const { access, stream, malformed } = this.pending;
     if (access.length + stream.length + malformed === 0 || !this.access || !this.stream) return;
+    let batch: Awaited<ReturnType<Spool['add']>>;
+    try {
+      batch = await this.spool.add(access, stream, this.positions(), malformed);
+    } catch (error) {
+      // The spool's disk is full: the lines stay in hand (the logs are read no further meanwhile)
+      // and are written once sending frees room. None is lost, none is counted twice.
+      const why = errorText(error);
+      if (!this.spoolFailing) {
+        this.options.log.warn('log spool not writable; lines kept until it is', { error: why });
+        this.options.onSpoolError?.(why);
+      }
+      this.spoolFailing = true;
+      return;
+    }
+    if (this.spoolFailing) this.options.log.info('log spool writable again');
+    this.spoolFailing = false;
     this.pending = emptyBatch();
-    const batch = await this.spool.add(access, stream, this.positions(), malformed);
     if (batch === null && access.length + stream.length > 0) {
       this.options.log.warn('log spool full; lines dropped', { lines: access.length + stream.length });
     }

@@ -13,6 +13,13 @@ import { Backoff, pause } from './backoff.ts';
 import { type JobContext, runJob } from './jobs.ts';
 import { type MasterClient, MasterError } from './master-client.ts';
 
+/** The first retry of a snapshot that did not go live; each next one waits up to twice as long. */
+const RETRY_BASE_MS = 2000;
+/** A snapshot that is not live is tried again at least this often. */
+const RETRY_MAX_MS = 60_000;
+/** How long an event (nginx restarted) stays in last_error. */
+const NOTICE_MS = 10 * 60_000;
+
 /**
  * The shape of ConfigAnswer checked before rendering. Sites, streams, certificates and jobs are
  * checked one by one later, so one bad item cannot make the agent refuse a whole snapshot.
@@ -64,6 +71,14 @@ export class ConfigSync {
   private appliedVersion = 0;
   private applyErrors: ApplyError[] = [];
   private lastError = '';
+  /** What happened to nginx lately (restarted after its master died), kept in last_error for a while. */
+  private notices: { text: string; until: number }[] = [];
+  /** The newest snapshot the master sent: tried again with backoff until it is live. */
+  private latest: EdgeSnapshot | null = null;
+  private applying: Promise<unknown> = Promise.resolve();
+  private readonly retryBackoff = new Backoff(RETRY_BASE_MS, RETRY_MAX_MS);
+  private retryAt: number | null = null;
+  private wakeRetry: () => void = () => {};
 
   constructor(options: ConfigSyncOptions) {
     this.options = options;
@@ -76,6 +91,7 @@ export class ConfigSync {
     this.appliedVersion = proven?.version ?? 0;
     const backoff = new Backoff(500, 30_000);
     await this.flushJobResults(signal);
+    const retrying = this.retryLoop(signal);
     while (!signal.aborted) {
       try {
         const answer = await client.call<ConfigAnswerBody>(
@@ -100,6 +116,8 @@ export class ConfigSync {
         await pause(delay, signal);
       }
     }
+    this.wakeRetry();
+    await retrying;
   }
 
   /**
@@ -107,23 +125,118 @@ export class ConfigSync {
    * and the next poll (a change that follows at once is not held up by it); reports stay in order.
    */
   async handleSnapshot(snapshot: EdgeSnapshot, signal: AbortSignal): Promise<void> {
-    const outcome = await this.options.applier.apply(snapshot);
     this.seenVersion = snapshot.version;
-    if (outcome.liveVersion !== null) this.appliedVersion = outcome.liveVersion;
-    if (outcome.applied) this.options.onApplied?.(snapshot);
-    this.applyErrors = outcome.errors.slice(0, 10_000);
-    this.lastError = outcome.error.slice(0, 4000);
+    this.latest = snapshot;
+    await this.applyLatest();
     void this.reportStatus(signal);
     await this.runJobs(snapshot, signal);
+  }
+
+  /**
+   * Tries the newest snapshot again now (nginx was brought back after its master died): when it is
+   * not live yet, it goes live as soon as nginx can take it rather than at the next backoff step.
+   */
+  retryNow(): void {
+    if (this.latest === null || this.latest.version === this.appliedVersion) return;
+    this.retryBackoff.reset();
+    this.retryAt = Date.now();
+    this.wakeRetry();
+  }
+
+  /** Records what happened to nginx, shown with last_error on the node list for NOTICE_MS. */
+  noteEvent(text: string): void {
+    const now = Date.now();
+    this.notices = [
+      ...this.notices.filter((notice) => notice.until > now),
+      { text: text.slice(0, 1000), until: now + NOTICE_MS },
+    ].slice(-3);
+    void this.reportStatus();
+  }
+
+  /**
+   * Applies the newest snapshot, one apply at a time: an older snapshot is never applied after a
+   * newer one. When it does not go live, it is tried again after a backoff (at most RETRY_MAX_MS).
+   */
+  private applyLatest(): Promise<void> {
+    const run = async () => {
+      const snapshot = this.latest;
+      if (snapshot === null) return;
+      let outcome: Awaited<ReturnType<Applier['apply']>>;
+      try {
+        outcome = await this.options.applier.apply(snapshot);
+      } catch (error) {
+        // Not a refusal of the snapshot (a disk error, say): it is tried again like one.
+        const version = snapshot.version;
+        outcome = {
+          applied: false,
+          version,
+          liveVersion: null,
+          errors: [],
+          error: `apply failed: ${errorText(error)}`,
+        };
+      }
+      if (outcome.liveVersion !== null) this.appliedVersion = outcome.liveVersion;
+      if (outcome.applied) this.options.onApplied?.(snapshot);
+      this.applyErrors = outcome.errors.slice(0, 10_000);
+      this.lastError = outcome.error.slice(0, 4000);
+      if (outcome.applied) {
+        this.retryBackoff.reset();
+        this.retryAt = null;
+      } else if (this.latest === snapshot) {
+        const delay = this.retryBackoff.next();
+        this.retryAt = Date.now() + delay;
+        this.options.log.warn('config not live; trying it again', { version: snapshot.version, retry_ms: delay });
+        this.wakeRetry();
+      }
+    };
+    const next = this.applying.then(run, run);
+    this.applying = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Applies the newest snapshot again when its retry is due, until it is live or a newer one comes. */
+  private async retryLoop(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const due = this.retryAt;
+      if (due !== null && Date.now() >= due) {
+        this.retryAt = null;
+        try {
+          await this.applyLatest();
+        } catch (error) {
+          this.options.log.warn('config retry failed', { error: errorText(error) });
+        }
+        void this.reportStatus(signal);
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, due === null ? 60_000 : Math.max(0, due - Date.now()));
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        }
+        signal.addEventListener('abort', done, { once: true });
+        this.wakeRetry = done;
+      });
+    }
   }
 
   status(): NodeStatusBody {
     return {
       applied_version: this.appliedVersion,
       apply_errors: this.applyErrors,
-      last_error: this.lastError,
+      last_error: this.lastErrorText(),
       dropped_log_lines: this.options.droppedLogLines(),
     };
+  }
+
+  private lastErrorText(): string {
+    const now = Date.now();
+    const notices = this.notices.filter((notice) => notice.until > now).map((notice) => notice.text);
+    return [this.lastError, ...notices]
+      .filter((text) => text !== '')
+      .join('; ')
+      .slice(0, 4000);
   }
 
   /** POST /agent/v1/status; a failure is logged and the next heartbeat tries again. */

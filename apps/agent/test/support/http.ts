@@ -18,13 +18,15 @@ export interface RequestOptions {
   /** HTTPS with SNI = host. */
   tls?: boolean;
   body?: string;
+  /** The edge's address (127.0.0.1 unless set). */
+  address?: string;
 }
 
 /** One request to the edge on 127.0.0.1 with the given Host (and SNI for HTTPS); a fresh connection each time. */
 export function edgeRequest(port: number, options: RequestOptions): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const common = {
-      host: '127.0.0.1',
+      host: options.address ?? '127.0.0.1',
       port,
       path: options.path ?? '/',
       method: options.method ?? 'GET',

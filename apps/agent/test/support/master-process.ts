@@ -54,6 +54,16 @@ export class MasterProcess {
     await exited;
   }
 
+  /** kill -9: the master dies wherever it is (a config change, a log batch); start() brings it back. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
   /**
    * SIGTERM, then true once the process has exited, or false when it is still running after
    * `withinMs` (it is then killed, so the test can go on).

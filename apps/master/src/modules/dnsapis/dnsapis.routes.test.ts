@@ -38,7 +38,19 @@ describe('DNS APIs against a real PowerDNS on loopback', () => {
       code: 'invalid_param',
       msg: 'credentials/url: 127.0.0.1 is a private or loopback address, which is not allowed',
     });
-    await saveSetting(test.database.db, 'dnsapi_allow_private', true);
+    // An admin holding admin:sys allows it through the API (/sys/setting, the DNS APIs tab).
+    const admin = await test.login('admin', ADMIN_PASSWORD);
+    const dns = '/v1/configs/global-0-system-dns';
+    expect((await test.call('GET', dns, { token: admin })).body).toMatchObject({
+      code: 0,
+      data: { dnsapi_allow_private: false },
+    });
+    expect((await test.call('PUT', dns, { token: alice, body: { dnsapi_allow_private: true } })).body.code).toBe(
+      'forbidden',
+    );
+    const saved = await test.call('PUT', dns, { token: admin, body: { dnsapi_allow_private: true } });
+    expect(saved.body.code, saved.body.msg).toBe(0);
+    expect((await test.call('GET', dns, { token: admin })).body.data).toEqual({ dnsapi_allow_private: true });
   });
 
   it('checks the key with the provider before storing, and stores it sealed, never returned', async () => {

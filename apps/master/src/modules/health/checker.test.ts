@@ -268,7 +268,12 @@ describe.each(DIALECTS)('node health checks on $dialect', (target) => {
       expect((await test.call('GET', url, { token: plain })).body).toMatchObject({ code: 'forbidden' });
     }
     const bad = await test.call('GET', '/v1/log/ip-switch?start=2026-13-45', { token: admin });
-    expect(bad.body).toEqual({ code: 'invalid_param', msg: 'querystring/start: 2026-13-45 is not a time', data: null });
+    expect(bad.body).toEqual({
+      code: 'invalid_param',
+      msg: 'querystring/start: 2026-13-45 is not a time',
+      data: null,
+      params: { field: 'querystring/start', rule: '2026-13-45 is not a time' },
+    });
     const word = await test.call('GET', '/v1/log/ip-switch?end=yesterday', { token: admin });
     expect(word.body.code).toBe('invalid_param');
     expect(word.body.msg).toContain('end');
@@ -335,7 +340,18 @@ describe.each(DIALECTS)('node health checks on $dialect', (target) => {
     });
     expect(bad.body.code).toBe('invalid_param');
     expect(bad.body.msg).toContain('failures');
-    const saved = await test.call('PUT', '/v1/configs/global-0-node-monitor', { token: admin, body: FAST });
-    expect(saved.body).toMatchObject({ code: 0, data: FAST });
+    expect(bad.body.msg).toContain('from 1 to 20');
+    const overlapping = await test.call('PUT', '/v1/configs/global-0-node-monitor', {
+      token: admin,
+      body: { ...FAST, interval_seconds: 0.5, timeout_seconds: 5 },
+    });
+    expect(overlapping.body).toMatchObject({
+      code: 'invalid_param',
+      params: { field: 'body/timeout_seconds' },
+    });
+    expect(overlapping.body.msg).toContain('at most interval_seconds (0.5)');
+    const fine = { ...FAST, timeout_seconds: FAST.interval_seconds };
+    const saved = await test.call('PUT', '/v1/configs/global-0-node-monitor', { token: admin, body: fine });
+    expect(saved.body).toMatchObject({ code: 0, data: fine });
   });
 });

@@ -10,6 +10,7 @@ import {
   adminIds,
   applySwitch,
   claimLease,
+  enabledNodeCount,
   listProbeTargets,
   type ProbeTarget,
   placesOfIp,
@@ -19,7 +20,16 @@ import {
   syncIpStates,
 } from './health.repository.ts';
 import { NODE_MONITOR } from './monitor-settings.ts';
-import { decide, MASTER_PROBE, nextStreak, type ProbeStreak, votersFor } from './vote.ts';
+import {
+  decide,
+  freshForMs,
+  MASTER_PROBE,
+  masterStandsIn,
+  nextStreak,
+  nodeVoterCount,
+  type ProbeStreak,
+  votersFor,
+} from './vote.ts';
 
 /** A node IP that switched, and the line groups whose DNS answers change with it. */
 export interface IpSwitchEvent {
@@ -91,7 +101,10 @@ export function startHealthChecker(options: HealthCheckerOptions) {
     const updates = targets.map((target, index) => {
       const result = results[index] ?? { ok: false, detail: 'not probed' };
       const list = streaks.get(target.ip) ?? [];
-      const previous = list.find((streak) => streak.probe === MASTER_PROBE);
+      // A streak from the last time the master stood in (nodes mode) starts over once it is stale.
+      const previous = list.find(
+        (streak) => streak.probe === MASTER_PROBE && streak.updatedAt >= at - freshForMs(settings),
+      );
       const streak = nextStreak(previous, MASTER_PROBE, result.ok, result.detail, at);
       streaks.set(target.ip, [...list.filter((entry) => entry.probe !== MASTER_PROBE), streak]);
       return { ip: target.ip, streak };
@@ -122,7 +135,15 @@ export function startHealthChecker(options: HealthCheckerOptions) {
     const targets = await listProbeTargets(db);
     await syncIpStates(db, targets, now);
     const streaks = await probeStreaks(db);
-    if (settings.voters !== 'nodes') await probeAsMaster(targets, settings, streaks);
+    const peers = Math.max(0, (await enabledNodeCount(db)) - 1);
+    // With the nodes as voters, the master probes the IPs too few of them vote on.
+    const probed =
+      settings.voters === 'nodes'
+        ? targets.filter((target) =>
+            masterStandsIn(nodeVoterCount(settings, streaks.get(target.ip) ?? [], target.nodeId, now), peers),
+          )
+        : targets;
+    if (probed.length > 0) await probeAsMaster(probed, settings, streaks);
     if (stopped) return;
 
     const states = new Map(
@@ -132,7 +153,7 @@ export function startHealthChecker(options: HealthCheckerOptions) {
     const decidedAt = Date.now();
     for (const target of targets) {
       const from: IpState = states.get(target.ip) === 'down' ? 'down' : 'up';
-      const voters = votersFor(settings, streaks.get(target.ip) ?? [], target.nodeId, decidedAt);
+      const voters = votersFor(settings, streaks.get(target.ip) ?? [], target.nodeId, decidedAt, peers);
       const decision = decide(from, voters, settings);
       if (!decision) continue;
       const places = await placesOfIp(db, target.ip);

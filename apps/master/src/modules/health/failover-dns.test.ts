@@ -171,4 +171,66 @@ describe.each(DIALECTS)('failover through a real PowerDNS on $dialect', (target)
     clearInterval(reporting);
     await vi.waitFor(async () => expect(await ask()).toEqual(['127.0.0.21', '127.0.0.22']), WAIT);
   });
+  it('puts a re-enabled node’s IP back only after good probes, not before the first one', async () => {
+    const a = await edge('127.0.0.24');
+    const b = await edge('127.0.0.25');
+    const portA = (a.address() as AddressInfo).port;
+    const nodeA = await node('127.0.0.24', portA);
+    await node('127.0.0.25', (b.address() as AddressInfo).port);
+    await lineGroup(['127.0.0.24', '127.0.0.25']);
+    await writeConfig(test.database.db, NODE_MONITOR, { ...FAST, voters: 'master' }, Date.now());
+    expect(await ask()).toEqual(['127.0.0.24', '127.0.0.25']);
+
+    expect((await call('PUT', `/v1/nodes/${nodeA.nodeId}`, { enabled: false })).body.code).toBe(0);
+    expect(await ask()).toEqual(['127.0.0.25']);
+    // Its nginx stops while it is disabled; then it is enabled again.
+    await close(a);
+    servers.delete(a);
+    expect((await call('PUT', `/v1/nodes/${nodeA.nodeId}`, { enabled: true })).body.code).toBe(0);
+    expect(await ask()).toEqual(['127.0.0.25']);
+    const held = data<{ list: { ip: string; state: string; changed_at: string | null }[] }>(
+      await call('GET', '/v1/monitor/node/ip-state'),
+    ).list.find((entry) => entry.ip === '127.0.0.24');
+    expect(held?.state).toBe('down');
+    expect(held?.changed_at).not.toBeNull();
+
+    // It stays out while its probes fail, and comes back once they succeed.
+    await vi.waitFor(async () => {
+      const entry = data<{ list: { ip: string; votes: { ok: boolean; streak: number }[] }[] }>(
+        await call('GET', '/v1/monitor/node/ip-state'),
+      ).list.find((state) => state.ip === '127.0.0.24');
+      expect(entry?.votes[0]).toMatchObject({ ok: false });
+      expect(entry?.votes[0]?.streak).toBeGreaterThan(FAST.successes);
+    }, WAIT);
+    expect(await ask()).toEqual(['127.0.0.25']);
+    await edge('127.0.0.24', portA);
+    await vi.waitFor(async () => expect(await ask()).toEqual(['127.0.0.24', '127.0.0.25']), WAIT);
+    const log = data<{ list: { ip: string; to: string; reason: string }[] }>(
+      await call('GET', '/v1/log/ip-switch'),
+    ).list;
+    expect(log[0]).toMatchObject({ ip: '127.0.0.24', to: 'up', reason: '1 of 1 probes succeeded 2 times in a row' });
+  });
+
+  it('probes from the master when too few agents vote, so a dead edge leaves DNS with no voter left', async () => {
+    const b = await edge('127.0.0.27');
+    // Nothing listens on the first node's port: it refuses every connection. No agent reports.
+    await node('127.0.0.26', 9);
+    await node('127.0.0.27', (b.address() as AddressInfo).port);
+    await lineGroup(['127.0.0.26', '127.0.0.27']);
+    expect(await ask()).toEqual(['127.0.0.26', '127.0.0.27']);
+    await writeConfig(test.database.db, NODE_MONITOR, { ...FAST, voters: 'nodes' }, Date.now());
+
+    await vi.waitFor(async () => expect(await ask()).toEqual(['127.0.0.27']), WAIT);
+    const states = data<{ list: { ip: string; state: string; votes: { probe: string; ok: boolean }[] }[] }>(
+      await call('GET', '/v1/monitor/node/ip-state'),
+    ).list;
+    expect(states.find((entry) => entry.ip === '127.0.0.26')).toMatchObject({
+      state: 'down',
+      votes: [{ probe: 'master', ok: false }],
+    });
+    expect(states.find((entry) => entry.ip === '127.0.0.27')).toMatchObject({
+      state: 'up',
+      votes: [{ probe: 'master', ok: true }],
+    });
+  });
 });

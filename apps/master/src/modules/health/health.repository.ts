@@ -55,6 +55,32 @@ export async function syncIpStates(db: Kysely<Database>, targets: readonly Probe
   }
 }
 
+/**
+ * IPs of a node that comes back (re-enabled) start down, with no probe results: they return to DNS
+ * only once the checker has seen `successes` good probes in a row, not before the first probe.
+ */
+export async function holdUntilProbed(db: Kysely<Database>, nodeId: number, ips: readonly string[], now: number) {
+  if (ips.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('node_ip_probes').where('ip', 'in', ips).execute();
+    await trx
+      .insertInto('node_ip_states')
+      .values(ips.map((ip) => ({ ip, node_id: nodeId, state: 'down', changed_at: now })))
+      .onConflict((oc) => oc.column('ip').doUpdateSet({ node_id: nodeId, state: 'down', changed_at: now }))
+      .execute();
+  });
+}
+
+/** How many nodes are enabled: each runs an agent that may vote on the others' IPs. */
+export async function enabledNodeCount(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('nodes')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('enabled', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** The decided state of each IP the checker has seen, by IP. */
 export async function ipStates(db: Kysely<Database>) {
   const rows = await db.selectFrom('node_ip_states').select(['ip', 'state', 'changed_at']).execute();

@@ -17,7 +17,14 @@ import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
 import { callingNode } from '../agent/agent-auth.ts';
 import { readConfig } from '../settings/configs.ts';
-import { ipStates, listIpSwitches, listProbeTargets, probeStreaks, saveProbeStreaks } from './health.repository.ts';
+import {
+  enabledNodeCount,
+  ipStates,
+  listIpSwitches,
+  listProbeTargets,
+  probeStreaks,
+  saveProbeStreaks,
+} from './health.repository.ts';
 import { NODE_MONITOR } from './monitor-settings.ts';
 import { nextStreak, nodeProbe, votersFor } from './vote.ts';
 
@@ -95,7 +102,12 @@ export async function healthRoutes(app: App, { db }: AppContext) {
     },
     async () => {
       const { value: settings } = await readConfig(db, NODE_MONITOR);
-      const [targets, states, streaks] = await Promise.all([listProbeTargets(db), ipStates(db), probeStreaks(db)]);
+      const [targets, states, streaks, nodes] = await Promise.all([
+        listProbeTargets(db),
+        ipStates(db),
+        probeStreaks(db),
+        enabledNodeCount(db),
+      ]);
       const now = Date.now();
       // An IP the checker has not yet seen counts as up, like everywhere else.
       const list = targets.map((target) => {
@@ -106,7 +118,7 @@ export async function healthRoutes(app: App, { db }: AppContext) {
           node_name: target.nodeName,
           state: known?.state === 'down' ? ('down' as const) : ('up' as const),
           changed_at: known ? iso(known.changed_at) : null,
-          votes: votersFor(settings, streaks.get(target.ip) ?? [], target.nodeId, now).map(
+          votes: votersFor(settings, streaks.get(target.ip) ?? [], target.nodeId, now, Math.max(0, nodes - 1)).map(
             ({ probe, ok: good, streak, detail }) => ({ probe, ok: good, streak, detail }),
           ),
         };

@@ -20,8 +20,9 @@ function streaksAfter(results: Record<string, boolean[]>): ProbeStreak[] {
   });
 }
 
-const decided = (state: IpState, results: Record<string, boolean[]>, with_ = settings) =>
-  decide(state, votersFor(with_, streaksAfter(results), 9, NOW), with_);
+/** An IP of node 9 in a fleet of `peers` + 1 enabled nodes. */
+const decided = (state: IpState, results: Record<string, boolean[]>, with_ = settings, peers = 2) =>
+  decide(state, votersFor(with_, streaksAfter(results), 9, NOW, peers), with_);
 
 describe('node IP votes', () => {
   it('takes an IP down when a majority failed `failures` times in a row', () => {
@@ -71,15 +72,43 @@ describe('node IP votes', () => {
       decided('up', { [MASTER_PROBE]: [false, false, false], [nodeProbe(1)]: [true, true, true] }, masterOnly)?.to,
     ).toBe('down');
     const nodesOnly = { ...settings, voters: 'nodes' as const };
-    expect(decided('up', { [MASTER_PROBE]: [false, false, false] }, nodesOnly)).toBeNull();
-    expect(decided('up', { [nodeProbe(1)]: [false, false, false] }, nodesOnly)?.to).toBe('down');
+    expect(
+      decided(
+        'up',
+        { [MASTER_PROBE]: [false, false, false], [nodeProbe(1)]: [true], [nodeProbe(2)]: [true] },
+        nodesOnly,
+      ),
+    ).toBeNull();
+    expect(decided('up', { [nodeProbe(1)]: [false, false, false] }, nodesOnly, 1)?.to).toBe('down');
+  });
+
+  it('counts the master too in nodes mode while fewer nodes vote than a majority of the others', () => {
+    const nodesOnly = { ...settings, voters: 'nodes' as const };
+    const fails = [false, false, false];
+    // The other agent is stopped: the master stands in and its failures take the IP down.
+    const alone = decided('up', { [MASTER_PROBE]: fails }, nodesOnly, 1);
+    expect(alone?.to).toBe('down');
+    expect(alone?.votes.map((vote) => vote.probe)).toEqual(['master']);
+    // A one-node fleet: no other node can vote; the master decides.
+    expect(decided('up', { [MASTER_PROBE]: fails }, nodesOnly, 0)?.to).toBe('down');
+    // Two of four other nodes vote (a majority needs three): the master joins them.
+    const joined = decided(
+      'up',
+      { [MASTER_PROBE]: fails, [nodeProbe(1)]: fails, [nodeProbe(2)]: [true] },
+      nodesOnly,
+      4,
+    );
+    expect(joined?.votes.map((vote) => vote.probe)).toEqual(['master', 'node:1', 'node:2']);
+    expect(joined?.to).toBe('down');
+    // Enough nodes vote: the master's probe does not count.
+    expect(decided('up', { [MASTER_PROBE]: fails, [nodeProbe(1)]: [true] }, nodesOnly, 1)).toBeNull();
   });
 
   it('gives no vote to a node on its own IPs nor to a probe that stopped reporting', () => {
     const own = streaksAfter({ [nodeProbe(9)]: [false, false, false], [MASTER_PROBE]: [true] });
-    expect(votersFor(settings, own, 9, NOW).map((voter) => voter.probe)).toEqual(['master']);
+    expect(votersFor(settings, own, 9, NOW, 2).map((voter) => voter.probe)).toEqual(['master']);
     const old = { ...nextStreak(undefined, nodeProbe(1), false, 'x', NOW - 10 * 60_000), streak: 5 };
-    expect(votersFor(settings, [old], 9, NOW)).toEqual([]);
+    expect(votersFor(settings, [old], 9, NOW, 2)).toEqual([]);
     expect(decide('up', [], settings)).toBeNull();
   });
 });

@@ -22,23 +22,47 @@ export function nextStreak(previous: ProbeStreak | undefined, probe: string, ok:
 export const freshForMs = (settings: NodeMonitorSettings) =>
   Math.max(3 * (settings.interval_seconds + settings.timeout_seconds) * 1000, 2000);
 
+/** How many voters make a strict majority of `count`. */
+export const majorityOf = (count: number) => Math.floor(count / 2) + 1;
+
 /**
  * The probes that vote on an IP of node `nodeId`: the master's and/or the other nodes', each only
- * while its last result is fresh. A node never votes on its own IPs.
+ * while its last result is fresh. A node never votes on its own IPs. With the nodes as the only
+ * voters, the master's probe counts too while fewer of the `peers` other enabled nodes vote than
+ * a majority of them (agents stopped, a one-node fleet): an IP is never left without a decision.
  */
 export function votersFor(
   settings: NodeMonitorSettings,
   streaks: readonly ProbeStreak[],
   nodeId: number,
   now: number,
+  peers: number,
 ): ProbeStreak[] {
   const oldest = now - freshForMs(settings);
-  return streaks.filter((streak) => {
-    if (streak.updatedAt < oldest) return false;
-    if (streak.probe === MASTER_PROBE) return settings.voters !== 'nodes';
-    if (streak.probe === nodeProbe(nodeId)) return false;
-    return settings.voters !== 'master';
-  });
+  const fresh = streaks.filter((streak) => streak.updatedAt >= oldest && streak.probe !== nodeProbe(nodeId));
+  const nodes = fresh.filter((streak) => streak.probe !== MASTER_PROBE);
+  const master = fresh.filter((streak) => streak.probe === MASTER_PROBE);
+  if (settings.voters === 'master') return master;
+  if (settings.voters === 'master_and_nodes') return [...master, ...nodes];
+  return masterStandsIn(nodes.length, peers) ? [...master, ...nodes] : nodes;
+}
+
+/** In `nodes` mode: whether the master probes an IP because too few of the other nodes vote on it. */
+export function masterStandsIn(nodeVoters: number, peers: number): boolean {
+  return nodeVoters < majorityOf(peers);
+}
+
+/** The other nodes' fresh votes on an IP of node `nodeId`. */
+export function nodeVoterCount(
+  settings: NodeMonitorSettings,
+  streaks: readonly ProbeStreak[],
+  nodeId: number,
+  now: number,
+): number {
+  const oldest = now - freshForMs(settings);
+  return streaks.filter(
+    (streak) => streak.updatedAt >= oldest && streak.probe !== MASTER_PROBE && streak.probe !== nodeProbe(nodeId),
+  ).length;
 }
 
 export interface Decision {
@@ -59,7 +83,7 @@ const votesOf = (voters: readonly ProbeStreak[]): ProbeVote[] =>
  */
 export function decide(state: IpState, voters: readonly ProbeStreak[], settings: NodeMonitorSettings): Decision | null {
   if (voters.length === 0) return null;
-  const needed = Math.floor(voters.length / 2) + 1;
+  const needed = majorityOf(voters.length);
   if (state === 'up') {
     const failing = voters.filter((voter) => !voter.ok && voter.streak >= settings.failures);
     if (failing.length < needed) return null;

@@ -21,7 +21,10 @@ import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { changeConfig } from '../config/config-version.ts';
+import { holdUntilProbed } from '../health/health.repository.ts';
+import { NODE_MONITOR } from '../health/monitor-settings.ts';
 import { publishGroups, publishLineGroups } from '../line-groups/publish.ts';
+import { readConfig } from '../settings/configs.ts';
 import { installToken, rotateInstallToken } from './install-token.ts';
 import { findNode, listNodes, nodeErrors, presentNode } from './nodes.repository.ts';
 
@@ -208,6 +211,10 @@ export async function nodeRoutes(app: App, { db, secrets }: AppContext) {
           .executeTakeFirst(),
       );
       if (!row) throw new AppError('not_found', `node ${request.params.id} does not exist`);
+      if (enabled === true && before.enabled === 0 && (await readConfig(db, NODE_MONITOR)).value.enabled) {
+        // A node that comes back is not trusted before it is probed: its IPs return on good probes.
+        await holdUntilProbed(db, row.id, JSON.parse(row.ips) as string[], Date.now());
+      }
       if (ips !== undefined || enabled !== undefined || maintenance !== undefined) {
         await publishLineGroups(db, secrets, app.log);
       }

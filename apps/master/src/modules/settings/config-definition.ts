@@ -18,6 +18,8 @@ export interface ConfigDefinition<T extends TSchema = TSchema> {
   description: string;
   /** The edges serve with it: a change bumps the config version so that every node applies it. */
   edge: boolean;
+  /** A rule across fields the schema cannot say: the field and what it must be, or null. */
+  check?: (value: Static<T>) => { field: string; rule: string } | null;
   /** Fields answered as SECRET_MASK once saved; a PUT sending the mask keeps what is stored. */
   secrets?: readonly string[];
 }

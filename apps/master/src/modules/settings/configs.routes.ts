@@ -1,7 +1,7 @@
 import { ConfigEntry, ConfigKeyParams, ConfigListQuery, Envelope, ListResult } from '@rampart/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, invalidParam } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
@@ -80,6 +80,8 @@ export async function configRoutes(app: App, { db }: AppContext) {
         schema: { ...schema, body: definition.schema },
       },
       async (request) => {
+        const broken = definition.check?.(request.body);
+        if (broken) throw invalidParam(`body/${broken.field}`, broken.rule);
         const stored = definition.secrets?.length ? (await readConfig(db, definition)).value : undefined;
         const kept = keepMaskedSecrets(definition, request.body, stored, (plain) => sealSetting(db, plain));
         await store(definition, (target) => writeConfig(target, definition, kept, Date.now()));

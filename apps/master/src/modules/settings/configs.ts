@@ -59,6 +59,8 @@ const SYSTEM_DESCRIPTIONS: Record<SystemSettingGroup, string> = {
   password: 'What a new password must contain',
   locale: 'The default language and the languages users may pick',
   retention: 'How long logs, traffic rollups and usage samples are kept',
+  business: 'Whether customers need an active package to create a site or a stream',
+  dns: 'Whether DNS API accounts may point at loopback and private addresses (a self-hosted PowerDNS; it also lets them reach inside the network)',
 };
 
 /** The tabs of /sys/setting, `global-0-system-{group}`, for admins holding admin:sys. */

@@ -21,7 +21,7 @@ export const nodeMonitorEnUS = {
       successes: 'Successes before up',
       voters: 'Probes that vote',
       votersMaster: 'The master',
-      votersNodes: 'The other nodes',
+      votersNodes: 'The other nodes (the master joins while fewer than a majority of them vote)',
       votersBoth: 'The master and the other nodes (majority)',
       required: 'Required',
       range: 'From {{min}} to {{max}}',

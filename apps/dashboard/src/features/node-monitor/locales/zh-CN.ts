@@ -23,7 +23,7 @@ export const nodeMonitorZhCN: typeof nodeMonitorEnUS = {
       successes: '判定恢复的成功次数',
       voters: '参与投票的探测',
       votersMaster: '主控',
-      votersNodes: '其他节点',
+      votersNodes: '其他节点（投票节点不足多数时主控也参与）',
       votersBoth: '主控和其他节点（多数决）',
       required: '必填',
       range: '取值 {{min}} 到 {{max}}',
