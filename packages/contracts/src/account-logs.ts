@@ -56,6 +56,10 @@ export const OpLogEntry = Type.Object({
   route: Type.String({ description: 'the route pattern, such as /v1/sites/:id' }),
   action: Type.String({ description: 'resource and verb, such as sites.update' }),
   target_ids: Type.Array(Type.String()),
+  target_names: Type.Array(Type.String(), {
+    description:
+      "what each of target_ids names, in the same order: the site's name, the account, the package's name, the stream's name, …; the id itself when the row is gone or has no name",
+  }),
   changes: Type.Unknown({ description: 'the request body as sent, secrets replaced by ******' }),
   ip: Type.String(),
   user_agent: Type.String(),

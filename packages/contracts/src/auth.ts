@@ -95,10 +95,24 @@ export const FieldRequirement = Type.Union([
 ]);
 export type FieldRequirement = Static<typeof FieldRequirement>;
 
+/** Whether codes can be sent by email and by SMS (a mail server, an SMS provider set up). */
+export const CodeChannels = Type.Object({
+  phone_code: Type.Boolean({
+    description:
+      'an SMS provider is set up: POST /v1/phone-captcha sends codes and registration asks for one with a phone; false: it refuses with channel_unavailable and a phone is taken without a code',
+  }),
+  email_code: Type.Boolean({
+    description:
+      'mail can be sent (an SMTP host in /sys/setting or RAMPART_SMTP_URL): POST /v1/email-captcha sends codes and registration asks for one with an email; false: it refuses with channel_unavailable and an email is taken without a code',
+  }),
+});
+export type CodeChannels = Static<typeof CodeChannels>;
+
 export const RegisterInfo = Type.Object({
   open: Type.Boolean(),
   fields: Type.Object({ email: FieldRequirement, phone: FieldRequirement, qq: FieldRequirement }),
   agreement_url: Type.String(),
+  ...CodeChannels.properties,
 });
 export type RegisterInfo = Static<typeof RegisterInfo>;
 

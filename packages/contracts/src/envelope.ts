@@ -9,9 +9,15 @@ export const Envelope = <T extends TSchema>(data: T) =>
   });
 
 export const ErrorEnvelope = Type.Object({
-  code: Type.String(),
-  msg: Type.String(),
+  code: Type.String({ description: 'a stable snake_case error code' }),
+  msg: Type.String({ description: 'what failed, in English, for API users' }),
   data: Type.Null(),
+  params: Type.Optional(
+    Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), {
+      description:
+        'the figures of the failure, for clients that word it themselves: invalid_param {field, rule}; balance_insufficient {balance, price, short} (money as "0.00"); limit_reached {limit, allowed, used, package}; channel_unavailable {channel}',
+    }),
+  ),
 });
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
 

@@ -20,9 +20,13 @@ export const ERROR_STATUS = {
   balance_insufficient: 402,
   /** A package's limit (sites, domains, streams, ports, stock, coupon uses) is reached; the message names it. */
   limit_reached: 403,
+  /** The account needs an active package to create a site or a stream. */
+  package_required: 403,
   not_found: 404,
   account_exists: 409,
   conflict: 409,
+  /** A payment channel (wxpay, alipay) or a code channel (sms, email) that is not set up. */
+  channel_unavailable: 409,
   throttled: 429,
   /** A rate limit: the message says how long to wait. */
   too_many_requests: 429,
@@ -32,3 +36,12 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_STATUS, code);
+
+/**
+ * The figures of a failure, sent beside `msg` in the envelope's `params` so a client can compose
+ * the message in the user's language. By code: `invalid_param` {field, rule};
+ * `balance_insufficient` {balance, price, short} as money strings ("0.00");
+ * `limit_reached` {limit, allowed, used, package}; `package_required` {};
+ * `channel_unavailable` {channel}.
+ */
+export type ErrorParams = Record<string, string | number>;

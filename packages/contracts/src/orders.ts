@@ -24,12 +24,18 @@ export type OrderChannel = (typeof ORDER_CHANNELS)[number];
 export const ORDER_STATES = ['pending', 'paid', 'closed'] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
+/**
+ * An order row. `description` is stored in English when the order is written ("online recharge
+ * (wxpay)", "Basic: 1 month(s)") or typed by an admin (adjustments, refunds); a client words the
+ * order in its user's language from `kind`, `channel`, `package_name` and `refund_of`, and shows
+ * `description` as typed for an adjustment.
+ */
 export const OrderView = Type.Object({
   id: Id,
   user_id: Id,
   username: Type.String(),
-  kind: Type.String(),
-  channel: Type.String(),
+  kind: Type.String({ description: ORDER_KINDS.join(', ') }),
+  channel: Type.String({ description: ORDER_CHANNELS.join(', ') }),
   state: Type.String(),
   /** Signed cents: positive credits the balance, negative spends it. */
   amount: Type.Integer(),
@@ -37,6 +43,11 @@ export const OrderView = Type.Object({
   balance_after: Nullable(Type.Integer()),
   description: Type.String(),
   user_package_id: Nullable(Id),
+  package_name: Nullable(
+    Type.String({
+      description: 'the name of the user package a purchase, renewal or upgrade was for; null for other kinds',
+    }),
+  ),
   coupon: Nullable(Type.String()),
   out_trade_no: Type.String(),
   provider_txn_id: Nullable(Type.String()),

@@ -159,3 +159,34 @@ export const OrderCountSeries = Type.Object({
   list: Type.Array(Type.Object({ date: UsageDate, count: Count, amount: Type.Integer(), by_channel: ChannelSums })),
 });
 export type OrderCountSeries = Static<typeof OrderCountSeries>;
+
+export const SETUP_ITEMS = ['node', 'line_group', 'cname_domain', 'package', 'payment', 'smtp'] as const;
+export type SetupItemKey = (typeof SETUP_ITEMS)[number];
+
+/** GET /v1/admin/setup: the first-run checklist of the admin's home page. */
+export const AdminSetup = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      key: Type.Union(
+        [
+          Type.Literal('node'),
+          Type.Literal('line_group'),
+          Type.Literal('cname_domain'),
+          Type.Literal('package'),
+          Type.Literal('payment'),
+          Type.Literal('smtp'),
+        ],
+        {
+          description:
+            'node: a node is online; line_group: a line group exists; cname_domain: a CNAME domain on a DNS API exists; package: a package is on sale; payment: a payment channel is enabled; smtp: mail can be sent',
+        },
+      ),
+      done: Type.Union([Type.Boolean(), Type.Null()], {
+        description:
+          'null when the admin lacks the code of its area (node, line_group, cname_domain: admin:node; package: admin:package; payment, smtp: admin:sys)',
+      }),
+      path: Type.String({ description: 'the dashboard page that sets it up' }),
+    }),
+  ),
+});
+export type AdminSetup = Static<typeof AdminSetup>;

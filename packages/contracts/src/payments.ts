@@ -138,3 +138,15 @@ export const WxpayPlatformCertList = Type.Object({
   total: Type.Integer(),
 });
 export type WxpayPlatformCertList = Static<typeof WxpayPlatformCertList>;
+
+/** GET /v1/payment-channels: the online recharge channels a customer can pay with now. */
+export const PaymentChannel = Type.Union([Type.Literal('wxpay'), Type.Literal('alipay')], {
+  description: 'wxpay or alipay',
+});
+export type PaymentChannel = Static<typeof PaymentChannel>;
+export const PaymentChannels = Type.Object({
+  list: Type.Array(PaymentChannel, {
+    description: 'the channels that are enabled and fully set up, in the order wxpay, alipay; empty: none',
+  }),
+});
+export type PaymentChannels = Static<typeof PaymentChannels>;

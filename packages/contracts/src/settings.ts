@@ -84,6 +84,7 @@ export const SmsSettings = Type.Object(
     sms_secret: secret('access key secret at the provider, never shown again once saved'),
     sms_sign_name: text(64, 'signature name approved by the provider'),
     sms_template_code: text(64, 'template of the code message'),
+    sms_app_id: text(64, 'SMS application id (Tencent Cloud SmsSdkAppId); unused by aliyun'),
   },
   { additionalProperties: false },
 );
@@ -140,6 +141,30 @@ export const RetentionSettings = Type.Object(
 );
 export type RetentionSettings = Static<typeof RetentionSettings>;
 
+/** How customers do business: whether a site or stream needs a package. */
+export const BusinessSettings = Type.Object(
+  {
+    require_package: Type.Boolean({
+      description:
+        'customers need an active package to create a site or a stream (operators and exempt accounts never do)',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type BusinessSettings = Static<typeof BusinessSettings>;
+
+/** DNS APIs: whether one may point at a loopback or private address (a self-hosted PowerDNS). */
+export const DnsApiSettings = Type.Object(
+  {
+    dnsapi_allow_private: Type.Boolean({
+      description:
+        'DNS API accounts may use loopback and private addresses (a PowerDNS beside the master); it also lets anyone who may add a DNS API account make the master call addresses inside its network',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type DnsApiSettings = Static<typeof DnsApiSettings>;
+
 /** The tabs of /sys/setting: the config name under `global-0-system-` and its schema. */
 export const SYSTEM_SETTING_GROUPS = {
   site: SiteIdentitySettings,
@@ -151,6 +176,8 @@ export const SYSTEM_SETTING_GROUPS = {
   password: PasswordPolicy,
   locale: LocaleSettings,
   retention: RetentionSettings,
+  business: BusinessSettings,
+  dns: DnsApiSettings,
 } as const satisfies Record<string, TSchema>;
 export type SystemSettingGroup = keyof typeof SYSTEM_SETTING_GROUPS;
 

@@ -147,6 +147,44 @@ export const UserPackageView = Type.Object({
 });
 export type UserPackageView = Static<typeof UserPackageView>;
 
+/**
+ * What a purchase did with the buyer's sites and streams that counted against no package: once the
+ * buyer has exactly one active package they join it in id order, each that fits its limits.
+ */
+export const PackageAttachResult = Type.Object({
+  attached: Type.Object(
+    { sites: Type.Integer({ minimum: 0 }), streams: Type.Integer({ minimum: 0 }) },
+    { description: 'how many sites and streams without a package now count against this one' },
+  ),
+  not_attached: Type.Object(
+    {
+      sites: Type.Array(Type.String(), { description: 'names of the sites that did not fit' }),
+      streams: Type.Array(Type.String(), { description: 'names (or ports) of the streams that did not fit' }),
+    },
+    { description: 'those without a package that did not fit its limits and still count against none' },
+  ),
+});
+export type PackageAttachResult = Static<typeof PackageAttachResult>;
+
+/** POST /v1/user-packages answers the new user package and what joined it. */
+export const UserPackagePurchase = Type.Object({ ...UserPackageView.properties, ...PackageAttachResult.properties });
+export type UserPackagePurchase = Static<typeof UserPackagePurchase>;
+
+/** GET /v1/user-packages/standing: whether the signed-in account needs a package to create sites and streams. */
+export const UserPackageStanding = Type.Object({
+  required: Type.Boolean({
+    description: 'the require_package setting is on and this account needs an active package (a customer, not exempt)',
+  }),
+  exempt: Type.Boolean({ description: "the account's package_exempt flag, set by an admin" }),
+  unlimited: Type.Boolean({ description: 'not required: an operator, an exempt account, or the setting is off' }),
+  active: Type.Integer({ minimum: 0, description: 'active packages that have not ended' }),
+  unattached: Type.Object(
+    { sites: Type.Integer({ minimum: 0 }), streams: Type.Integer({ minimum: 0 }) },
+    { description: "the account's sites and streams that count against no package" },
+  ),
+});
+export type UserPackageStanding = Static<typeof UserPackageStanding>;
+
 export const UserPackageListQuery = Type.Object({
   ...ListQuery.properties,
   user_id: Type.Optional(Id),

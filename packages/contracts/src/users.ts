@@ -59,9 +59,13 @@ export const UserListQuery = Type.Object({
 });
 export type UserListQuery = Static<typeof UserListQuery>;
 
+const PACKAGE_EXEMPT =
+  'true: may create sites and streams without an active package while the require_package setting is on';
+
 export const AdminUser = Type.Object({
   ...User.properties,
   certified: Type.Boolean(),
+  package_exempt: Type.Boolean({ description: PACKAGE_EXEMPT }),
   group_name: Type.Union([Type.String(), Type.Null()]),
 });
 export type AdminUser = Static<typeof AdminUser>;
@@ -84,6 +88,7 @@ export const CreateUserBody = Type.Object(
     type: Type.Optional(UserTypeField),
     access: Type.Optional(AccessList),
     group: Type.Optional(Type.Union([Id, Type.Null()])),
+    package_exempt: Type.Optional(Type.Boolean({ description: PACKAGE_EXEMPT })),
   },
   { additionalProperties: false },
 );
@@ -101,6 +106,7 @@ export const UpdateUserBody = Type.Object(
     access: Type.Optional(AccessList),
     group: Type.Optional(Type.Union([Id, Type.Null()])),
     status: Type.Optional(UserStatus),
+    package_exempt: Type.Optional(Type.Boolean({ description: PACKAGE_EXEMPT })),
   },
   { additionalProperties: false },
 );
@@ -113,14 +119,18 @@ export const SavedUser = Type.Object({
 });
 export type SavedUser = Static<typeof SavedUser>;
 
-export const USER_BATCH_ACTIONS = ['enable', 'disable', 'group'] as const;
+export const USER_BATCH_ACTIONS = ['enable', 'disable', 'group', 'package_exempt'] as const;
 export const UserBatchBody = Type.Object(
   {
     ids: Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true, description: '1 to 1000 distinct user ids' }),
-    action: Type.Union([Type.Literal('enable'), Type.Literal('disable'), Type.Literal('group')], {
-      description: USER_BATCH_ACTIONS.join(', '),
-    }),
+    action: Type.Union(
+      [Type.Literal('enable'), Type.Literal('disable'), Type.Literal('group'), Type.Literal('package_exempt')],
+      { description: USER_BATCH_ACTIONS.join(', ') },
+    ),
     group_id: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the group to move to; null: no group' })),
+    package_exempt: Type.Optional(
+      Type.Boolean({ description: `with the package_exempt action: ${PACKAGE_EXEMPT}; false takes it away` }),
+    ),
   },
   { additionalProperties: false },
 );

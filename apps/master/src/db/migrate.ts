@@ -30,6 +30,7 @@ import { messageSendsCreated } from './migrations/2026-11-26T0205-message-sends-
 import { orderRefunds } from './migrations/2026-11-26T0210-order-refunds.ts';
 import { sysOp } from './migrations/2026-11-26T0400-sys-op.ts';
 import { wxpayPlatformCerts } from './migrations/2026-11-26T0415-wxpay-platform-certs.ts';
+import { packageExempt } from './migrations/2026-11-27T0900-package-exempt.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
@@ -69,6 +70,7 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-26T0210-order-refunds': orderRefunds(),
   '2026-11-26T0400-sys-op': sysOp(dialect),
   '2026-11-26T0415-wxpay-platform-certs': wxpayPlatformCerts(),
+  '2026-11-27T0900-package-exempt': packageExempt(),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({

@@ -23,6 +23,8 @@ export interface UsersTable {
   updated_at: number;
   /** 0/1; set by the certification review. */
   certified: Generated<number>;
+  /** 0/1; set by an admin: may create sites and streams without a package (`require_package`). */
+  package_exempt: Generated<number>;
   /** account, email, phone and name, lowercase, one per line: what the admin's user search reads. */
   search_key: Generated<string>;
 }

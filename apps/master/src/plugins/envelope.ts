@@ -15,6 +15,12 @@ interface AjvIssue {
 
 /** Names the field and the rule it broke, for example `body/username: 3 to 32 letters, …`. */
 export function describeValidation(error: FastifyError): string {
+  const { field, rule } = validationIssue(error);
+  return `${field}: ${rule}`;
+}
+
+/** The field a validation failure is about and the rule it broke (`must be …`, `is required`). */
+export function validationIssue(error: FastifyError): { field: string; rule: string } {
   const issues = (error.validation ?? []) as AjvIssue[];
   const first = issues[0] ?? {};
   // A value that fits no branch of a described union (`rate, js, …`) reads better as the union's rule.
@@ -30,19 +36,23 @@ export function describeValidation(error: FastifyError): string {
   const extra = issue.keyword === 'additionalProperties' ? String(issue.params?.additionalProperty ?? '') : '';
   const path = (issue.instancePath ?? '').replace(/^\//, '');
   const field = [context, path, missing || extra].filter(Boolean).join('/');
-  if (missing) return `${field}: is required`;
-  if (extra) return `${field}: is not an accepted field`;
+  if (missing) return { field, rule: 'is required' };
+  if (extra) return { field, rule: 'is not an accepted field' };
   const rule = issue.parentSchema?.description ?? issue.message ?? 'is invalid';
-  return `${field}: must be ${rule.replace(/^must be /, '').replace(/^must /, '')}`;
+  return { field, rule: `must be ${rule.replace(/^must be /, '').replace(/^must /, '')}` };
 }
 
 async function envelopePlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send({ code: error.code, msg: error.message, data: null });
+      const body = { code: error.code, msg: error.message, data: null };
+      return reply.status(error.status).send(error.params ? { ...body, params: error.params } : body);
     }
     if (error.validation) {
-      return reply.status(400).send({ code: 'invalid_param', msg: describeValidation(error), data: null });
+      const params = validationIssue(error);
+      return reply
+        .status(400)
+        .send({ code: 'invalid_param', msg: `${params.field}: ${params.rule}`, data: null, params });
     }
     const status = error.statusCode ?? 500;
     if (status < 500) {

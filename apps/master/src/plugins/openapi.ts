@@ -1,4 +1,5 @@
 import swagger from '@fastify/swagger';
+import { ErrorEnvelope } from '@rampart/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { policy } from './route-policy.ts';
@@ -10,9 +11,13 @@ async function openapiPlugin(app: FastifyInstance) {
       info: {
         title: 'Rampart API',
         version: '0.1.0',
-        description: 'Every response is {code, msg, data}; code 0 is success.',
+        description:
+          'Every response is {code, msg, data}; code 0 is success. A failure is {code, msg, data: null, params?} (components.schemas.ErrorEnvelope) with a 4xx or 5xx status.',
       },
-      components: { securitySchemes: { accessToken: { type: 'apiKey', in: 'header', name: 'Access-Token' } } },
+      components: {
+        securitySchemes: { accessToken: { type: 'apiKey', in: 'header', name: 'Access-Token' } },
+        schemas: { ErrorEnvelope },
+      },
       security: [{ accessToken: [] }],
     },
   });

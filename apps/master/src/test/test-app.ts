@@ -6,8 +6,11 @@ import type { App } from '../http.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import type { SmsProvider } from '../modules/messages/messenger.ts';
 import type { WebhookOptions } from '../modules/messages/webhook-delivery.ts';
+import { saveSetting } from '../modules/settings/settings.service.ts';
 import { insertUser } from '../modules/users/users.repository.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
+import { type FakeAliyunSms, startFakeAliyunSms } from './fake-aliyun-sms.ts';
+import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 
 export const ADMIN_PASSWORD = 'admin-secret-1';
 
@@ -27,6 +30,8 @@ export interface TestApp {
     url: string,
     options?: { token?: string; body?: unknown },
   ): Promise<CallResult>;
+  /** The mail server and SMS provider codes go to (saved in /sys/setting); absent with `codeChannels: false`. */
+  codeChannels: CodeChannelPeers | undefined;
   /** Signs in through POST /v1/login and returns the token. */
   login(account: string, password: string): Promise<string>;
   close(): Promise<void>;
@@ -34,9 +39,24 @@ export interface TestApp {
 
 export async function startTestApp(
   target: { dialect: Dialect; url?: string },
-  options: { env?: Record<string, string>; sms?: SmsProvider; background?: boolean; webhooks?: WebhookOptions } = {},
+  options: {
+    env?: Record<string, string>;
+    sms?: SmsProvider;
+    background?: boolean;
+    webhooks?: WebhookOptions;
+    /** Customers need a package for sites and streams (`require_package`); off unless a test is about it. */
+    requirePackage?: boolean;
+    /**
+     * A mail server and an Aliyun SMS provider on loopback are saved in /sys/setting, so email and
+     * phone codes are offered and really delivered (and logged, which `latestCode` reads); false:
+     * neither is set up.
+     */
+    codeChannels?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase(target, { migrated: true });
+  if (options.requirePackage !== true) await saveSetting(database.db, 'require_package', false);
+  const codeChannels = options.codeChannels !== false ? await startCodeChannels(database.db) : undefined;
   const config = readConfig({
     RAMPART_DATA_DIR: database.dataDir,
     RAMPART_ADMIN_PASSWORD: ADMIN_PASSWORD,
@@ -66,6 +86,7 @@ export async function startTestApp(
     database,
     events,
     call,
+    codeChannels,
     async login(account, password) {
       const result = await call('POST', '/v1/login', { body: { account, password } });
       if (result.body.code !== 0) throw new Error(`login failed: ${result.body.msg}`);
@@ -79,11 +100,49 @@ export async function startTestApp(
       }
       await events.close();
       await database.dispose();
+      await codeChannels?.close();
     },
   };
 }
 
-/** The newest outbox message to a target, as an admin reads it from GET /v1/log/msg-send. */
+export interface CodeChannelPeers {
+  smtp: SmtpSink;
+  sms: FakeAliyunSms;
+  close(): Promise<void>;
+}
+
+/** The code template of the loopback SMS provider, and the key it knows. */
+export const TEST_SMS = {
+  accessKeyId: 'test-key',
+  secret: 'test-secret',
+  signName: 'Rampart',
+  templateCode: 'SMS_0001',
+};
+
+/** A mail server and an SMS provider on loopback, saved in /sys/setting as an operator would. */
+async function startCodeChannels(db: TestDatabase['db']): Promise<CodeChannelPeers> {
+  const [smtp, sms] = await Promise.all([
+    startSmtpSink(),
+    startFakeAliyunSms({ [TEST_SMS.accessKeyId]: TEST_SMS.secret }, TEST_SMS),
+  ]);
+  await saveSetting(db, 'smtp_host', smtp.host);
+  await saveSetting(db, 'smtp_port', smtp.port);
+  await saveSetting(db, 'sms_provider', 'aliyun');
+  await saveSetting(db, 'sms_endpoint', sms.url);
+  await saveSetting(db, 'sms_access_key_id', TEST_SMS.accessKeyId);
+  await saveSetting(db, 'sms_secret', TEST_SMS.secret);
+  await saveSetting(db, 'sms_sign_name', TEST_SMS.signName);
+  await saveSetting(db, 'sms_template_code', TEST_SMS.templateCode);
+  return {
+    smtp,
+    sms,
+    close: async () => {
+      await Promise.all([smtp.close(), sms.close()]);
+    },
+  };
+}
+
+/** The code in the newest message to a target, as an admin reads it from GET /v1/log/msg-send. */
 export async function latestCode(test: TestApp, target: string): Promise<string> {
   const token = await test.login('admin', ADMIN_PASSWORD);
   const result = await test.call('GET', '/v1/log/msg-send?page=1&limit=50', { token });

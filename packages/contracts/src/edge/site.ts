@@ -80,6 +80,15 @@ export const LineGroupRef = Type.Union([Id, Type.Null()], {
   description: 'a line group (administrators only), or null for the default one',
 });
 
+export const SiteCnameState = Type.Union(
+  [Type.Literal('ready'), Type.Literal('no_cname_domain'), Type.Literal('no_line_group')],
+  {
+    description:
+      'ready: cname is the target to point the domains at; no_cname_domain: the operator has set up no CNAME domain yet (cname is empty); no_line_group: the site has no line group and there is no default one, so no edge answers the target yet',
+  },
+);
+export type SiteCnameState = Static<typeof SiteCnameState>;
+
 export const Site = Type.Intersect([
   SiteSettings,
   Type.Object({
@@ -92,6 +101,7 @@ export const Site = Type.Intersect([
     }),
     name: Type.String(),
     cname: Type.String({ description: 'where the domains must point (CNAME); empty until a CNAME domain is set up' }),
+    cname_state: SiteCnameState,
     created_at: Type.String(),
     updated_at: Type.String(),
   }),

@@ -93,6 +93,31 @@ describe.each(DIALECTS)('operation and login logs on $dialect', (target) => {
     expect(list[0]?.changes).toMatchObject({ domains: ['shop.example.com'] });
   });
 
+  it('names the targets of each entry: the site and account as they are, the id once the row is gone', async () => {
+    const created = await createSite(alice, 'named.example.com');
+    const siteId = String((created.json() as { data: { id: number } }).data.id);
+    const gone = await createSite(alice, 'gone.example.com');
+    const goneId = String((gone.json() as { data: { id: number } }).data.id);
+    expect((await test.call('DELETE', `/v1/sites/${goneId}`, { token: alice })).body.code).toBe(0);
+    const admin = await test.login('admin', ADMIN_PASSWORD);
+    const uid = ((await test.call('GET', '/v1/user', { token: alice })).body.data as { id: number }).id;
+    expect(
+      (await test.call('POST', `/v1/user/${uid}/recharge`, { token: admin, body: { amount: 100 } })).body.code,
+    ).toBe(0);
+    const mine = (await opLog(alice)).list as (Entry & { target_names: string[] })[];
+    const named = (action: string, id: string) =>
+      mine.find((entry) => entry.action === action && entry.target_ids.includes(id))?.target_names;
+    expect(named('sites.create', siteId)).toEqual(['named.example.com']);
+    expect(named('sites.create', goneId)).toEqual([goneId]);
+    expect(named('sites.delete', goneId)).toEqual([goneId]);
+    const everyone = (await opLog(admin, '&action=user.recharge.create')).list as (Entry & {
+      target_names: string[];
+    })[];
+    // The user is named; the order the recharge made (another kind of id) stays an id.
+    expect(everyone[0]?.target_names).toEqual(['alice', ...(everyone[0]?.target_ids.slice(1) ?? [])]);
+    expect(everyone[0]?.target_ids[0]).toBe(String(uid));
+  });
+
   it('shows a user only their own entries, whatever they ask for, and an admin everyone’s with filters', async () => {
     const aliceSite = (await createSite(alice, 'a.example.com', '203.0.113.7')).json() as { data: { id: number } };
     await createSite(bob, 'b.example.com');

@@ -20,6 +20,7 @@ import { type Owner, ownerOf } from '../tenancy.ts';
 import { accountKey, findUserByAccount } from '../users/users.repository.ts';
 import { listLoginAttempts } from './login-logs.repository.ts';
 import { opLogCsv } from './op-log-csv.ts';
+import { targetNames } from './op-log-names.ts';
 import { eachOpLog, listOpLogs, type OpLogFilter, type OpLogRow } from './op-logs.repository.ts';
 
 const tags = ['logs'];
@@ -67,6 +68,8 @@ export const presentOpLog = (row: OpLogRow): OpLogEntry => ({
   route: row.route,
   action: row.action,
   target_ids: row.target_ids.split(',').filter(Boolean),
+  // The ids as text until targetNames (op-log-names.ts) resolves them for a page.
+  target_names: row.target_ids.split(',').filter(Boolean),
   changes: JSON.parse(row.changes) as unknown,
   ip: row.ip,
   user_agent: row.user_agent,
@@ -88,7 +91,9 @@ export async function logRoutes(app: App, { db }: AppContext) {
     async (request) => {
       const { page = 1, limit = 20 } = request.query;
       const { rows, total } = await listOpLogs(db, await opLogFilter(db, ownerOf(request), request.query), page, limit);
-      return ok({ total, list: rows.map(presentOpLog) });
+      const list = rows.map(presentOpLog);
+      const names = await targetNames(db, list);
+      return ok({ total, list: list.map((entry, index) => ({ ...entry, target_names: names[index] ?? [] })) });
     },
   );
 

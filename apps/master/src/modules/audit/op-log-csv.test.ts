@@ -25,6 +25,7 @@ describe('operation log CSV', () => {
       route: '/v1/sites/:id',
       action: 'sites.update',
       target_ids: ['3', '4'],
+      target_names: ['3', '4'],
       changes: { name: 'a' },
       ip: '203.0.113.5',
       user_agent: 'ua',

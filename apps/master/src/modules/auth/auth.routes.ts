@@ -19,6 +19,7 @@ import type { App } from '../../http.ts';
 import { caller, clientInfo } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
+import { checkCodeChannel, codeChannels } from '../messages/code-channels.ts';
 import { noticeSignIn } from '../messages/security-notices.ts';
 import { loadSettings } from '../settings/settings.service.ts';
 import { secondFactorAwaited } from '../two-factor/two-factor-login.ts';
@@ -77,7 +78,7 @@ export async function publicAuthRoutes(app: App, { db, messenger, notifier, secr
       config: { policy: policy.public },
       schema: { tags, body: RegisterBody, response: { 200: Envelope(UserWithToken) } },
     },
-    async (request) => ok(await register(db, request.body, clientInfo(request))),
+    async (request) => ok(await register(db, request.body, clientInfo(request), messenger)),
   );
 
   app.post(
@@ -100,6 +101,7 @@ export async function publicAuthRoutes(app: App, { db, messenger, notifier, secr
     },
     async (request) => {
       const settings = await loadSettings(db);
+      checkCodeChannel(codeChannels(settings, messenger), 'email');
       const purpose = request.body.purpose ?? 'register';
       // For a reset, answer the same whether or not the address has an account (no enumeration).
       if (purpose === 'reset' && !(await findUserByEmail(db, request.body.email))) {
@@ -118,6 +120,7 @@ export async function publicAuthRoutes(app: App, { db, messenger, notifier, secr
     },
     async (request) => {
       const settings = await loadSettings(db);
+      checkCodeChannel(codeChannels(settings, messenger), 'sms');
       const purpose = request.body.purpose ?? 'register';
       if (purpose === 'reset' && !(await findUserByPhone(db, request.body.phone))) {
         return ok({ expires_in: settings.verify_code_ttl_seconds, resend_after: settings.verify_code_resend_seconds });

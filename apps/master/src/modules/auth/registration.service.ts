@@ -2,6 +2,8 @@ import type { FieldRequirement, RegisterBody, UserWithToken } from '@rampart/con
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { codeChannels } from '../messages/code-channels.ts';
+import type { Messenger } from '../messages/messenger.ts';
 import { checkPasswordPolicy, loadSettings } from '../settings/settings.service.ts';
 import {
   findUserByAccount,
@@ -19,9 +21,19 @@ function checkRequirement(field: string, requirement: FieldRequirement, value: s
   if (requirement === 'hidden' && value) throw new AppError('invalid_param', `${field}: is not accepted here`);
 }
 
-/** Registers an ordinary user (type 2) and signs them in. */
-export async function register(db: Kysely<Database>, body: RegisterBody, client: ClientInfo): Promise<UserWithToken> {
+/**
+ * Registers an ordinary user (type 2) and signs them in. An email or phone is verified with its code
+ * only while codes can be sent on that channel (code-channels.ts); otherwise it is taken as given,
+ * so a required phone never blocks registration on a master without an SMS provider.
+ */
+export async function register(
+  db: Kysely<Database>,
+  body: RegisterBody,
+  client: ClientInfo,
+  messenger: Pick<Messenger, 'transports'>,
+): Promise<UserWithToken> {
   const settings = await loadSettings(db);
+  const channels = codeChannels(settings, messenger);
   if (!settings.register_open) throw new AppError('register_closed', 'registration is closed');
   if (body.accept_agreement !== true) {
     throw new AppError('agreement_required', 'accept_agreement: you must accept the user agreement');
@@ -40,9 +52,9 @@ export async function register(db: Kysely<Database>, body: RegisterBody, client:
   if (body.phone && (await findUserByPhone(db, body.phone))) {
     throw new AppError('account_exists', 'phone: this phone number is already registered');
   }
-  if (body.email)
+  if (body.email && channels.email_code)
     await consumeVerifyCode(db, settings, { channel: 'email', target: body.email, purpose: 'register' }, body.captcha);
-  if (body.phone) {
+  if (body.phone && channels.phone_code) {
     await consumeVerifyCode(
       db,
       settings,

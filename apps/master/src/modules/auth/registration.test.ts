@@ -78,7 +78,7 @@ describe.each(DIALECTS)('registration on $dialect', (target) => {
     expect(again.body.msg).toMatch(/^a code was sent recently; you can ask again in \d+ s$/);
   });
 
-  it('registers with a phone number and its texted code kept in the outbox', async () => {
+  it('registers with a phone number and the code texted to it', async () => {
     await test.call('POST', '/v1/phone-captcha', { body: { phone: '+8613800000000', purpose: 'register' } });
     const phone_captcha = await latestCode(test, '+8613800000000');
     await sendEmailCode('alice@example.com');

@@ -108,6 +108,7 @@ export async function issueVerifyCode(
     target: to.target,
     subject: `${siteName} ${action} code`,
     body: `Your ${siteName} ${action} code is ${code}. It expires in ${minutes} minutes.`,
+    code,
   });
   return { expires_in: settings.verify_code_ttl_seconds, resend_after: settings.verify_code_resend_seconds };
 }

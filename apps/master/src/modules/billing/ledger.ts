@@ -47,6 +47,7 @@ export async function debit(trx: Trx, userId: number, amount: number, entry: Ord
     throw new AppError(
       'balance_insufficient',
       `the balance (${toMoney(user.balance)}) does not cover ${toMoney(amount)}; recharge ${toMoney(amount - user.balance)} more`,
+      { balance: toMoney(user.balance), price: toMoney(amount), short: toMoney(amount - user.balance) },
     );
   }
   return insertPaidOrder(trx, userId, -amount, updated.balance, entry, now);

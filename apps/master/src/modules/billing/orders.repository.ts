@@ -6,7 +6,7 @@ import { AppError, invalidParam } from '../../errors.ts';
 import type { Owner } from '../tenancy.ts';
 
 export type OrderRow = Selectable<OrdersTable>;
-type Row = OrderRow & { username: string; coupon: string | null };
+type Row = OrderRow & { username: string; coupon: string | null; package_name: string | null };
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -22,6 +22,7 @@ export function presentOrder(row: Row): OrderView {
     balance_after: row.balance_after,
     description: row.description,
     user_package_id: row.user_package_id,
+    package_name: row.package_name,
     coupon: row.coupon,
     out_trade_no: row.out_trade_no,
     provider_txn_id: row.provider_txn_id,
@@ -62,8 +63,9 @@ export async function listOrders(db: Kysely<Database>, owner: Owner, query: Orde
     scoped
       .innerJoin('users', 'users.id', 'orders.user_id')
       .leftJoin('coupons', 'coupons.id', 'orders.coupon_id')
+      .leftJoin('user_packages', 'user_packages.id', 'orders.user_package_id')
       .selectAll('orders')
-      .select(['users.username', 'coupons.code as coupon'])
+      .select(['users.username', 'coupons.code as coupon', 'user_packages.name as package_name'])
       .orderBy('orders.id', 'desc')
       .limit(limit)
       .offset((page - 1) * limit)
@@ -94,8 +96,9 @@ export async function readOrder(db: Kysely<Database>, owner: Owner, id: number) 
     .selectFrom('orders')
     .innerJoin('users', 'users.id', 'orders.user_id')
     .leftJoin('coupons', 'coupons.id', 'orders.coupon_id')
+    .leftJoin('user_packages', 'user_packages.id', 'orders.user_package_id')
     .selectAll('orders')
-    .select(['users.username', 'coupons.code as coupon'])
+    .select(['users.username', 'coupons.code as coupon', 'user_packages.name as package_name'])
     .where('orders.id', '=', id)
     .$if(owner.kind !== 'admin', (qb) => qb.where('orders.user_id', '=', owner.userId))
     .executeTakeFirst();

@@ -4,6 +4,7 @@ import { DIALECTS } from '../../test/databases.ts';
 import { data } from '../../test/protection.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { openAlipayRecharge, switchAlipay } from '../payments/payments.fixtures.ts';
 import { insertUser } from '../users/users.repository.ts';
 
 interface Order {
@@ -42,8 +43,8 @@ describe.each(DIALECTS)('orders on $dialect', (target) => {
     );
     return test.login(username, `${username}-pass`);
   };
-  const openOrder = async (token: string, amount = 700) =>
-    data<Order>(await test.call('POST', '/v1/orders', { token, body: { amount, channel: 'alipay' } }));
+  const openOrder = async (token: string, amount = 700): Promise<Order> =>
+    openAlipayRecharge(test, root, token, amount);
   const storedOrder = (id: number) =>
     test.database.db.selectFrom('orders').select(['id', 'state']).where('id', '=', id).executeTakeFirst();
   const balanceOf = async (userId: number) =>
@@ -111,6 +112,34 @@ describe.each(DIALECTS)('orders on $dialect', (target) => {
       403,
     );
     expect(await storedOrder(pending.id)).toEqual({ id: pending.id, state: 'pending' });
+  });
+
+  it('offers only the payment channels that are enabled and set up, and opens no order on another', async () => {
+    const channels = async () =>
+      data<{ list: string[] }>(await test.call('GET', '/v1/payment-channels', { token: alice })).list;
+    expect(await channels()).toEqual([]);
+    for (const channel of ['wxpay', 'alipay']) {
+      const refused = await test.call('POST', '/v1/orders', { token: alice, body: { amount: 700, channel } });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ code: 'channel_unavailable', params: { channel } });
+    }
+    expect(await test.database.db.selectFrom('orders').select('id').execute()).toEqual([]);
+
+    await switchAlipay(test, root, true);
+    expect(await channels()).toEqual(['alipay']);
+    const opened = data<Order>(
+      await test.call('POST', '/v1/orders', { token: alice, body: { amount: 700, channel: 'alipay' } }),
+    );
+    expect(opened.state).toBe('pending');
+    const wxpay = await test.call('POST', '/v1/orders', { token: alice, body: { amount: 700, channel: 'wxpay' } });
+    expect(wxpay.body.code).toBe('channel_unavailable');
+    // The pre-order of a channel that is off is refused the same way.
+    await switchAlipay(test, root, false);
+    expect(await channels()).toEqual([]);
+    const preorder = await test.call('POST', '/v1/alipay/preorder', { token: alice, body: { order_id: opened.id } });
+    expect(preorder.status).toBe(409);
+    expect(preorder.body).toMatchObject({ code: 'channel_unavailable', params: { channel: 'alipay' } });
+    expect((await test.database.db.selectFrom('orders').select('id').execute()).length).toBe(1);
   });
 
   it('refuses recharge amounts beyond a billion or not whole cents, naming the field', async () => {

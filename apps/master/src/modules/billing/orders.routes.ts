@@ -17,6 +17,7 @@ import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy, scopeOf } from '../../plugins/route-policy.ts';
 import { closeAtProvider } from '../payments/close.service.ts';
+import { checkChannelReady } from '../payments/payment-settings.ts';
 import { ownerOf } from '../tenancy.ts';
 import { credit, newTradeNo } from './ledger.ts';
 import { listOrders, readOrder } from './orders.repository.ts';
@@ -49,13 +50,14 @@ export async function orderRoutes(app: App, { db, notifier }: AppContext) {
       schema: {
         tags,
         description:
-          'Opens an online recharge order (pending); pay it through POST /v1/wxpay/preorder or /v1/alipay/preorder.',
+          'Opens an online recharge order (pending); pay it through POST /v1/wxpay/preorder or /v1/alipay/preorder. A channel that is not enabled and set up (GET /v1/payment-channels) is refused with channel_unavailable and no order is made.',
         body: RechargeOrderBody,
         response: { 200: Envelope(OrderView) },
       },
     },
     async (request) => {
       const owner = ownerOf(request);
+      await checkChannelReady(db, request.body.channel);
       const now = Date.now();
       const row = await db
         .insertInto('orders')

@@ -1,3 +1,4 @@
+import type { SiteCnameState } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
@@ -18,6 +19,33 @@ export async function defaultCnameDomain(db: Kysely<Database>): Promise<string> 
     .orderBy('id')
     .executeTakeFirst();
   return row?.domain ?? '';
+}
+
+/** What a site's CNAME target depends on: the default CNAME domain, and whether a default line group exists. */
+export interface SiteCname {
+  domain: string;
+  defaultLineGroup: boolean;
+}
+
+export const NO_SITE_CNAME: SiteCname = { domain: '', defaultLineGroup: false };
+
+export async function siteCnameContext(db: Kysely<Database>): Promise<SiteCname> {
+  const [domain, group] = await Promise.all([
+    defaultCnameDomain(db),
+    db.selectFrom('node_groups').select('id').where('is_default', '=', 1).executeTakeFirst(),
+  ]);
+  return { domain, defaultLineGroup: group !== undefined };
+}
+
+/**
+ * Why a site has a CNAME target or not: `ready`; `no_cname_domain` while the operator has set up no
+ * CNAME domain (the target is empty); `no_line_group` while the site has no line group of its own
+ * and there is no default one, so no edge answers the target yet.
+ */
+export function cnameState(lineGroupId: number | null, cname: SiteCname): SiteCnameState {
+  if (!cname.domain) return 'no_cname_domain';
+  if (lineGroupId === null && !cname.defaultLineGroup) return 'no_line_group';
+  return 'ready';
 }
 
 /** Where a site's domains must point: s<id>.<CNAME domain>. */

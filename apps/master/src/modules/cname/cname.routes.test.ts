@@ -30,7 +30,7 @@ describe.each(DIALECTS)('CNAME targets and checks on $dialect', (target) => {
 
   it('says so when no CNAME domain is set up, and gives each site its target once one is', async () => {
     const site = await createSite(['www.shop.test']);
-    expect(site.cname).toBe('');
+    expect(site).toMatchObject({ cname: '', cname_state: 'no_cname_domain' });
     const check = await test.call('POST', '/v1/cname-check', { token: alice, body: { site_id: site.id } });
     expect(check.body).toMatchObject({
       code: 'conflict',
@@ -43,8 +43,22 @@ describe.each(DIALECTS)('CNAME targets and checks on $dialect', (target) => {
       token: admin,
       body: { domain: 'cdn.rampart.test', is_default: true },
     });
+    // A target, but no line group for it to point at yet.
     expect((await test.call('GET', `/v1/sites/${site.id}`, { token: alice })).body.data).toMatchObject({
       cname: `s${site.id}.cdn.rampart.test`,
+      cname_state: 'no_line_group',
+    });
+    const group = await test.call('POST', '/v1/node-groups', {
+      token: admin,
+      body: { name: 'Main', host: 'edge', is_default: true },
+    });
+    expect(group.body.code).toBe(0);
+    const listed = (await test.call('GET', '/v1/sites', { token: alice })).body.data as {
+      list: { id: number; cname: string; cname_state: string }[];
+    };
+    expect(listed.list.find((row) => row.id === site.id)).toMatchObject({
+      cname: `s${site.id}.cdn.rampart.test`,
+      cname_state: 'ready',
     });
   });
 

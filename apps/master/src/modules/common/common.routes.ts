@@ -16,13 +16,14 @@ import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
 import { buildMenus } from '../menus/menus.service.ts';
+import { codeChannels } from '../messages/code-channels.ts';
 import { listMessages } from '../messages/messages.repository.ts';
 import { loadSettings } from '../settings/settings.service.ts';
 
 const tags = ['common'];
 
 /** What the sign-in pages need before anyone is signed in. */
-export async function publicCommonRoutes(app: App, { db }: AppContext) {
+export async function publicCommonRoutes(app: App, { db, messenger }: AppContext) {
   app.get(
     '/v1/common/sysinfo',
     { config: { policy: policy.public }, schema: { tags, response: { 200: Envelope(SysInfo) } } },
@@ -49,6 +50,7 @@ export async function publicCommonRoutes(app: App, { db }: AppContext) {
         open: settings.register_open,
         fields: { email: settings.register_email, phone: settings.register_phone, qq: settings.register_qq },
         agreement_url: settings.agreement_url,
+        ...codeChannels(settings, messenger),
       });
     },
   );

@@ -116,7 +116,11 @@ describe.each(DIALECTS)('line groups published to a real PowerDNS on $dialect', 
       ],
     ];
     for (const [change, code, msg] of refusals) {
-      expect((await call('POST', '/v1/node-groups', { ...base, ...change })).body).toEqual({ code, msg, data: null });
+      expect((await call('POST', '/v1/node-groups', { ...base, ...change })).body).toMatchObject({
+        code,
+        msg,
+        data: null,
+      });
     }
     const weight = await call('POST', '/v1/node-groups', {
       ...base,
@@ -251,6 +255,10 @@ describe.each(DIALECTS)('line groups published to a real PowerDNS on $dialect', 
       code: 'invalid_param',
       msg: 'records/0/line_id: line telecom is a alidns line; the CNAME domain publishes through powerdns',
       data: null,
+      params: {
+        field: 'records/0/line_id',
+        rule: 'line telecom is a alidns line; the CNAME domain publishes through powerdns',
+      },
     });
     // The same line is fine where no account is chosen yet: publishing then tells what is wrong.
     const other = data(await call('POST', '/v1/cname-domains', { domain: 'edge.other.test' })).id;

@@ -206,12 +206,14 @@ describe.each(DIALECTS)('messages and subscriptions on $dialect', (target) => {
       title: 'Balance low',
       body: 'Top up soon',
     });
-    expect(outcome).toEqual({ message_id: null, email: 'outbox', sms: 'sent', webhook: 'skipped' });
+    expect(outcome).toEqual({ message_id: null, email: 'sent', sms: 'sent', webhook: 'skipped' });
     expect(texts).toEqual([{ phone: '+8613800138000', text: 'Balance low: Top up soon' }]);
+    // The mail server saved in /sys/setting got the email.
+    expect(test.codeChannels?.smtp.mails.map((mail) => mail.to)).toEqual(['alice@example.com']);
     const log = await test.call('GET', '/v1/log/msg-send?page=1&limit=10', { token: admin });
     expect((log.body.data as { list: { channel: string; target: string; status: string }[] }).list).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ channel: 'email', target: 'alice@example.com', status: 'outbox' }),
+        expect.objectContaining({ channel: 'email', target: 'alice@example.com', status: 'sent' }),
         expect.objectContaining({ channel: 'sms', target: '+8613800138000', status: 'sent' }),
       ]),
     );
@@ -234,7 +236,7 @@ describe.each(DIALECTS)('messages and subscriptions on $dialect', (target) => {
     expect(notices.list).toMatchObject([{ title: 'New sign-in to your account' }]);
     await signIn('203.0.113.9');
     expect((await inbox(alice, '&type=security')).total).toBe(1);
-    // Security notices go by email too by default: into the outbox without SMTP.
+    // Security notices go by email too by default, through the saved mail server.
     await test.database.db
       .updateTable('users')
       .set({ email: 'alice@example.com', email_key: 'alice@example.com' })

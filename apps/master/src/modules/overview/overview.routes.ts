@@ -1,6 +1,7 @@
 import {
   ADMIN_COUNT_ACCESS,
   AdminOverview,
+  AdminSetup,
   CountSeries,
   CountSeriesQuery,
   Envelope,
@@ -14,12 +15,27 @@ import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
 import { adminOverview, newUserCount, orderCount, packagesSoldCount, userOverview } from './overview.service.ts';
+import { adminSetup } from './setup.service.ts';
 
 const tags = ['overview'];
 
 /** The overview pages' calls: one for each home page, and the admin's daily counts. */
-export async function overviewRoutes(app: App, { db, logs, events }: AppContext) {
+export async function overviewRoutes(app: App, { db, logs, events, messenger }: AppContext) {
   const stores = { db, logs, events };
+
+  app.get(
+    '/v1/admin/setup',
+    {
+      config: { policy: policy.admin() },
+      schema: {
+        tags,
+        description:
+          "Admin: the first-run checklist of the home page: a node online, a line group, a CNAME domain on a DNS API, a package on sale, a payment channel enabled, mail that can be sent; each with the dashboard page that sets it up. A step outside the caller's codes is done: null.",
+        response: { 200: Envelope(AdminSetup) },
+      },
+    },
+    async (request) => ok(await adminSetup(db, messenger, caller(request).user)),
+  );
 
   app.get(
     '/v1/admin/overview',

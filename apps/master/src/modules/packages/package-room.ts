@@ -1,6 +1,7 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
+import { readSetting } from '../settings/settings.service.ts';
 import { limitsOfUserPackages } from './user-packages.repository.ts';
 
 /**
@@ -12,16 +13,40 @@ import { limitsOfUserPackages } from './user-packages.repository.ts';
 
 type Trx = Transaction<Database>;
 
+/** The limits of a package a new site, domain or stream can reach (`limit` of `limit_reached`). */
+export type RoomLimit = 'sites' | 'domains' | 'streams' | 'ports';
+
 export interface Need {
   sites?: number;
   domains?: number;
   streams?: number;
 }
 
+/** Whether an account needs an active package to create a site or a stream. */
+export interface PackageNeed {
+  /** The `require_package` setting is on and the account is a customer (type 2) not exempt. */
+  required: boolean;
+  /** The account's `package_exempt` flag. */
+  exempt: boolean;
+}
+
+export async function packageNeedOf(db: Kysely<Database>, userId: number): Promise<PackageNeed> {
+  const user = await db
+    .selectFrom('users')
+    .select(['type', 'package_exempt'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  const exempt = user?.package_exempt === 1;
+  if (user?.type !== 2 || exempt) return { required: false, exempt };
+  return { required: await readSetting(db, 'require_package'), exempt };
+}
+
 /**
  * The user package a new site or stream of `userId` counts against: the one asked for, else the
- * user's only active package; null when the user has no package at all (made before packages, or
- * an operator's own account). Refuses with the limit named when the package has no room.
+ * user's only active package; null when the user has no active package and needs none (an
+ * operator's own account, an exempt one, or `require_package` off). A customer who needs one and
+ * has none active (none, or only suspended or expired ones) is refused with `package_required`.
+ * Refuses with the limit named when the package has no room.
  */
 export async function claimRoom(
   trx: Trx,
@@ -39,7 +64,16 @@ export async function claimRoom(
       .where('state', '=', 'active')
       .where('end_at', '>', now)
       .execute();
-    if (active.length === 0) return null;
+    if (active.length === 0) {
+      if ((await packageNeedOf(trx, userId)).required) {
+        throw new AppError(
+          'package_required',
+          'an active package is needed to create a site or stream; buy one first',
+          {},
+        );
+      }
+      return null;
+    }
     if (active.length > 1) {
       throw invalidParam(
         'user_package_id',
@@ -80,8 +114,13 @@ export async function checkRoom(trx: Trx, userId: number, id: number, need: Need
           .executeTakeFirstOrThrow()
       ).n,
     );
-  const full = (what: string, limit: number, used: number) =>
-    new AppError('limit_reached', `user_package_id: package ${row.name} allows ${limit} ${what}; ${used} are used`);
+  const full = (what: RoomLimit, limit: number, used: number) =>
+    new AppError('limit_reached', `user_package_id: package ${row.name} allows ${limit} ${what}; ${used} are used`, {
+      limit: what,
+      allowed: limit,
+      used,
+      package: row.name,
+    });
   if (need.sites) {
     const used = await count('sites');
     if (used + need.sites > limits.max_sites) throw full('sites', limits.max_sites, used);

@@ -1,8 +1,9 @@
-import type { OrderList, PriceQuote, UserPackageView } from '@rampart/contracts';
+import type { OrderList, PriceQuote, UserPackagePurchase, UserPackageView } from '@rampart/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/databases.ts';
 import { data, ORIGIN } from '../../test/protection.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
+import { openAlipayRecharge } from '../payments/payments.fixtures.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -337,10 +338,11 @@ describe.each(DIALECTS)('buying packages from the balance on $dialect', (target)
       test.call('POST', '/v1/sites', { token, body: { domains, origins: [ORIGIN], ...extra } });
     const hank = await newUser('hank', 100_000);
     const call = as(hank);
-    // No package yet: sites are made as before packages existed, counted against none.
+    // No package yet (require_package is off here): the site counts against none until one is bought.
     const loose = data<{ id: number }>(await site(hank, ['loose.example.test'])).id;
-    const pkg = data<UserPackageView>(await call('POST', '/v1/user-packages', { package_id: basic }));
-    for (const name of ['a', 'b', 'c']) data(await site(hank, [`${name}.example.test`]));
+    const pkg = data<UserPackagePurchase>(await call('POST', '/v1/user-packages', { package_id: basic }));
+    expect(pkg.attached).toEqual({ sites: 1, streams: 0 });
+    for (const name of ['a', 'b']) data(await site(hank, [`${name}.example.test`]));
     const fourth = await site(hank, ['d.example.test']);
     expect(fourth.status).toBe(403);
     expect(fourth.body).toMatchObject({ code: 'limit_reached' });
@@ -373,9 +375,7 @@ describe.each(DIALECTS)('buying packages from the balance on $dialect', (target)
   it('closes a pending recharge order, which can then be deleted; paid orders stay', async () => {
     const gina = await newUser('gina', 100);
     const call = as(gina);
-    const order = data<{ id: number; state: string; out_trade_no: string }>(
-      await call('POST', '/v1/orders', { amount: 1000, channel: 'wxpay' }),
-    );
+    const order = await openAlipayRecharge(test, admin, gina, 1000);
     expect(order.state).toBe('pending');
     expect(order.out_trade_no).toMatch(/^[0-9a-z]{32}$/);
     const paid = data<OrderList>(await call('GET', '/v1/orders?state=paid')).list[0];

@@ -14,6 +14,8 @@ import {
   UserPackageBatch,
   UserPackageBuy,
   UserPackageListQuery,
+  UserPackagePurchase,
+  UserPackageStanding,
   UserPackageUpdate,
   UserPackageView,
 } from '@rampart/contracts';
@@ -25,6 +27,7 @@ import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
 import { ownerOf } from '../tenancy.ts';
+import { standingOf } from './package-attach.ts';
 import { buyUpgrade, extendUpgrades, listUpgrades, quoteUpgrade, removeUpgrade } from './upgrades.service.ts';
 import { findUserPackage, listUserPackages, presentUserPackages } from './user-packages.repository.ts';
 import { batchUserPackages, buyPackage, deleteUserPackage, updateUserPackage } from './user-packages.service.ts';
@@ -40,7 +43,7 @@ const only = <T>(list: readonly T[]): T => {
 /** Customers act on their own user packages; admin:package opens every user's, and grants and changes the terms. */
 const ownOrPackageAdmin = policy.tenant(PERMISSIONS.adminPackage);
 
-const BuyResult = Type.Union([UserPackageView, Type.Object({ quote: PriceQuote })]);
+const BuyResult = Type.Union([UserPackagePurchase, Type.Object({ quote: PriceQuote })]);
 const UpdateResult = Type.Union([UserPackageView, Type.Object({ quote: PriceQuote })]);
 
 /**
@@ -70,15 +73,31 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
       schema: {
         tags,
         description:
-          'Buys a package from the balance (`quote: true` only prices it, coupon and discount applied); admins holding admin:package grant one to `user_id` without charge.',
+          'Buys a package from the balance (`quote: true` only prices it, coupon and discount applied); admins holding admin:package grant one to `user_id` without charge. When the owner then has exactly one active package, their sites and streams without a package join it in id order while they fit its limits: `attached` counts them, `not_attached` names those that did not fit.',
         body: UserPackageBuy,
         response: { 200: Envelope(BuyResult) },
       },
     },
     async (request) => {
       const result = await buyPackage(db, ownerOf(request), request.body);
-      return ok('quote' in result ? result : await view(request, result.id));
+      if ('quote' in result) return ok(result);
+      const { id, attached, not_attached } = result;
+      return ok({ ...(await view(request, id)), attached, not_attached });
     },
+  );
+
+  app.get(
+    '/v1/user-packages/standing',
+    {
+      config: { policy: policy.self },
+      schema: {
+        tags,
+        description:
+          'Whether the signed-in account needs an active package to create a site or a stream (require_package on, a customer, not exempt), how many active packages it has, and its sites and streams that count against none.',
+        response: { 200: Envelope(UserPackageStanding) },
+      },
+    },
+    async (request) => ok(await standingOf(db, ownerOf(request).userId)),
   );
 
   app.put(

@@ -1,4 +1,5 @@
 import type {
+  PackageAttachResult,
   PriceQuote,
   Term,
   UserPackageBatch,
@@ -6,7 +7,7 @@ import type {
   UserPackageRenew,
   UserPackageUpdate,
 } from '@rampart/contracts';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { debit } from '../billing/ledger.ts';
@@ -14,6 +15,7 @@ import { changeConfig } from '../config/config-version.ts';
 import type { Owner } from '../tenancy.ts';
 import { checkEnd, latestEnd } from './bounds.ts';
 import type { Db } from './catalogue.repository.ts';
+import { attachUnattached, hasUnattached, NOTHING_ATTACHED } from './package-attach.ts';
 import { publishPackageStates } from './package-expiry.ts';
 import { addTerms, type Quote, quotePackage } from './pricing.ts';
 import { findUserPackage } from './user-packages.repository.ts';
@@ -78,7 +80,14 @@ async function takeStock(db: Db, pkg: { id: number; name: string }) {
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) > 0) return;
   const row = await db.selectFrom('packages').select('stock').where('id', '=', pkg.id).executeTakeFirst();
-  if (row && row.stock !== null) throw new AppError('limit_reached', `package_id: package ${pkg.name} is out of stock`);
+  if (row && row.stock !== null) {
+    throw new AppError('limit_reached', `package_id: package ${pkg.name} is out of stock`, {
+      limit: 'stock',
+      allowed: 0,
+      used: 0,
+      package: pkg.name,
+    });
+  }
 }
 
 /** Counts a coupon use (refusing one past its total) and records who used it on which order. */
@@ -117,7 +126,7 @@ export async function buyPackage(
   db: Kysely<Database>,
   owner: Owner,
   body: UserPackageBuy,
-): Promise<{ id: number } | { quote: PriceQuote }> {
+): Promise<({ id: number } & PackageAttachResult) | { quote: PriceQuote }> {
   const term: Term = body.term ?? 'month';
   const terms = body.terms ?? 1;
   const now = Date.now();
@@ -132,7 +141,7 @@ export async function buyPackage(
   checkEnd('terms', end, now);
   const quote = await quotePackage(db, { userId: buyer, pkg, term, terms, coupon: body.coupon }, now);
   if (body.quote) return { quote: publicQuote(quote) };
-  return db.transaction().execute(async (trx) => {
+  return inPurchase(db, buyer, async (trx) => {
     await takeStock(trx, pkg);
     const created = await trx
       .insertInto('user_packages')
@@ -163,7 +172,27 @@ export async function buyPackage(
       now,
     );
     await useCoupon(trx, quote, buyer, order.orderId, now);
-    return { id: created.id };
+    return created.id;
+  });
+}
+
+/**
+ * Runs a purchase or grant for `userId` in one transaction, then attaches the user's sites and
+ * streams without a package to it in the same one. Only when there are some does it take a new
+ * config version (what the edges serve of them changes), so purchases do not queue on it.
+ */
+async function inPurchase(
+  db: Kysely<Database>,
+  userId: number,
+  write: (trx: Transaction<Database>) => Promise<number>,
+): Promise<{ id: number } & PackageAttachResult> {
+  const now = Date.now();
+  if (!(await hasUnattached(db, userId))) {
+    return { id: await db.transaction().execute(write), ...NOTHING_ATTACHED };
+  }
+  return changeConfig(db, async (trx, version) => {
+    const id = await write(trx);
+    return { id, ...(await attachUnattached(trx, userId, version, now)) };
   });
 }
 
@@ -181,22 +210,24 @@ async function grantPackage(
   const end = body.end_at === undefined ? addTerms(now, term, terms) : parseEnd('end_at', body.end_at, now);
   if (end <= now) throw invalidParam('end_at', 'must be in the future');
   if (body.end_at === undefined) checkEnd('terms', end, now);
-  const created = await db
-    .insertInto('user_packages')
-    .values({
-      user_id: userId,
-      package_id: pkg.id,
-      name: pkg.name,
-      term,
-      state: 'active',
-      auto_renew: body.auto_renew ? 1 : 0,
-      start_at: now,
-      end_at: end,
-      created_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id: created.id };
+  return inPurchase(db, userId, async (trx) => {
+    const created = await trx
+      .insertInto('user_packages')
+      .values({
+        user_id: userId,
+        package_id: pkg.id,
+        name: pkg.name,
+        term,
+        state: 'active',
+        auto_renew: body.auto_renew ? 1 : 0,
+        start_at: now,
+        end_at: end,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return created.id;
+  });
 }
 
 /** Pays for more terms: the end moves from the later of now and the current end. */

@@ -10,7 +10,7 @@ import {
 } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { invalidParam } from '../../errors.ts';
+import { AppError, invalidParam } from '../../errors.ts';
 import { openSetting, sealSetting } from '../settings/sealed-settings.ts';
 
 /**
@@ -201,3 +201,37 @@ export const ALIPAY: PaymentProvider<AlipaySettings> = {
 /** Where the provider posts its notifications for this master. */
 export const notifyUrl = (base: string, provider: 'wxpay' | 'alipay') =>
   `${base.replace(/\/+$/, '')}/v1/${provider}/notify`;
+
+/** Whether a channel can take payments: enabled, and its stored settings pass the same checks as when saved. */
+export async function channelReady(db: Kysely<Database>, channel: 'wxpay' | 'alipay'): Promise<boolean> {
+  return channel === 'wxpay' ? providerReady(db, WXPAY) : providerReady(db, ALIPAY);
+}
+
+async function providerReady<T extends { enabled: boolean }>(db: Kysely<Database>, provider: PaymentProvider<T>) {
+  const { value } = await readPaymentSettings(db, provider);
+  if (!value.enabled) return false;
+  try {
+    provider.check(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The channels customers can pay a recharge with now. */
+export async function readyChannels(db: Kysely<Database>): Promise<('wxpay' | 'alipay')[]> {
+  const ready = await Promise.all(
+    (['wxpay', 'alipay'] as const).map(async (name) => [name, await channelReady(db, name)] as const),
+  );
+  return ready.filter(([, on]) => on).map(([name]) => name);
+}
+
+const CHANNEL_NAMES = { wxpay: 'WeChat Pay', alipay: 'Alipay' } as const;
+
+/** Refuses, as `channel_unavailable`, a channel that cannot take payments now. */
+export async function checkChannelReady(db: Kysely<Database>, channel: 'wxpay' | 'alipay') {
+  if (!(await channelReady(db, channel))) throw channelUnavailable(channel);
+}
+
+export const channelUnavailable = (channel: 'wxpay' | 'alipay') =>
+  new AppError('channel_unavailable', `${CHANNEL_NAMES[channel]} is not enabled`, { channel });

@@ -1,5 +1,7 @@
-import type { FakeAlipay } from '../../test/fake-alipay.ts';
+import type { OrderView } from '@rampart/contracts';
+import { type AlipayKeys, type FakeAlipay, makeAlipayKeys } from '../../test/fake-alipay.ts';
 import type { FakeWxpay } from '../../test/fake-wxpay.ts';
+import type { TestApp } from '../../test/test-app.ts';
 
 /** Payment settings pointing at the local fake providers, for the payment tests. */
 
@@ -29,3 +31,35 @@ export const alipaySettings = (alipay: FakeAlipay) => ({
   gateway_url: alipay.url,
   notify_base_url: NOTIFY_BASE,
 });
+
+let offlineKeys: AlipayKeys | undefined;
+
+/**
+ * Alipay set up with keys made for the test and a gateway nobody answers at: enabled, customers can
+ * open recharge orders with it; switched off again, closing them asks no provider.
+ */
+export async function switchAlipay(test: TestApp, adminToken: string, enabled: boolean) {
+  offlineKeys ??= makeAlipayKeys();
+  const body = {
+    enabled,
+    app_id: offlineKeys.appId,
+    app_private_key: offlineKeys.appPrivateKeyPem,
+    alipay_public_key: offlineKeys.alipayPublicKeyPem,
+    gateway_url: 'http://127.0.0.1:9/gateway.do',
+    notify_base_url: NOTIFY_BASE,
+  };
+  const saved = await test.call('PUT', ALIPAY_SETTINGS, { token: adminToken, body });
+  if (saved.body.code !== 0) throw new Error(`alipay settings refused: ${saved.body.msg}`);
+}
+
+/** A pending Alipay recharge of `amount` cents opened by `token`, with Alipay off again afterwards. */
+export async function openAlipayRecharge(test: TestApp, adminToken: string, token: string, amount: number) {
+  await switchAlipay(test, adminToken, true);
+  try {
+    const opened = await test.call('POST', '/v1/orders', { token, body: { amount, channel: 'alipay' } });
+    if (opened.body.code !== 0) throw new Error(`recharge refused: ${opened.body.msg}`);
+    return opened.body.data as OrderView;
+  } finally {
+    await switchAlipay(test, adminToken, false);
+  }
+}

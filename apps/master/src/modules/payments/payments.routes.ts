@@ -5,6 +5,7 @@ import {
   IdParams,
   OrderRefundBody,
   OrderView,
+  PaymentChannels,
   PERMISSIONS,
   PreorderBody,
   WxpayPlatformCertList,
@@ -24,9 +25,11 @@ import { readOrder } from '../billing/orders.repository.ts';
 import { alipayPrecreate } from './alipay.ts';
 import {
   ALIPAY,
+  channelUnavailable,
   maskPaymentSecrets,
   type PaymentProvider,
   readPaymentSettings,
+  readyChannels,
   resetPaymentSettings,
   WXPAY,
   writePaymentSettings,
@@ -153,6 +156,20 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
     },
   );
 
+  app.get(
+    '/v1/payment-channels',
+    {
+      config: { policy: policy.self },
+      schema: {
+        tags,
+        description:
+          'The online recharge channels that are enabled and fully set up (wxpay, alipay): offer only these; POST /v1/orders refuses any other with channel_unavailable.',
+        response: { 200: Envelope(PaymentChannels) },
+      },
+    },
+    async () => ok({ list: await readyChannels(db) }),
+  );
+
   app.post(
     '/v1/wxpay/preorder',
     {
@@ -168,7 +185,7 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
     async (request) => {
       const order = await payableOrder(db, request, request.body.order_id, 'wxpay');
       const { value: settings } = await readPaymentSettings(db, WXPAY);
-      if (!settings.enabled) throw new AppError('conflict', 'WeChat Pay is not enabled');
+      if (!settings.enabled) throw channelUnavailable('wxpay');
       const codeUrl = await wxpayNativePreorder(settings, wxpayVerifier(db, settings, request.log), order);
       return ok({ code_url: codeUrl, out_trade_no: order.out_trade_no, amount: order.amount });
     },
@@ -188,7 +205,7 @@ export async function paymentRoutes(app: App, { db }: AppContext) {
     async (request) => {
       const order = await payableOrder(db, request, request.body.order_id, 'alipay');
       const { value: settings } = await readPaymentSettings(db, ALIPAY);
-      if (!settings.enabled) throw new AppError('conflict', 'Alipay is not enabled');
+      if (!settings.enabled) throw channelUnavailable('alipay');
       const qrCode = await alipayPrecreate(settings, order);
       return ok({ qr_code: qrCode, out_trade_no: order.out_trade_no, amount: order.amount });
     },

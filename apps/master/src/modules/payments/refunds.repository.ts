@@ -71,6 +71,11 @@ export async function holdRefund(
         throw new AppError(
           'balance_insufficient',
           `amount: the balance (${toMoney(Number(now?.balance ?? 0))}) is less than the refund (${toMoney(refund.amount)}); a refund never takes a balance below zero`,
+          {
+            balance: toMoney(Number(now?.balance ?? 0)),
+            price: toMoney(refund.amount),
+            short: toMoney(refund.amount - Number(now?.balance ?? 0)),
+          },
         );
       }
       const row = await trx

@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { AppError } from '../../errors.ts';
 import { consumeVerifyCode, issueVerifyCode } from '../auth/verify-codes.ts';
+import { checkCodeChannel, codeChannels } from '../messages/code-channels.ts';
 import type { MessageChannel } from '../messages/messages.repository.ts';
 import type { Messenger } from '../messages/messenger.ts';
 import { checkPasswordPolicy, loadSettings } from '../settings/settings.service.ts';
@@ -50,6 +51,7 @@ export async function sendProfileCode(
     throw new AppError('throttled', `at most ${PROFILE_CODES_PER_HOUR} codes an hour; try again later`);
   }
   const settings = await loadSettings(db);
+  checkCodeChannel(codeChannels(settings, messenger), channel);
   return issueVerifyCode(db, messenger, settings, { channel, target, purpose }, settings.site_name);
 }
 
@@ -58,25 +60,40 @@ const changes = (next: string | undefined, current: string) =>
 
 /**
  * PUT /v1/user: a new email address needs the code sent to it (`captcha`), a new phone number its
- * SMS code (`phone_captcha`); clearing one, or changing only its case, needs none. The rest is the
+ * SMS code (`phone_captcha`); clearing one, or changing only its case, needs none, and neither does
+ * one whose channel cannot send codes (code-channels.ts), as at registration. The rest is the
  * users module's update (a new password with the current one ends the other sessions).
  */
-export async function updateProfile(db: Kysely<Database>, user: UserRow, sessionId: number, body: UpdateProfileBody) {
+export async function updateProfile(
+  db: Kysely<Database>,
+  user: UserRow,
+  sessionId: number,
+  body: UpdateProfileBody,
+  messenger: Pick<Messenger, 'transports'>,
+) {
   const { captcha, phone_captcha, ...fields } = body;
-  if (fields.password !== undefined) checkPasswordPolicy(await loadSettings(db), fields.password);
+  const settings = await loadSettings(db);
+  if (fields.password !== undefined) checkPasswordPolicy(settings, fields.password);
+  const channels = codeChannels(settings, messenger);
   const newEmail = changes(fields.email, user.email) ? fields.email : undefined;
   const newPhone = changes(fields.phone, user.phone) ? fields.phone : undefined;
+  const emailCode = newEmail !== undefined && channels.email_code;
+  const phoneCode = newPhone !== undefined && channels.phone_code;
   if (newEmail) await checkFree(db, user, 'email', newEmail);
   if (newPhone) await checkFree(db, user, 'sms', newPhone);
   // Both codes are named before either is spent: a missing second code does not waste the first.
-  if (newEmail && !captcha) throw new AppError('invalid_param', 'captcha: is required: the code sent to the new email');
-  if (newPhone && !phone_captcha) {
+  if (emailCode && !captcha)
+    throw new AppError('invalid_param', 'captcha: is required: the code sent to the new email');
+  if (phoneCode && !phone_captcha) {
     throw new AppError('invalid_param', 'phone_captcha: is required: the code sent to the new phone number');
   }
-  const settings = await loadSettings(db);
   const purpose = changePurpose(user.id);
-  if (newEmail) await consumeVerifyCode(db, settings, { channel: 'email', target: newEmail, purpose }, captcha);
-  if (newPhone) await consumeVerifyCode(db, settings, { channel: 'sms', target: newPhone, purpose }, phone_captcha);
+  if (emailCode && newEmail) {
+    await consumeVerifyCode(db, settings, { channel: 'email', target: newEmail, purpose }, captcha);
+  }
+  if (phoneCode && newPhone) {
+    await consumeVerifyCode(db, settings, { channel: 'sms', target: newPhone, purpose }, phone_captcha);
+  }
   return updateCurrentUser(db, user, sessionId, fields).catch((error: unknown) => {
     // Another account took the address between the check and the write: its unique index decided.
     if (isUniqueViolation(error)) throw new AppError('account_exists', 'email or phone: is already registered');

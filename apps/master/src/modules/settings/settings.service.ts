@@ -49,6 +49,8 @@ export const SETTING_DEFAULTS = {
   sms_secret: '',
   sms_sign_name: '',
   sms_template_code: '',
+  /** Tencent Cloud's SmsSdkAppId; aliyun needs none. */
+  sms_app_id: '',
   /** How long a sign-in lasts. */
   session_ttl_hours: 24,
   password_min_length: 6,
@@ -86,6 +88,8 @@ export const SETTING_DEFAULTS = {
   minute_rollup_days: 7,
   hour_rollup_days: 90,
   usage_sample_days: 100,
+  /** Customers (type 2, not `package_exempt`) need an active package to create a site or a stream. */
+  require_package: true,
   /** Agents present this to register; empty until first read, when a random one is made. */
   cluster_install_token: '',
 };
@@ -105,7 +109,24 @@ const sameType = (value: unknown, fallback: unknown) =>
 
 /** Defaults, overlaid with single stored settings and then with the tabs of /sys/setting. */
 export async function loadSettings(db: Kysely<Database>): Promise<Settings> {
-  const stored = await readSystemConfigs(db);
+  const settings = overlaid(await readSystemConfigs(db));
+  for (const name of SECRET_SETTINGS) {
+    const stored = settings[name as SettingName];
+    if (typeof stored === 'string') Object.assign(settings, { [name]: openSetting(db, stored) });
+  }
+  return settings;
+}
+
+/**
+ * One setting that is not a secret, as it stands: read through any handle, a transaction included
+ * (secrets are opened only through the store's own handle).
+ */
+export async function readSetting<K extends SettingName>(db: Kysely<Database>, name: K): Promise<Settings[K]> {
+  if (SECRET_SETTINGS.includes(name)) throw new Error(`${name} is a secret: read it with loadSettings`);
+  return overlaid(await readSystemConfigs(db))[name];
+}
+
+function overlaid(stored: Map<string, unknown>): Settings {
   const settings = { ...SETTING_DEFAULTS };
   const take = (name: string, value: unknown) => {
     if (Object.hasOwn(SETTING_DEFAULTS, name) && sameType(value, SETTING_DEFAULTS[name as SettingName])) {
@@ -117,10 +138,6 @@ export async function loadSettings(db: Kysely<Database>): Promise<Settings> {
     const value = stored.get(group);
     if (value === null || typeof value !== 'object') continue;
     for (const [name, field] of Object.entries(value)) if (GROUP_OF.get(name) === group) take(name, field);
-  }
-  for (const name of SECRET_SETTINGS) {
-    const stored = settings[name as SettingName];
-    if (typeof stored === 'string') Object.assign(settings, { [name]: openSetting(db, stored) });
   }
   return settings;
 }
@@ -160,7 +177,14 @@ export async function smtpTransport(
   db: Kysely<Database>,
   fallback: { url?: string | undefined; from: string },
 ): Promise<{ transport: string | SmtpServer | undefined; from: string }> {
-  const settings = await loadSettings(db);
+  return smtpTransportOf(await loadSettings(db), fallback);
+}
+
+/** `smtpTransport` of settings already loaded (their secrets opened). */
+export function smtpTransportOf(
+  settings: Settings,
+  fallback: { url?: string | undefined; from: string },
+): { transport: string | SmtpServer | undefined; from: string } {
   const from = settings.smtp_from || fallback.from;
   if (!settings.smtp_host) return { transport: fallback.url, from };
   const auth = settings.smtp_username ? { user: settings.smtp_username, pass: settings.smtp_password } : undefined;

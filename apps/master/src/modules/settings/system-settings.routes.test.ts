@@ -1,4 +1,4 @@
-import { SECRET_MASK } from '@rampart/contracts';
+import { SECRET_MASK, SYSTEM_SETTING_GROUPS } from '@rampart/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../test/databases.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
@@ -56,7 +56,7 @@ describe.each(DIALECTS)('system settings on $dialect', (target) => {
     expect((await test.call('GET', SMTP, { token: admin })).body.data).toMatchObject({ smtp_password: SECRET_MASK });
     const list = await test.call('GET', '/v1/configs?type=system', { token: admin });
     expect(JSON.stringify(list.body)).not.toContain(smtp.smtp_password);
-    expect((list.body.data as { total: number }).total).toBe(9);
+    expect((list.body.data as { total: number }).total).toBe(Object.keys(SYSTEM_SETTING_GROUPS).length);
 
     await test.call('PUT', SMTP, { token: admin, body: { ...smtp, smtp_port: 2465, smtp_password: SECRET_MASK } });
     const fallback = { from: 'Rampart <no-reply@localhost>' };
@@ -136,6 +136,29 @@ describe.each(DIALECTS)('system settings on $dialect', (target) => {
       list: [],
       total: 0,
     });
+    // Whether customers need a package: the same code guards it, and only it changes the rule.
+    const business = '/v1/configs/global-0-system-business';
+    const off = { require_package: false };
+    expect((await test.call('PUT', business, { token: alice, body: off })).body.code).toBe('forbidden');
+    expect((await test.call('PUT', business, { token: ops, body: off })).body).toMatchObject({
+      code: 'forbidden',
+      msg: 'this needs the admin:sys permission',
+    });
+    expect((await test.call('GET', business, { token: admin })).body.data).toEqual({ require_package: false });
+    const on = await test.call('PUT', business, { token: admin, body: { require_package: true } });
+    expect(on.body).toMatchObject({ code: 0, data: { require_package: true } });
+    expect((await loadSettings(test.database.db)).require_package).toBe(true);
+  });
+
+  it('requires a package of customers by default', async () => {
+    const fresh = await startTestApp(target, { background: false, requirePackage: true });
+    try {
+      const root = await fresh.login('admin', ADMIN_PASSWORD);
+      const business = await fresh.call('GET', '/v1/configs/global-0-system-business', { token: root });
+      expect(business.body.data).toEqual({ require_package: true });
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('applies registration, session length and password policy where they are used', async () => {
@@ -153,6 +176,8 @@ describe.each(DIALECTS)('system settings on $dialect', (target) => {
       open: false,
       fields: { email: 'optional', phone: 'hidden', qq: 'required' },
       agreement_url: '',
+      phone_code: true,
+      email_code: true,
     });
 
     await test.call('PUT', '/v1/configs/global-0-system-session', { token: admin, body: { session_ttl_hours: 2 } });

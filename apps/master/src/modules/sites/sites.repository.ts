@@ -1,15 +1,15 @@
 import { DEFAULT_SITE_PROTECTION, type Site, type SiteSettings } from '@rampart/contracts';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, SitesTable } from '../../db/schema.ts';
-import { cnameTarget } from '../cname/cname.repository.ts';
+import { cnameState, cnameTarget, NO_SITE_CNAME, type SiteCname } from '../cname/cname.repository.ts';
 import type { Owner } from '../tenancy.ts';
 import { reversedDomain } from './site-claims.ts';
 import { matchesDomain, planDomainSearch, writeSiteGrams } from './site-search.repository.ts';
 
 export type SiteRow = Selectable<SitesTable>;
 
-/** `cnameDomain`: the operator's default CNAME domain, which the site's target hangs under. */
-export const presentSite = (row: SiteRow, cnameDomain = ''): Site => ({
+/** `cname`: the operator's default CNAME domain, which the site's target hangs under, and the default line group. */
+export const presentSite = (row: SiteRow, cname: SiteCname = NO_SITE_CNAME): Site => ({
   // Sites saved before protection existed have none stored.
   protection: DEFAULT_SITE_PROTECTION,
   ...(JSON.parse(row.settings) as SiteSettings),
@@ -18,7 +18,8 @@ export const presentSite = (row: SiteRow, cnameDomain = ''): Site => ({
   group_id: row.group_id,
   line_group_id: row.line_group_id ?? null,
   name: row.name,
-  cname: cnameTarget(row.id, cnameDomain),
+  cname: cnameTarget(row.id, cname.domain),
+  cname_state: cnameState(row.line_group_id ?? null, cname),
   created_at: new Date(row.created_at).toISOString(),
   updated_at: new Date(row.updated_at).toISOString(),
 });
@@ -51,7 +52,7 @@ export async function listSites(
   filter: SiteFilter,
   page: number,
   limit: number,
-  cnameDomain = '',
+  cname: SiteCname = NO_SITE_CNAME,
   countCap = SEARCH_COUNT_CAP,
 ) {
   const search = filter.domain ? await planDomainSearch(db, filter.domain) : undefined;
@@ -90,7 +91,7 @@ export async function listSites(
           .executeTakeFirstOrThrow()
       : scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
   ]);
-  const list = rows.map((row) => ({ ...presentSite(row, cnameDomain), user_account: row.user_account }));
+  const list = rows.map((row) => ({ ...presentSite(row, cname), user_account: row.user_account }));
   const total = Number(count.n);
   return search && total > countCap ? { list, total: countCap, total_capped: true } : { list, total };
 }

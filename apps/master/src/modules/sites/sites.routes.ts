@@ -19,7 +19,7 @@ import type { App } from '../../http.ts';
 import { caller } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { holds, policy } from '../../plugins/route-policy.ts';
-import { defaultCnameDomain } from '../cname/cname.repository.ts';
+import { siteCnameContext } from '../cname/cname.repository.ts';
 import { publishSiteCnames } from '../line-groups/site-cnames.ts';
 import { applyStatus } from '../nodes/apply-status.ts';
 import { creatorOf, ownerOf } from '../tenancy.ts';
@@ -121,7 +121,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
         userId: user_id,
         sort: sort as never,
       };
-      return ok(await listSites(db, ownerOf(request), filter, page, limit, await defaultCnameDomain(db)));
+      return ok(await listSites(db, ownerOf(request), filter, page, limit, await siteCnameContext(db)));
     },
   );
 
@@ -139,7 +139,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
       const site = await createSite(db, userId, body);
       // Its CNAME target points at the default line group (where a DNS API publishes the CNAME domain).
       await publishSiteCnames(db, secrets, app.log, { siteIds: [site.id] });
-      return ok(presentSite(site, await defaultCnameDomain(db)));
+      return ok(presentSite(site, await siteCnameContext(db)));
     },
   );
 
@@ -164,7 +164,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
     async (request) => {
       const row = await findSite(db, ownerOf(request), request.params.id);
       if (!row) throw new AppError('not_found', `site ${request.params.id} does not exist`);
-      return ok(presentSite(row, await defaultCnameDomain(db)));
+      return ok(presentSite(row, await siteCnameContext(db)));
     },
   );
 
@@ -180,7 +180,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
       const site = await editSite(db, ownerOf(request), request.params.id, request.body);
       if (request.body.line_group_id !== undefined)
         await publishSiteCnames(db, secrets, app.log, { siteIds: [site.id] });
-      return ok(presentSite(site, await defaultCnameDomain(db)));
+      return ok(presentSite(site, await siteCnameContext(db)));
     },
   );
 

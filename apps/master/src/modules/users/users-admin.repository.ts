@@ -26,6 +26,7 @@ const SORT_COLUMNS = {
 export const presentAdminUser = (row: UserRow & { group_name: string | null }): AdminUser => ({
   ...presentUser(row),
   certified: row.certified === 1,
+  package_exempt: row.package_exempt === 1,
   group_name: row.group_name,
 });
 
@@ -179,6 +180,20 @@ export async function setUsersStatus(
     .where('status', '!=', status)
     .executeTakeFirst();
   for (const id of ids) sessionCache.forgetUser(id);
+  return Number(result.numUpdatedRows);
+}
+
+export async function setUsersPackageExempt(
+  db: Kysely<Database>,
+  ids: readonly number[],
+  exempt: boolean,
+  now: number,
+) {
+  const result = await db
+    .updateTable('users')
+    .set({ package_exempt: exempt ? 1 : 0, updated_at: now })
+    .where('id', 'in', ids)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

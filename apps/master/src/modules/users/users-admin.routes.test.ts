@@ -283,6 +283,46 @@ describe.each(DIALECTS)('admin users on $dialect', (target) => {
     expect(noGroup.body.msg).toBe('group_id: is required to move users to a group');
   });
 
+  it('lets only an admin holding admin:user exempt a customer from needing a package, on create, edit and batch', async () => {
+    const made = await create({ username: 'exempt1', password: 'secret-1', package_exempt: true });
+    const plain = await create({ username: 'plain1', password: 'secret-1' });
+    const row = async (id: number) =>
+      data<{ package_exempt: boolean }>(await test.call('GET', `/v1/users/${id}`, { token: admin }));
+    expect((await row(made.id)).package_exempt).toBe(true);
+    expect((await row(plain.id)).package_exempt).toBe(false);
+    const listed = data<{ list: { id: number; package_exempt: boolean }[] }>(
+      await test.call('GET', '/v1/users?search=plain1', { token: admin }),
+    );
+    expect(listed.list.map((user) => [user.id, user.package_exempt])).toEqual([[plain.id, false]]);
+
+    data(await test.call('PUT', `/v1/users/${plain.id}`, { token: admin, body: { package_exempt: true } }));
+    expect((await row(plain.id)).package_exempt).toBe(true);
+    const batch = { ids: [made.id, plain.id], action: 'package_exempt', package_exempt: false };
+    expect(data(await test.call('PUT', '/v1/users', { token: admin, body: batch }))).toEqual({ updated: 2 });
+    expect((await row(made.id)).package_exempt).toBe(false);
+    const bare = await test.call('PUT', '/v1/users', {
+      token: admin,
+      body: { ids: [made.id], action: 'package_exempt' },
+    });
+    expect(bare.body).toMatchObject({
+      code: 'invalid_param',
+      params: { field: 'package_exempt', rule: 'is required with the package_exempt action' },
+    });
+
+    await create({ username: 'nodeops', password: 'secret-1', type: 1, access: ['admin:node'] });
+    const nodeOps = await test.login('nodeops', 'secret-1');
+    const customer = await addUser(test, 'wants-free');
+    for (const [method, url, body] of [
+      ['PUT', `/v1/users/${plain.id}`, { package_exempt: true }],
+      ['PUT', '/v1/users', { ...batch, package_exempt: true }],
+      ['POST', '/v1/users', { username: 'sneaky', password: 'secret-1', package_exempt: true }],
+    ] as const) {
+      expect((await test.call(method, url, { token: nodeOps, body })).body.code, url).toBe('forbidden');
+      expect((await test.call(method, url, { token: customer, body })).body.code, url).toBe('forbidden');
+    }
+    expect((await row(plain.id)).package_exempt).toBe(false);
+  });
+
   it('deletes only a user nothing belongs to, otherwise names what does', async () => {
     const alice = await addUser(test, 'alice');
     const aliceId = await idOf('alice');

@@ -3,7 +3,7 @@ import type { CreateUserBody, Impersonation, SavedUser, UpdateUserBody, UserBatc
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, invalidParam } from '../../errors.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { sessionCache } from '../auth/session-cache.ts';
 import { insertSession } from '../auth/sessions.repository.ts';
@@ -27,6 +27,7 @@ import {
   presentAdminUser,
   revokeSessionsOf,
   setUsersGroup,
+  setUsersPackageExempt,
   setUsersStatus,
   touchServedBy,
 } from './users-admin.repository.ts';
@@ -101,6 +102,7 @@ export async function createUser(db: Kysely<Database>, actor: UserRow, body: Cre
         phone: body.phone,
         qq: body.qq,
         groupId: body.group,
+        packageExempt: body.package_exempt,
       },
       Date.now(),
     ),
@@ -174,6 +176,7 @@ export async function changeUser(
           // A user made ordinary loses their codes; one made admin starts with those given.
           access: type === 2 ? (target.type === 1 ? [] : undefined) : body.access,
           groupId: body.group,
+          packageExempt: body.package_exempt,
         },
         now,
       );
@@ -200,9 +203,18 @@ export async function batchUsers(db: Kysely<Database>, actor: UserRow, body: Use
   } else if (body.group_id !== undefined) {
     throw new AppError('invalid_param', `group_id: is only for the group action`);
   }
+  if (body.action === 'package_exempt') {
+    if (body.package_exempt === undefined)
+      throw invalidParam('package_exempt', 'is required with the package_exempt action');
+  } else if (body.package_exempt !== undefined) {
+    throw invalidParam('package_exempt', 'is only for the package_exempt action');
+  }
   if (body.action === 'disable') checkNotSelf(actor, body.ids, 'disable');
   await checkManageAll(db, actor, targets);
   if (body.action === 'group') return { updated: await setUsersGroup(db, body.ids, body.group_id ?? null, Date.now()) };
+  if (body.action === 'package_exempt') {
+    return { updated: await setUsersPackageExempt(db, body.ids, body.package_exempt === true, Date.now()) };
+  }
   return { updated: await setStatus(db, body.ids, body.action === 'enable' ? 'enabled' : 'disabled') };
 }
 

@@ -53,6 +53,8 @@ export interface NewUser {
   name?: string | undefined;
   /** The user group; absent: the default group for type 2 users, none for admins. */
   groupId?: number | null | undefined;
+  /** May create sites and streams without a package (`require_package`). */
+  packageExempt?: boolean | undefined;
 }
 
 export async function insertUser(db: Kysely<Database>, user: NewUser, now: number): Promise<UserRow> {
@@ -85,6 +87,7 @@ export async function insertUser(db: Kysely<Database>, user: NewUser, now: numbe
       }),
       balance: 0,
       status: 'enabled',
+      ...(user.packageExempt !== undefined && { package_exempt: user.packageExempt ? 1 : 0 }),
       created_at: now,
       updated_at: now,
     })
@@ -130,6 +133,7 @@ export interface UserChanges {
   type?: 1 | 2 | undefined;
   access?: readonly string[] | undefined;
   groupId?: number | null | undefined;
+  packageExempt?: boolean | undefined;
 }
 
 export async function updateUser(db: Kysely<Database>, id: number, changes: UserChanges, now: number) {
@@ -152,6 +156,7 @@ export async function updateUser(db: Kysely<Database>, id: number, changes: User
       ...(changes.type !== undefined && { type: changes.type }),
       ...(changes.access !== undefined && { access: JSON.stringify(changes.access) }),
       ...(changes.groupId !== undefined && { group_id: changes.groupId }),
+      ...(changes.packageExempt !== undefined && { package_exempt: changes.packageExempt ? 1 : 0 }),
       ...(current && {
         search_key: userSearchKey({
           username: current.username,

@@ -9,7 +9,7 @@ import { presentUser } from './users.repository.ts';
 
 const tags = ['users'];
 
-export async function currentUserRoutes(app: App, { db }: AppContext) {
+export async function currentUserRoutes(app: App, { db, messenger }: AppContext) {
   app.get(
     '/v1/user',
     { config: { policy: policy.self }, schema: { tags, response: { 200: Envelope(User) } } },
@@ -30,7 +30,7 @@ export async function currentUserRoutes(app: App, { db }: AppContext) {
     async (request) => {
       const { user, sessionId } = caller(request);
       // A new email or phone needs the code sent to it (modules/profile); the rest is updateCurrentUser.
-      return ok(presentUser(await updateProfile(db, user, sessionId, request.body)));
+      return ok(presentUser(await updateProfile(db, user, sessionId, request.body, messenger)));
     },
   );
 }
