@@ -1,12 +1,16 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
 
-/** Writes .br and .gz beside every text asset of the build, for the master to send as they are. */
-export function precompress(outDir: string): Plugin {
+/**
+ * Writes .br and .gz beside every text asset of the build, for the master to send as they are, in
+ * the build's own output directory (`--outDir` included).
+ */
+export function precompress(): Plugin {
+  let outDir = 'dist';
   const walk = (dir: string): string[] =>
     readdirSync(dir).flatMap((name) => {
       const path = join(dir, name);
@@ -15,6 +19,9 @@ export function precompress(outDir: string): Plugin {
   return {
     name: 'rampart-precompress',
     apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
     closeBundle() {
       for (const file of walk(outDir).filter((path) => COMPRESSIBLE.test(path))) {
         const content = readFileSync(file);

@@ -11,7 +11,7 @@ const SIDE_EFFECT_FREE = /\/packages\/contracts\/src\/|\/node_modules\/(typebox|
 
 export default defineConfig({
   base: BASE_PATH,
-  plugins: [react(), precompress('dist')],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
