@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { adminToken, callApi } from './support/api.ts';
-import { customerOf } from './support/edge.ts';
 import { openDialog } from './support/overlays.ts';
+import { exemptCustomerOf } from './support/packages.ts';
 import { useSuite } from './support/suite.ts';
+
+const USER_AGENT_ZH = '浏览器 / 客户端';
 
 describe('API key and operation log', () => {
   const suite = useSuite();
-  const customer = customerOf(suite, 'kira');
+  // Exempt: the key's write creates a site without a package.
+  const customer = exemptCustomerOf(suite, 'kira');
 
   it('creates a key in the browser, shows its secret once, and the key works against the API', async () => {
     const { token, account } = await customer();
@@ -57,14 +60,33 @@ describe('API key and operation log', () => {
     await accountFilter.fill('kira');
     await accountFilter.press('Enter');
     const log = page.getByTestId('op-log');
-    const keyed = log.getByRole('row').filter({ hasText: 'sites.create' });
+    // Actions read as words, and the target by its name.
+    const keyed = log.getByRole('row').filter({ hasText: 'Created site' });
     await keyed.getByText('API key').waitFor();
-    const change = log.getByRole('row').filter({ hasText: 'user.update' });
+    await keyed.getByText('keyed.example.com').waitFor();
+    const change = log.getByRole('row').filter({ hasText: 'Changed own profile' });
     const drawer = await openDialog(page, change.getByRole('button', { name: 'View' }));
     const changes = drawer.getByTestId('op-log-changes');
     await changes.getByText('"name": "Kira"', { exact: false }).waitFor();
     const text = (await changes.textContent()) ?? '';
     expect(text).toContain('"password": "******"');
     expect(text).not.toContain('kira-New-Pass-2');
+  });
+
+  it('shows the customer their own writes in words on /account/log in Chinese, and the browser uncut', async () => {
+    const { token } = await customer();
+    const page = await suite.openPage({ token, locale: 'zh-CN' });
+    await page.goto(suite.url('/account/log'));
+    await page.getByTestId('account-log-page').waitFor();
+    const agent = page.getByTestId('login-log').getByRole('columnheader', { name: USER_AGENT_ZH });
+    await agent.waitFor();
+    // The browser column keeps its width instead of being squeezed to nothing.
+    await expect.poll(async () => (await agent.boundingBox())?.width ?? 0).toBeGreaterThan(200);
+    await page.getByRole('tab', { name: '我的操作' }).click();
+    const log = page.getByTestId('op-log');
+    const created = log.getByRole('row').filter({ hasText: '创建网站' });
+    await created.getByText('keyed.example.com').waitFor();
+    await log.getByText('修改个人资料').waitFor();
+    await page.getByText(/^共 \d+ 条$/).waitFor();
   });
 });

@@ -80,13 +80,30 @@ describe('/account/user', () => {
     await page.getByText('The code has been sent').waitFor();
     await form.getByLabel('Email code').fill('000000');
     await form.getByRole('button', { name: 'Save' }).click();
-    await page.getByText(/captcha: the code is wrong - verify_code_invalid/).waitFor();
+    await page.getByText('The verification code is wrong or has expired - verify_code_invalid').waitFor();
     const code = await latestCode(baseUrl, await adminToken(baseUrl, adminPassword), 'ursa.new@example.com');
     await form.getByLabel('Email code').fill(code === '000000' ? '111111' : code);
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Your profile was saved').waitFor();
     const me = await callApi<{ email: string; name: string }>(baseUrl, 'GET', '/v1/user', { token });
     expect(me).toMatchObject({ email: 'ursa.new@example.com', name: 'Ursa Major' });
+  });
+
+  it('shows the balance on the profile with a recharge link that leads to /account/balance and back', async () => {
+    const { token } = await third();
+    const page = await suite.openPage({ token, locale: 'zh-CN' });
+    await page.goto(suite.url('/account/user'));
+    const profile = page.getByTestId('account-user-page');
+    await profile.getByText('账户余额', { exact: true }).waitFor();
+    await profile
+      .getByTestId('profile-balance')
+      .filter({ hasText: /^0\.00$/ })
+      .waitFor();
+    await profile.getByTestId('recharge-link').filter({ hasText: '充值' }).click();
+    await page.waitForURL(/\/account\/balance\?back=%2Faccount%2Fuser$/);
+    await page.getByTestId('recharge-back').filter({ hasText: '返回之前的页面' }).click();
+    await page.getByTestId('account-user-page').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/dashboard/account/user');
   });
 
   it('submits a certification in zh-CN and shows it awaiting review', async () => {
@@ -115,7 +132,7 @@ describe('/account/user', () => {
     await form.getByLabel('New password').fill('vega-Next-Pass-2');
     await form.getByLabel('Confirm password').fill('vega-Next-Pass-2');
     await form.getByRole('button', { name: 'Change password' }).click();
-    await page.getByText(/old_password: the current password is wrong - bad_credentials/).waitFor();
+    await form.getByText('The current password is wrong', { exact: true }).waitFor();
     await form.getByLabel('Current password').fill(password);
     await form.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Your password was changed; your other sessions were signed out').waitFor();

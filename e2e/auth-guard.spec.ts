@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminToken } from './support/api.ts';
+import { createCustomer } from './support/packages.ts';
 import { useSuite } from './support/suite.ts';
 
 describe('route guard', () => {
@@ -28,5 +29,29 @@ describe('route guard', () => {
     await page.getByText('Page missing').waitFor();
     await page.getByRole('button', { name: 'Back to home' }).click();
     await page.waitForURL(suite.url('/admin-home'));
+  });
+
+  it('tells an admin that a customer page is for customers, titled as that page, with a way to sign in as one', async () => {
+    const { baseUrl, adminPassword } = suite.master();
+    const page = await suite.openPage({ token: await adminToken(baseUrl, adminPassword), settings: { tabs: true } });
+    await page.goto(suite.url('/user-package/my'));
+    await page.getByTestId('error-403').waitFor();
+    await page.getByTestId('forbidden-reason').getByText('This page is for customer accounts').waitFor();
+    await expect.poll(() => page.title()).toBe('My packages - Rampart');
+    // The tab bar names the page the 403 explains, not the page before it.
+    const selected = page.getByTestId('tab-bar').getByRole('tab', { selected: true });
+    await expect.poll(() => selected.textContent()).toBe('My packages');
+    await page.getByTestId('forbidden-sign-in-as').click();
+    await page.waitForURL(suite.url('/sys/user'));
+    await page.getByTestId('sys-user-page').waitFor();
+  });
+
+  it('tells a customer in Chinese that an admin page is for administrators, with no sign-in-as offer', async () => {
+    const { token } = await createCustomer(suite, 'gina');
+    const page = await suite.openPage({ token, locale: 'zh-CN' });
+    await page.goto(suite.url('/sys/setting'));
+    await page.getByTestId('error-403').waitFor();
+    await page.getByTestId('forbidden-reason').getByText('此页面仅供管理员使用').waitFor();
+    expect(await page.getByTestId('forbidden-sign-in-as').count()).toBe(0);
   });
 });

@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import type { Cert } from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
 import { callApi } from './support/api.ts';
-import { createSite, customerOf } from './support/edge.ts';
+import { createSite } from './support/edge.ts';
+import { exemptCustomerOf } from './support/packages.ts';
 import { useSuite } from './support/suite.ts';
 
 const run = promisify(execFile);
@@ -43,7 +44,7 @@ const selfSigned = async (domain: string) => {
 
 describe('certificates: upload and list', () => {
   const suite = useSuite();
-  const customer = customerOf(suite, 'carla');
+  const customer = exemptCustomerOf(suite, 'carla');
 
   it('shows the master rule for a broken certificate, then uploads a real one and lists it', async () => {
     const { token } = await customer();

@@ -5,8 +5,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, callApi } from './support/api.ts';
 import { consoleReady } from './support/console.ts';
-import { createSite, customerOf } from './support/edge.ts';
+import { createSite } from './support/edge.ts';
 import { openDialog } from './support/overlays.ts';
+import { exemptCustomerOf } from './support/packages.ts';
 import { useSuite } from './support/suite.ts';
 
 const API_KEY = 'pdns-secret';
@@ -53,7 +54,7 @@ const allowPrivateDnsApis = (dataDir: string) => {
 
 describe('DNS APIs: add one from the site list and create the CNAME records of a site', () => {
   const suite = useSuite();
-  const customer = customerOf(suite, 'dora');
+  const customer = exemptCustomerOf(suite, 'dora');
   const powerDns = fakePowerDns();
   beforeAll(() => new Promise<void>((resolve) => powerDns.server.listen(0, '127.0.0.1', resolve)));
   afterAll(() => new Promise<void>((resolve) => powerDns.server.close(() => resolve())));

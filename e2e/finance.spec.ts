@@ -6,6 +6,8 @@ import { adminToken, callApi, type RegisteredUser, registerUser } from './suppor
 import { confirmPopup, openDialog } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
 
+const WXPAY_SETTINGS = '/v1/configs/global-0-payment-wxpay';
+
 describe('finance: balance adjustments, orders, CSV export, the user’s orders and an online recharge', () => {
   const suite = useSuite();
   let customer: RegisteredUser | undefined;
@@ -40,7 +42,7 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
     return { dialog, confirm };
   };
 
-  it('lets an admin credit a balance and refuses a debit below zero with the server’s message', async () => {
+  it('lets an admin credit a balance and refuses a debit below zero, in the page’s words', async () => {
     const user = await fiona();
     const page = await suite.openPage({ token: await admin() });
     await page.goto(suite.url('/finance/recharge'));
@@ -69,9 +71,7 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
       .poll(() => debit.confirm.getByTestId('adjust-confirm').textContent())
       .toBe(`Take 100.00 from the balance of fiona (#${user.id})?`);
     await debit.confirm.getByRole('button', { name: 'Confirm' }).click();
-    await page
-      .getByText('the balance (12.34) does not cover 100.00; recharge 87.66 more - balance_insufficient')
-      .waitFor();
+    await page.getByText('The balance 12.34 does not cover 100.00: 87.66 short - balance_insufficient').waitFor();
     // The form is back, as it was, for another try.
     await debit.dialog.getByLabel('Amount', { exact: true }).waitFor();
     await expect.poll(() => debit.dialog.getByLabel('Amount', { exact: true }).inputValue()).toBe('-100');
@@ -98,7 +98,7 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
     await page.getByTestId('finance-order-page').waitFor();
     await pickUser(page, page.getByTestId('order-filters').getByRole('combobox', { name: 'User' }), user);
     const table = page.getByTestId('finance-order-table');
-    await page.getByTestId('finance-order-page').getByText('2 orders').waitFor();
+    await page.getByTestId('finance-order-page').getByText('2 items').waitFor();
     await table.getByText('-2.34', { exact: true }).waitFor();
     await table.locator('tbody tr').filter({ hasText: 'fee' }).getByText('10.00', { exact: true }).waitFor();
     const totals = page.getByTestId('order-totals');
@@ -122,9 +122,32 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
     expect(lines[2]).toContain(`,fiona,Recharge,Administrator,Paid,12.34,12.34,"'=HYPERLINK(""x"")",`);
   });
 
-  it('shows the user their orders and opens a pending online recharge from the balance page', async () => {
+  /** Saves WeChat Pay with the fake provider's merchant, so it is the one channel set up. */
+  const setUpWxpay = async (wxpay: Awaited<ReturnType<typeof startFakeWxpay>>) =>
+    callApi(suite.master().baseUrl, 'PUT', WXPAY_SETTINGS, {
+      token: await admin(),
+      body: {
+        enabled: true,
+        mchid: wxpay.merchant.mchid,
+        appid: wxpay.merchant.appid,
+        merchant_serial_no: wxpay.merchant.serialNo,
+        merchant_private_key: wxpay.merchant.privateKeyPem,
+        api_v3_key: wxpay.merchant.apiV3Key,
+        platform_cert: wxpay.platform.certPem,
+        platform_public_key: '',
+        platform_public_key_id: '',
+        notify_base_url: 'https://panel.example.com',
+        api_url: wxpay.url,
+      },
+    });
+
+  it('shows the user their orders in their words, and no recharge form while no channel is set up', async () => {
     const user = await fiona();
     const page = await suite.openPage({ token: user.token });
+    const opened: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/v1/orders') opened.push(request.url());
+    });
     await page.goto(suite.url('/account/order'));
     const table = page.getByTestId('account-order-table');
     const credit = table.locator('tbody tr').filter({ hasText: '+12.34' });
@@ -135,32 +158,66 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
 
     await page.goto(suite.url('/account/balance'));
     await expect.poll(() => page.getByTestId('balance-current').textContent()).toContain('10.00');
-    const form = page.getByTestId('recharge-form');
-    await form.getByLabel('Amount', { exact: true }).fill('5.555');
-    await form.getByRole('button', { name: 'Recharge' }).click();
-    await form.getByText('A positive amount with at most two decimals').waitFor();
-    await form.getByLabel('Amount', { exact: true }).fill('5.5');
-    await form.getByText('Alipay', { exact: true }).click();
-    await form.getByRole('button', { name: 'Recharge' }).click();
-    const panel = page.getByTestId('payment-panel');
-    await panel.getByText(/^Recharge order \w{32} is waiting for payment$/).waitFor();
-    // Online payment is not configured here: the page says why instead of showing a QR code (not
-    // configured while the pre-order route is missing, the provider's refusal once it is there).
-    await panel.getByTestId('payment-unavailable').or(panel.getByTestId('payment-failed')).waitFor();
+    await page
+      .getByTestId('recharge-no-channel')
+      .getByText('Online payment is not set up. Contact the operator to add credit to your account.')
+      .waitFor();
+    expect(await page.getByTestId('recharge-form').count()).toBe(0);
+    await page.getByTestId('balance-recharges').locator('tbody tr').filter({ hasText: '+12.34' }).waitFor();
 
-    const recharges = page.getByTestId('balance-recharges');
-    const pending = recharges.locator('tbody tr').filter({ hasText: 'Pending' });
-    await pending.getByText('+5.50', { exact: true }).waitFor();
-    await pending.getByRole('button', { name: 'Close' }).click();
-    await confirmPopup(page, { question: 'It will never be credited' });
-    await recharges.locator('tbody tr').filter({ hasText: '+5.50' }).getByText('Closed').waitFor();
-    const { list } = await callApi<{ list: { amount: number; channel: string; state: string }[] }>(
-      suite.master().baseUrl,
-      'GET',
-      '/v1/orders?kind=recharge&channel=alipay',
-      { token: user.token },
-    );
-    expect(list).toEqual([expect.objectContaining({ amount: 550, channel: 'alipay', state: 'closed' })]);
+    const zh = await suite.openPage({ token: user.token, locale: 'zh-CN' });
+    await zh.goto(suite.url('/account/balance'));
+    await zh.getByTestId('recharge-no-channel').getByText('尚未开通在线支付。请联系运营方为您的账户充值。').waitFor();
+    expect(await zh.getByTestId('recharge-form').count()).toBe(0);
+    expect(opened).toEqual([]);
+  });
+
+  it('offers only the channel that is set up, leads back to where the recharge began, and words a refusal in Chinese', async () => {
+    const { baseUrl } = suite.master();
+    const wxpay = await startFakeWxpay();
+    try {
+      await setUpWxpay(wxpay);
+      const user = await registerUser(baseUrl, await admin(), 'gwen');
+      const page = await suite.openPage({ token: user.token });
+      await page.goto(suite.url('/account/user'));
+      await page.getByTestId('profile-balance').filter({ hasText: '0.00' }).waitFor();
+      await page.getByTestId('recharge-link').click();
+      await page.waitForURL(/\/account\/balance\?back=%2Faccount%2Fuser$/);
+      const form = page.getByTestId('recharge-form');
+      await form.getByText('WeChat Pay', { exact: true }).waitFor();
+      expect(await form.getByText('Alipay', { exact: true }).count()).toBe(0);
+      await form.getByLabel('Amount', { exact: true }).fill('5.5');
+      await form.getByRole('button', { name: 'Recharge' }).click();
+      const panel = page.getByTestId('payment-panel');
+      await panel.getByText(/^Recharge order \w{32} is waiting for payment$/).waitFor();
+      await panel.getByTestId('payment-qr').waitFor();
+      const recharges = page.getByTestId('balance-recharges');
+      await recharges
+        .locator('tbody tr')
+        .filter({ hasText: '+5.50' })
+        .getByText('Online recharge by WeChat Pay')
+        .waitFor();
+      const pending = recharges.locator('tbody tr').filter({ hasText: 'Pending' });
+      await pending.getByRole('button', { name: 'Close' }).click();
+      await confirmPopup(page, { question: 'It will never be credited' });
+      await recharges.locator('tbody tr').filter({ hasText: '+5.50' }).getByText('Closed').waitFor();
+      await page.getByTestId('recharge-back').click();
+      await page.getByTestId('account-user-page').waitFor();
+
+      // The channel goes away while a zh-CN page still offers it: the refusal is worded in Chinese.
+      const zh = await suite.openPage({ token: user.token, locale: 'zh-CN' });
+      await zh.goto(suite.url('/account/balance'));
+      const zhForm = zh.getByTestId('recharge-form');
+      await zhForm.getByText('微信支付', { exact: true }).waitFor();
+      await callApi(baseUrl, 'DELETE', WXPAY_SETTINGS, { token: await admin() });
+      await zhForm.getByLabel('金额', { exact: true }).fill('3');
+      await zhForm.getByRole('button', { name: /^充\s?值$/ }).click();
+      await zh.getByText('系统未配置微信支付 - channel_unavailable').waitFor();
+      expect(await zh.getByText('WeChat Pay is not enabled', { exact: false }).count()).toBe(0);
+    } finally {
+      await callApi(baseUrl, 'DELETE', WXPAY_SETTINGS, { token: await admin() });
+      await wxpay.close();
+    }
   });
 
   it('counts recharges per day and channel, in Chinese', async () => {
@@ -174,6 +231,12 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
     const totals = table.getByTestId('recharge-count-totals');
     await totals.getByText('合计').waitFor();
     await expect.poll(() => totals.textContent()).toContain('12.34');
+    // The picker shows the days in use, the same as the text beside it.
+    const shown = (await page.getByTestId('recharge-count-range').textContent()) ?? '';
+    const [first, last] = shown.split(' – ');
+    expect(first).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await expect.poll(() => page.getByPlaceholder('开始日期').inputValue()).toBe(first);
+    await expect.poll(() => page.getByPlaceholder('结束日期').inputValue()).toBe(last);
   });
 
   // Last: it pays a recharge online, which the counts above do not expect.

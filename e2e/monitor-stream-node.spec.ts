@@ -2,7 +2,7 @@ import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminToken, callApi } from './support/api.ts';
 import { consoleReady } from './support/console.ts';
-import { createSite, customerOf } from './support/edge.ts';
+import { createSite } from './support/edge.ts';
 import {
   acceptedNodeCredential,
   accessLine,
@@ -11,6 +11,7 @@ import {
   shipStreamLines,
   streamLine,
 } from './support/ingest.ts';
+import { exemptCustomerOf } from './support/packages.ts';
 import { useSuite } from './support/suite.ts';
 
 /** How many pixels of a canvas are painted: ECharts draws on canvas, so an empty one is a chart that failed. */
@@ -29,7 +30,7 @@ const NODE_NAME = 'edge-fleet-7';
 
 describe('stream and node monitoring: /stream/realtime and /node/realtime', () => {
   const suite = useSuite();
-  const customer = customerOf(suite, 'sven');
+  const customer = exemptCustomerOf(suite, 'sven');
   let world: Promise<{ customer: string; admin: string; credential: string }> | undefined;
 
   /**

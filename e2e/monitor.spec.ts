@@ -1,8 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { consoleReady } from './support/console.ts';
-import { createSite, customerOf } from './support/edge.ts';
+import { createSite } from './support/edge.ts';
 import { acceptedNodeCredential, accessLine, shipAccessLines } from './support/ingest.ts';
+import { exemptCustomerOf } from './support/packages.ts';
 import { useSuite } from './support/suite.ts';
 
 // A user agent and a URL that would run script or split headers if they were treated as markup.
@@ -25,7 +26,7 @@ const pwned = (page: Page) => page.evaluate(() => (window as unknown as { __pwne
 
 describe('site traffic: realtime charts, top lists and the access log', () => {
   const suite = useSuite();
-  const customer = customerOf(suite, 'tara');
+  const customer = exemptCustomerOf(suite, 'tara');
   let shipped: Promise<void> | undefined;
 
   /** Tara's site with three lines of the last minutes, one of them hostile, shipped through the ingest API. */

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { adminToken, callApi } from './support/api.ts';
+import { adminToken, callApi, registerUser } from './support/api.ts';
 import { useSuite } from './support/suite.ts';
 
 const pemPair = () =>
@@ -16,6 +16,14 @@ describe('/sys/setting payment tab', () => {
   it('names a short API v3 key at its field, saves WeChat Pay, never shows its secrets again, and resets it', async () => {
     const { baseUrl, adminPassword } = suite.master();
     const token = await adminToken(baseUrl, adminPassword);
+    const customer = await registerUser(baseUrl, token, 'xena');
+    /** The recharge part of a customer's balance page: the channels offered, or the text without any. */
+    const customerBalance = async () => {
+      const balance = await suite.openPage({ token: customer.token });
+      await balance.goto(suite.url('/account/balance'));
+      await balance.getByTestId('account-balance-page').waitFor();
+      return balance;
+    };
     const page = await suite.openPage({ token });
     await page.goto(suite.url('/sys/setting'));
     const settings = page.getByTestId('sys-setting-page');
@@ -43,6 +51,11 @@ describe('/sys/setting payment tab', () => {
     await field('API v3 key').fill(apiV3Key);
     await wxpay.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Payment settings saved').waitFor();
+    // Saved and enabled: the customer's recharge offers WeChat Pay, and only it.
+    const offered = await customerBalance();
+    const form = offered.getByTestId('recharge-form');
+    await form.getByText('WeChat Pay', { exact: true }).waitFor();
+    expect(await form.getByText('Alipay', { exact: true }).count()).toBe(0);
 
     await page.reload();
     await settings.getByRole('tab', { name: 'Payment' }).click();
@@ -67,5 +80,12 @@ describe('/sys/setting payment tab', () => {
     await expect.poll(() => field('Merchant ID').inputValue()).toBe('');
     await expect.poll(() => wxpay.getByRole('switch').getAttribute('aria-checked')).toBe('false');
     await expect.poll(() => wxpay.getByRole('button', { name: 'Replace' }).count()).toBe(0);
+    // Reset: no channel is left, so the customer is told how to get credit and gets no form.
+    const none = await customerBalance();
+    await none
+      .getByTestId('recharge-no-channel')
+      .getByText('Online payment is not set up. Contact the operator to add credit to your account.')
+      .waitFor();
+    expect(await none.getByTestId('recharge-form').count()).toBe(0);
   });
 });

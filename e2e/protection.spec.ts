@@ -5,8 +5,9 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminToken, callApi } from './support/api.ts';
 import { consoleReady } from './support/console.ts';
-import { createSite, customerOf } from './support/edge.ts';
+import { createSite } from './support/edge.ts';
 import { confirmPopup, openDialog } from './support/overlays.ts';
+import { exemptCustomerOf } from './support/packages.ts';
 import { useSuite } from './support/suite.ts';
 
 interface ListOf<T> {
@@ -31,7 +32,7 @@ const recordRequests = (page: Page, method: string, path: RegExp) => {
 
 describe('protection: rules, site protection, block log, bans and WAF settings', () => {
   const suite = useSuite();
-  const customer = customerOf(suite, 'petra');
+  const customer = exemptCustomerOf(suite, 'petra');
   const api = async <T>(method: string, path: string, token: string, body?: unknown) =>
     callApi<T>(suite.master().baseUrl, method, path, { token, body });
 

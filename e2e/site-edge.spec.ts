@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../apps/agent/test/support/http.ts';
 import { type Origin, startOrigin } from '../apps/agent/test/support/origin.ts';
 import { callApi } from './support/api.ts';
-import { customerOf, sitesNamed } from './support/edge.ts';
+import { sitesNamed } from './support/edge.ts';
 import { type EdgeNode, startEdgeNode } from './support/edge-node.ts';
+import { exemptCustomerOf } from './support/packages.ts';
 import { selfSigned } from './support/self-signed.ts';
 import { useSuite } from './support/suite.ts';
 
@@ -14,7 +15,7 @@ const SERVED_WITHIN_MS = 15_000;
 
 describe('a site added and edited in the dashboard, served by a real edge', () => {
   const suite = useSuite();
-  const customer = customerOf(suite, 'edith');
+  const customer = exemptCustomerOf(suite, 'edith');
   const domain = `shop-${randomBytes(4).toString('hex')}.example.com`;
   let edge: EdgeNode;
   let originA: Origin;

@@ -2,13 +2,14 @@ import type { Site } from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
 import { callApi } from './support/api.ts';
 import { consoleReady } from './support/console.ts';
-import { createSite, customerOf, sitesNamed } from './support/edge.ts';
+import { createSite, sitesNamed } from './support/edge.ts';
 import { confirmPopup } from './support/overlays.ts';
+import { exemptCustomerOf } from './support/packages.ts';
 import { useSuite } from './support/suite.ts';
 
 describe('sites: list, add drawer, edit page and cache clean', () => {
   const suite = useSuite();
-  const customer = customerOf(suite, 'sandra');
+  const customer = exemptCustomerOf(suite, 'sandra');
 
   it('adds a site through the drawer; it is listed and the API returns it', async () => {
     const { token } = await customer();

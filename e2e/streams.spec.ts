@@ -1,13 +1,13 @@
 import type { Stream } from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
 import { callApi } from './support/api.ts';
-import { customerOf } from './support/edge.ts';
 import { openDialog } from './support/overlays.ts';
+import { exemptCustomerOf } from './support/packages.ts';
 import { useSuite } from './support/suite.ts';
 
 describe('streams: add drawer and listen-port conflicts', () => {
   const suite = useSuite();
-  const customer = customerOf(suite, 'stefan');
+  const customer = exemptCustomerOf(suite, 'stefan');
 
   it('adds a stream, then explains the port conflict of a second one on the same port', async () => {
     const { token } = await customer();

@@ -82,4 +82,42 @@ describe('/sys/setting and /sys/task', () => {
     await row.getByRole('button', { name: '立即运行' }).click();
     await row.getByText('成功').waitFor();
   });
+
+  it('turns off the need for a package in the Business tab, in English and in Chinese', async () => {
+    const page = await openAdmin('/sys/setting', 'sys-setting-page');
+    const form = page.getByTestId('sys-setting-page');
+    await form.getByRole('tab', { name: 'Business' }).click();
+    await form
+      .getByText(
+        'Customers need an active package to add sites and streams; operators and exempt accounts are never limited.',
+      )
+      .waitFor();
+    const required = form.getByRole('switch', { name: 'Customers need a package' });
+    await expect.poll(() => required.getAttribute('aria-checked')).toBe('true');
+    await required.click();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Settings saved').waitFor();
+    const { baseUrl, adminPassword } = suite.master();
+    const token = await adminToken(baseUrl, adminPassword);
+    const saved = await callApi<Record<string, unknown>>(baseUrl, 'GET', '/v1/configs/global-0-system-business', {
+      token,
+    });
+    expect(saved).toMatchObject({ require_package: false });
+
+    const zh = await openAdmin('/sys/setting', 'sys-setting-page', 'zh-CN');
+    const zhForm = zh.getByTestId('sys-setting-page');
+    await zhForm.getByRole('tab', { name: '业务' }).click();
+    const zhRequired = zhForm.getByRole('switch', { name: '用户需有套餐' });
+    await expect.poll(() => zhRequired.getAttribute('aria-checked')).toBe('false');
+    await zhRequired.click();
+    await zhForm.getByRole('button', { name: /^保\s?存$/ }).click();
+    await zh.getByText('设置已保存').waitFor();
+    await expect
+      .poll(
+        async () =>
+          (await callApi<Record<string, unknown>>(baseUrl, 'GET', '/v1/configs/global-0-system-business', { token }))
+            .require_package,
+      )
+      .toBe(true);
+  });
 });

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { adminToken, callApi } from './support/api.ts';
-import { createSite, customerOf } from './support/edge.ts';
+import { createSite } from './support/edge.ts';
 import { confirmPopup, openDialog } from './support/overlays.ts';
+import { exemptCustomerOf } from './support/packages.ts';
 import { useSuite } from './support/suite.ts';
 import { appCode } from './support/totp.ts';
 
 describe('/sys/user: users and user groups', () => {
   const suite = useSuite();
-  const owner = customerOf(suite, 'olive');
-  const applicant = customerOf(suite, 'cora');
+  // Exempt: the owner's site needs no package.
+  const owner = exemptCustomerOf(suite, 'olive');
+  const applicant = exemptCustomerOf(suite, 'cora');
 
   const openUsers = async (locale?: string) => {
     const { baseUrl, adminPassword } = suite.master();
@@ -163,5 +165,60 @@ describe('/sys/user: users and user groups', () => {
     await page.getByRole('tab', { name: '用户组' }).waitFor();
     await page.getByRole('button', { name: '添加用户' }).waitFor();
     await page.getByRole('searchbox', { name: '账号、邮箱、手机或姓名的开头' }).waitFor();
+  });
+
+  it('names the admin permissions in words, in English and in Chinese', async () => {
+    for (const [locale, add, admin, labels] of [
+      ['en-US', 'Add user', 'Admin', ['Fleet (nodes)', 'Edge defaults', 'Packages', 'Finance', 'System', 'Customers']],
+      ['zh-CN', '添加用户', '管理员', ['节点', '默认配置', '套餐', '财务', '系统', '用户']],
+    ] as const) {
+      const page = await openUsers(locale);
+      const drawer = await openDialog(page, page.getByRole('button', { name: add }));
+      await drawer.getByRole('radio', { name: admin }).check();
+      for (const label of labels) await drawer.getByRole('checkbox', { name: label, exact: true }).waitFor();
+      await expect.poll(() => drawer.getByText(/admin:|^node$|^sys$/).count()).toBe(0);
+    }
+  });
+
+  it('starts a new user in the default group, and saves a customer exempt from packages, marked in the list', async () => {
+    const { baseUrl, adminPassword } = suite.master();
+    const admin = await adminToken(baseUrl, adminPassword);
+    await callApi(baseUrl, 'POST', '/v1/user-groups', { token: admin, body: { name: 'Silver', is_default: true } });
+    const page = await openUsers();
+    const drawer = await openDialog(page, page.getByRole('button', { name: 'Add user' }));
+    await drawer.getByTitle('Silver', { exact: true }).waitFor();
+    await drawer.getByLabel('Account').fill('xena');
+    const exempt = drawer.getByRole('switch', { name: 'Unlimited by packages (exempt)' });
+    await exempt.click();
+    await expect.poll(() => exempt.getAttribute('aria-checked')).toBe('true');
+    await page.getByTestId('user-drawer-submit').click();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    const saved = async () =>
+      (
+        await callApi<{ list: { account: string; package_exempt: boolean; group_name: string | null }[] }>(
+          baseUrl,
+          'GET',
+          '/v1/users?search=xena',
+          { token: admin },
+        )
+      ).list.find((user) => user.account === 'xena');
+    await expect.poll(saved).toMatchObject({ package_exempt: true, group_name: 'Silver' });
+    await search(page, 'xena');
+    await page.getByTestId('user-exempt:xena').getByText('Unlimited by packages').waitFor();
+
+    // Taken away again from the drawer: the mark goes.
+    const edit = await openDialog(page, page.getByTestId('user-edit:xena'));
+    await edit.getByRole('switch', { name: 'Unlimited by packages (exempt)' }).click();
+    await page.getByTestId('user-drawer-submit').click();
+    await expect.poll(saved).toMatchObject({ package_exempt: false });
+    await expect.poll(() => page.getByTestId('user-exempt:xena').count()).toBe(0);
+  });
+
+  it('offers no exemption for an admin account', async () => {
+    const page = await openUsers();
+    const drawer = await openDialog(page, page.getByRole('button', { name: 'Add user' }));
+    await drawer.getByRole('switch', { name: 'Unlimited by packages (exempt)' }).waitFor();
+    await drawer.getByRole('radio', { name: 'Admin' }).check();
+    await expect.poll(() => drawer.getByRole('switch', { name: 'Unlimited by packages (exempt)' }).count()).toBe(0);
   });
 });

@@ -2,8 +2,9 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminToken } from './support/api.ts';
 import { consoleReady } from './support/console.ts';
-import { createSite, customerOf } from './support/edge.ts';
+import { createSite } from './support/edge.ts';
 import { acceptedNodeCredential, accessLine, shipAccessLines } from './support/ingest.ts';
+import { exemptCustomerOf } from './support/packages.ts';
 import { useSuite } from './support/suite.ts';
 
 /** How many pixels of a canvas are painted: ECharts draws on canvas, so an empty one is a chart that failed. */
@@ -31,7 +32,7 @@ const PEAK = '200 Kbps';
 
 describe('usage and the overview pages', () => {
   const suite = useSuite();
-  const customer = customerOf(suite, 'uma');
+  const customer = exemptCustomerOf(suite, 'uma');
   let shipped: Promise<void> | undefined;
 
   /** Uma's site with three lines of a few seconds ago, shipped through the ingest API. */

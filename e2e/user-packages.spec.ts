@@ -64,7 +64,7 @@ describe('/user-package/buy and /user-package/my: buying, renewing and a balance
     const { baseUrl } = suite.master();
     const token = await admin();
     const user = await registerUser(baseUrl, token, username);
-    await callApi(baseUrl, 'POST', `/v1/user/${user.id}/recharge`, { token, body: { amount: cents } });
+    if (cents !== 0) await callApi(baseUrl, 'POST', `/v1/user/${user.id}/recharge`, { token, body: { amount: cents } });
     return user;
   };
   const balanceOf = async (user: RegisteredUser) =>
@@ -130,17 +130,87 @@ describe('/user-package/buy and /user-package/my: buying, renewing and a balance
     expect(Date.parse(after?.end_at ?? '')).toBeGreaterThan(Date.parse(before.end_at) + 55 * 86_400_000);
   });
 
-  it('refuses a purchase the balance cannot cover and links to the recharge page', async () => {
-    const user = await customer('quinn', 1000);
+  /** The purchases (not the quotes) the page sends: POST /v1/user-packages without `quote`. */
+  const purchasesSentBy = (page: Page) => {
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() !== 'POST' || new URL(request.url()).pathname !== '/v1/user-packages') return;
+      const body = request.postData() ?? '';
+      if (!body.includes('"quote":true')) sent.push(body);
+    });
+    return sent;
+  };
+
+  it('holds back a purchase a zero balance cannot cover, says what is missing and links to the recharge and back', async () => {
+    const user = await customer('quinn', 0);
     const page = await openBuyPage(user);
+    const purchases = purchasesSentBy(page);
     const dialog = await openDialog(page, page.getByTestId('package-buy:Enterprise'));
     await priced(dialog, '5000.00');
-    await dialog.getByRole('button', { name: 'Pay from balance' }).click();
     const notice = dialog.getByTestId('balance-short');
-    await notice.getByText('the balance (10.00) does not cover 5000.00; recharge 4990.00 more').waitFor();
-    const link = notice.getByTestId('recharge-link');
-    await expect.poll(() => link.getAttribute('href')).toMatch(/\/account\/balance$/);
-    expect(await balanceOf(user)).toBe(1000);
+    await notice.getByText('Your balance is 5000.00 short: recharge first').waitFor();
+    const pay = dialog.getByRole('button', { name: 'Pay from balance' });
+    await expect.poll(() => pay.isDisabled()).toBe(true);
+    await pay.click({ force: true });
+    await dialog.getByRole('button', { name: 'Pay from balance' }).press('Enter');
+    await notice.getByTestId('recharge-link').click();
+    await page.waitForURL(/\/account\/balance\?back=%2Fuser-package%2Fbuy$/);
+    await page.getByTestId('account-balance-page').waitFor();
+    await page.getByTestId('recharge-back').click();
+    await page.getByTestId('user-package-buy-page').waitFor();
+    expect(purchases).toEqual([]);
+    expect(await balanceOf(user)).toBe(0);
+    expect(await packagesOf(user)).toEqual([]);
+  });
+
+  it('links every balance to the recharge page: the buy page and My packages', async () => {
+    const user = await customer('ulla', 0);
+    const page = await openBuyPage(user);
+    await page.getByTestId('user-balance').filter({ hasText: '0.00' }).waitFor();
+    await page.getByTestId('recharge-link').click();
+    await page.waitForURL(/\/account\/balance\?back=%2Fuser-package%2Fbuy$/);
+    await page.goto(suite.url('/user-package/my'));
+    await page.getByTestId('user-package-my-page').waitFor();
+    // A customer without a package, who needs one: the page says so and leads to the buy page.
+    await page.getByTestId('package-required').getByText('A package is needed to add sites and streams.').waitFor();
+    await page.getByTestId('recharge-link').click();
+    await page.waitForURL(/\/account\/balance\?back=%2Fuser-package%2Fmy$/);
+    await page.getByTestId('recharge-back').click();
+    await page.getByTestId('package-required-buy').click();
+    await page.getByTestId('user-package-buy-page').waitFor();
+  });
+
+  it('tells an account that packages do not limit it so, instead of asking for one', async () => {
+    const user = await customer('vera', 0);
+    const { baseUrl } = suite.master();
+    await callApi(baseUrl, 'PUT', '/v1/users', {
+      token: await admin(),
+      body: { ids: [user.id], action: 'package_exempt', package_exempt: true },
+    });
+    const page = await suite.openPage({ token: user.token });
+    await page.goto(suite.url('/user-package/my'));
+    await page
+      .getByTestId('user-package-empty')
+      .getByText('Your account is not limited by packages: you can add sites and streams without one.')
+      .waitFor();
+    expect(await page.getByTestId('package-required').count()).toBe(0);
+  });
+
+  it('words a refused payment in Chinese on a zh-CN page, not in the server’s English', async () => {
+    const user = await customer('wanda', 1000);
+    const page = await openBuyPage(user, 'zh-CN');
+    const dialog = await openDialog(page, page.getByTestId('package-buy:Starter'));
+    await priced(dialog, '10.00');
+    // The balance drops after the price was quoted: the server refuses the payment with 402.
+    await callApi(suite.master().baseUrl, 'POST', `/v1/user/${user.id}/recharge`, {
+      token: await admin(),
+      body: { amount: -500 },
+    });
+    await dialog.getByRole('button', { name: '余额支付' }).click();
+    const notice = dialog.getByTestId('balance-short');
+    await notice.getByText('余额不足：当前余额 5.00，需支付 10.00，还差 5.00').waitFor();
+    expect(await dialog.getByText('does not cover', { exact: false }).count()).toBe(0);
+    await notice.getByTestId('recharge-link').filter({ hasText: '充值' }).waitFor();
     expect(await packagesOf(user)).toEqual([]);
   });
 

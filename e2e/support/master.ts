@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startMailSink } from './mail-sink.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const NODE = join(ROOT, 'node_modules/.bin/node');
@@ -48,9 +49,14 @@ const waitUntilReady = async (baseUrl: string, child: ChildProcess, output: () =
   throw new Error(`master did not answer within ${READY_TIMEOUT_MS} ms:\n${output()}`);
 };
 
-/** Starts a real master from source on a free port with a fresh data directory and a known admin password. */
-export const startMaster = async (): Promise<RunningMaster> => {
+/**
+ * Starts a real master from source on a free port with a fresh data directory and a known admin
+ * password, sending its mail to an SMTP server on loopback (`mail: false`: no mail server, so the
+ * master offers no email codes).
+ */
+export const startMaster = async ({ mail = true }: { mail?: boolean } = {}): Promise<RunningMaster> => {
   const dataDir = await mkdtemp(join(tmpdir(), 'rampart-e2e-'));
+  const sink = mail ? await startMailSink() : null;
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(NODE, ['apps/master/src/server.ts'], {
@@ -61,6 +67,7 @@ export const startMaster = async (): Promise<RunningMaster> => {
       RAMPART_PORT: String(port),
       RAMPART_DATA_DIR: dataDir,
       RAMPART_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      ...(sink ? { RAMPART_SMTP_URL: sink.url } : {}),
       // Thirty-odd masters start per run from the same sources: Node keeps their compiled code.
       NODE_COMPILE_CACHE: COMPILE_CACHE,
     },
@@ -81,6 +88,7 @@ export const startMaster = async (): Promise<RunningMaster> => {
       await Promise.race([exited, delay(10_000)]);
       if (child.exitCode === null) child.kill('SIGKILL');
     }
+    await sink?.close();
     await rm(dataDir, { recursive: true, force: true });
   };
   try {

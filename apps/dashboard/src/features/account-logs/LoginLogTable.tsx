@@ -3,12 +3,16 @@ import DatePicker from 'antd/es/date-picker';
 import Select from 'antd/es/select';
 import Table, { type ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
+import Tooltip from 'antd/es/tooltip';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { type LoginLogEntry, type LoginLogFilter, type Paged, useLoginLog } from './api.ts';
 import { formatLogTime, queryTime } from './logTime.ts';
 import { SearchField } from './SearchField.tsx';
+
+const NO_WRAP = { style: { whiteSpace: 'nowrap' } } as const;
 
 const known = (value: string, list: readonly string[]) => list.includes(value);
 
@@ -17,7 +21,7 @@ const loginColumns = (t: TFunction, language: string, everyone: boolean): Column
     key: 'time',
     dataIndex: 'created_at',
     title: t('accountLogs.time'),
-    width: 180,
+    onCell: () => NO_WRAP,
     render: (at: string) => formatLogTime(at, language),
   },
   ...(everyone ? [{ key: 'account', dataIndex: 'account', title: t('accountLogs.user'), width: 160 }] : []),
@@ -41,12 +45,27 @@ const loginColumns = (t: TFunction, language: string, everyone: boolean): Column
     render: (method: string) =>
       known(method, ['password', 'totp', 'recovery', 'key']) ? t(`accountLogs.loginMethod.${method}`) : method,
   },
-  { key: 'agent', dataIndex: 'user_agent', title: t('accountLogs.userAgent'), ellipsis: true },
+  {
+    key: 'agent',
+    dataIndex: 'user_agent',
+    title: t('accountLogs.userAgent'),
+    width: 360,
+    ellipsis: { showTitle: false },
+    render: (agent: string) =>
+      agent ? (
+        <Tooltip title={agent} placement="topLeft">
+          <span>{agent}</span>
+        </Tooltip>
+      ) : (
+        '—'
+      ),
+  },
 ];
 
 /** Sign-in attempts, newest first, filtered and paged by the server; `everyone` adds the account column and filter. */
 export const LoginLogTable = ({ everyone }: { everyone: boolean }) => {
   const { t, i18n } = useTranslation();
+  const totalText = useTotalText();
   const [query, setQuery] = useState<Paged<LoginLogFilter>>({ page: 1, limit: 20 });
   const log = useLoginLog(query);
   const filter = (change: LoginLogFilter) => setQuery((current) => ({ ...current, ...change, page: 1 }));
@@ -83,7 +102,7 @@ export const LoginLogTable = ({ everyone }: { everyone: boolean }) => {
           pageSize: query.limit,
           total: log.data?.total ?? 0,
           showSizeChanger: true,
-          showTotal: (total) => t('accountLogs.total', { count: total }),
+          showTotal: totalText,
         }}
         onChange={(pagination) =>
           setQuery((current) => ({ ...current, page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 }))

@@ -1,6 +1,8 @@
 import Descriptions from 'antd/es/descriptions';
 import Drawer from 'antd/es/drawer';
 import { useTranslation } from 'react-i18next';
+import { actionText } from './actions/actionText.ts';
+import { hasTargetNames, targetText } from './actions/targetText.ts';
 import type { OpLogEntry } from './api.ts';
 import { changesText, formatLogTime } from './logTime.ts';
 
@@ -29,11 +31,16 @@ export const OpLogDetail = ({ entry, onClose }: { entry: OpLogEntry | null; onCl
                 #{entry.impersonator_id}
               </Descriptions.Item>
             )}
-            <Descriptions.Item label={t('accountLogs.action')}>{entry.action}</Descriptions.Item>
+            <Descriptions.Item label={t('accountLogs.action')}>
+              {actionText(i18n, entry.action).text} ({entry.action})
+            </Descriptions.Item>
             <Descriptions.Item label={t('accountLogs.drawer.route')}>
               {entry.method} {entry.route}
             </Descriptions.Item>
-            <Descriptions.Item label={t('accountLogs.target')}>{entry.target_ids.join(', ') || '—'}</Descriptions.Item>
+            <Descriptions.Item label={t('accountLogs.target')}>
+              {targetText(entry) || '—'}
+              {hasTargetNames(entry) && ` (${entry.target_ids.join(', ')})`}
+            </Descriptions.Item>
             <Descriptions.Item label={t('accountLogs.ip')}>{entry.ip}</Descriptions.Item>
             <Descriptions.Item label={t('accountLogs.userAgent')}>{entry.user_agent || '—'}</Descriptions.Item>
             <Descriptions.Item label={t('accountLogs.via')}>

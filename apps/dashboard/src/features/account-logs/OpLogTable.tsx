@@ -1,7 +1,9 @@
 import Button from 'antd/es/button';
 import Table from 'antd/es/table';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
+import { OP_LOG_ACTION_LOCALES } from './actions/locales/bundle.ts';
 import { type OpLogEntry, type OpLogFilter, type Paged, useOpLog, useOpLogExport } from './api.ts';
 import { OpLogDetail } from './OpLogDetail.tsx';
 import { OpLogFilters } from './OpLogFilters.tsx';
@@ -9,7 +11,8 @@ import { opLogColumns } from './opLogColumns.tsx';
 
 /** Writes through the API, newest first, filtered and paged by the server; `everyone` adds the user column and filter. */
 export const OpLogTable = ({ everyone }: { everyone: boolean }) => {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useLocales(OP_LOG_ACTION_LOCALES);
+  const totalText = useTotalText();
   const [query, setQuery] = useState<Paged<OpLogFilter>>({ page: 1, limit: 20 });
   const [viewing, setViewing] = useState<OpLogEntry | null>(null);
   const log = useOpLog(query);
@@ -43,14 +46,14 @@ export const OpLogTable = ({ everyone }: { everyone: boolean }) => {
         data-testid="op-log"
         loading={log.isFetching}
         dataSource={log.data?.list ?? []}
-        columns={opLogColumns(t, i18n.language, everyone, setViewing)}
+        columns={opLogColumns(i18n, i18n.language, everyone, setViewing)}
         scroll={{ x: 'max-content' }}
         pagination={{
           current: query.page,
           pageSize: query.limit,
           total: log.data?.total ?? 0,
           showSizeChanger: true,
-          showTotal: (total) => t('accountLogs.total', { count: total }),
+          showTotal: totalText,
         }}
         onChange={(pagination) =>
           setQuery((current) => ({ ...current, page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 }))

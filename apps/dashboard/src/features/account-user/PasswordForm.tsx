@@ -5,6 +5,7 @@ import Password from 'antd/es/input/Password';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useSubmitting } from '../../shared/form/useSubmitting.ts';
+import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { PasswordFields } from '../auth/password/PasswordFields.tsx';
 import { useProfileApi } from './api.ts';
 
@@ -19,11 +20,24 @@ export const PasswordForm = () => {
   const { t } = useTranslation();
   const feedback = useFeedback();
   const api = useProfileApi();
+  const http = useHttp();
   const [form] = Form.useForm<PasswordValues>();
   const [saving, submitting] = useSubmitting();
   const save = (values: PasswordValues) =>
     submitting(async () => {
-      await api.update({ old_password: values.old_password, password: values.password });
+      await api.update(
+        { old_password: values.old_password, password: values.password },
+        {
+          // A wrong current password is said at its field; anything else is the usual popup.
+          onError: (error) => {
+            if (error.code === 'bad_credentials') {
+              form.setFields([{ name: 'old_password', errors: [t('accountUser.password.currentWrong')] }]);
+            } else {
+              http.notify(error);
+            }
+          },
+        },
+      );
       form.resetFields();
       feedback.success(t('accountUser.password.saved'));
     });

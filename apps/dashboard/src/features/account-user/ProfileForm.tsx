@@ -2,12 +2,17 @@ import { DisplayName } from '@rampart/contracts';
 import Button from 'antd/es/button';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input/Input';
+import Space from 'antd/es/space';
+import Typography from 'antd/es/typography';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useSubmitting } from '../../shared/form/useSubmitting.ts';
 import { useSession } from '../../shared/session/session.ts';
 import { CodeField } from '../auth/code/CodeField.tsx';
 import { fieldRules } from '../auth/fieldRules.ts';
+import { useFreshBalance } from '../finance/api.ts';
+import { formatMoney } from '../finance/money.ts';
+import { RechargeLink } from '../finance/RechargeLink.tsx';
 import { useProfileApi } from './api.ts';
 import { needsCode, type ProfileValues, profileChanges } from './profileChanges.ts';
 
@@ -19,6 +24,7 @@ export const ProfileForm = () => {
   const feedback = useFeedback();
   const user = useSession((state) => state.user);
   const api = useProfileApi();
+  const { balance } = useFreshBalance();
   const [form] = Form.useForm<ProfileValues>();
   const [saving, submitting] = useSubmitting();
   const email = Form.useWatch('email', form);
@@ -57,6 +63,14 @@ export const ProfileForm = () => {
     >
       <Form.Item label={t('accountUser.profile.account')}>
         <Input value={user.account} disabled />
+      </Form.Item>
+      <Form.Item label={t('accountUser.profile.balance')}>
+        <Space size={12}>
+          <Typography.Text strong data-testid="profile-balance">
+            {formatMoney(balance)}
+          </Typography.Text>
+          <RechargeLink />
+        </Space>
       </Form.Item>
       <Form.Item
         name="name"

@@ -7,6 +7,7 @@ import Tag from 'antd/es/tag';
 import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { formatLogTime } from '../account-logs/logTime.ts';
 import { AnnouncementForm } from './AnnouncementForm.tsx';
 import { useAnnouncementActions, useAnnouncements } from './api.ts';
@@ -15,6 +16,7 @@ import { ANNOUNCEMENTS_LOCALES } from './locales/bundle.ts';
 /** Spec §2 /sys/anno: announcements in Chinese and English, shown on the login page between two times. */
 export const Component = () => {
   const { t, i18n } = useLocales(ANNOUNCEMENTS_LOCALES);
+  const totalText = useTotalText();
   const feedback = useFeedback();
   const [query, setQuery] = useState<{ page: number; limit: number; active?: boolean }>({ page: 1, limit: 20 });
   const [editing, setEditing] = useState<Announcement | null | 'new'>(null);
@@ -111,7 +113,7 @@ export const Component = () => {
           pageSize: query.limit,
           total: announcements.data?.total ?? 0,
           showSizeChanger: true,
-          showTotal: (total) => t('announcements.total', { count: total }),
+          showTotal: totalText,
         }}
         onChange={(pagination) =>
           setQuery((current) => ({ ...current, page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 }))

@@ -5,7 +5,7 @@ import Tag from 'antd/es/tag';
 import { useTranslation } from 'react-i18next';
 import { formatLogTime } from '../account-logs/logTime.ts';
 import { formatMoney } from './money.ts';
-import { amountColor, orderLabel, STATE_COLOR, signedMoney } from './orderText.ts';
+import { amountColor, orderDescription, orderLabel, STATE_COLOR, signedMoney } from './orderText.ts';
 
 /** Every field of one order. */
 export const OrderDrawer = ({ order, onClose }: { order: OrderView; onClose: () => void }) => {
@@ -38,7 +38,7 @@ export const OrderDrawer = ({ order, onClose }: { order: OrderView; onClose: () 
             label: t('finance.column.balanceAfter'),
             children: order.balance_after === null ? '—' : formatMoney(order.balance_after),
           },
-          { key: 'description', label: t('finance.column.description'), children: order.description || '—' },
+          { key: 'description', label: t('finance.column.description'), children: orderDescription(t, order) || '—' },
           { key: 'out_trade_no', label: t('finance.column.outTradeNo'), children: order.out_trade_no },
           { key: 'provider', label: t('finance.column.providerTxnId'), children: order.provider_txn_id ?? '—' },
           { key: 'coupon', label: t('finance.column.coupon'), children: order.coupon ?? '—' },

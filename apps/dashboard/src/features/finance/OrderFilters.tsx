@@ -1,5 +1,7 @@
 import { ORDER_CHANNELS, ORDER_KINDS, ORDER_STATES } from '@rampart/contracts';
 import DatePicker from 'antd/es/date-picker';
+// antd's zh_CN names this dayjs locale for the calendar's month and weekday names.
+import 'dayjs/locale/zh-cn';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
 import { queryTime } from '../account-logs/logTime.ts';

@@ -4,17 +4,26 @@ import Popconfirm from 'antd/es/popconfirm';
 import Space from 'antd/es/space';
 import Table, { type ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
+import Tooltip from 'antd/es/tooltip';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { formatLogTime } from '../account-logs/logTime.ts';
 import { useOrderActions } from './api.ts';
 import { formatMoney } from './money.ts';
 import { OrderDrawer } from './OrderDrawer.tsx';
-import { amountColor, orderLabel, STATE_COLOR, signedMoney } from './orderText.ts';
+import { amountColor, orderDescription, orderLabel, STATE_COLOR, signedMoney } from './orderText.ts';
 import { isRefundable, RefundModal } from './RefundModal.tsx';
 
 const NO_WRAP = { style: { whiteSpace: 'nowrap' } } as const;
+const CUT = {
+  display: 'inline-block',
+  maxWidth: 280,
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  verticalAlign: 'bottom',
+} as const;
 
 interface OrderTableProps {
   orders: readonly OrderView[];
@@ -44,6 +53,7 @@ export const OrderTable = ({
 }: OrderTableProps) => {
   const { t, i18n } = useTranslation();
   const feedback = useFeedback();
+  const totalText = useTotalText();
   const actions = useOrderActions();
   const [shown, setShown] = useState<OrderView>();
   const [refunding, setRefunding] = useState<OrderView>();
@@ -104,7 +114,22 @@ export const OrderTable = ({
       title: t('finance.column.state'),
       render: (state: string) => <Tag color={STATE_COLOR[state]}>{orderLabel(t, 'state', state)}</Tag>,
     },
-    { key: 'description', dataIndex: 'description', title: t('finance.column.description'), ellipsis: true },
+    {
+      key: 'description',
+      title: t('finance.column.description'),
+      onCell: () => NO_WRAP,
+      render: (_, order) => {
+        const text = orderDescription(t, order);
+        // Cut at a width, with the whole text in a tooltip; the table keeps its automatic layout.
+        return (
+          <Tooltip title={text} placement="topLeft">
+            <span data-testid={`order-description:${order.id}`} style={CUT}>
+              {text}
+            </span>
+          </Tooltip>
+        );
+      },
+    },
     {
       key: 'created_at',
       dataIndex: 'created_at',
@@ -157,7 +182,7 @@ export const OrderTable = ({
         data-testid={testId}
         loading={loading}
         dataSource={[...orders]}
-        columns={columns}
+        columns={columns.map((column) => ({ ...column, onHeaderCell: () => NO_WRAP }))}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('finance.list.empty') }}
         pagination={{
@@ -165,7 +190,7 @@ export const OrderTable = ({
           pageSize,
           total,
           showSizeChanger: true,
-          showTotal: (count) => t('finance.list.total', { count }),
+          showTotal: totalText,
           onChange: onPage,
         }}
       />

@@ -3,6 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import Alert from 'antd/es/alert';
 import DatePicker from 'antd/es/date-picker';
 import Table from 'antd/es/table';
+import dayjs from 'dayjs';
+// antd's zh_CN names this dayjs locale for the calendar's month and weekday names.
+import 'dayjs/locale/zh-cn';
 import { useMemo, useState } from 'react';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
@@ -65,6 +68,9 @@ export const Component = () => {
         <span>{t('finance.count.range')}</span>
         <DatePicker.RangePicker
           aria-label={t('finance.count.range')}
+          // The range in use, so the picker and the table never disagree (the UTC days as calendar days).
+          value={[dayjs(isoDay(range.from)), dayjs(isoDay(range.to))]}
+          allowClear={false}
           onChange={(value) => setRange(value?.[0] && value[1] ? utcRange(value[0], value[1]) : lastDays(30))}
         />
         <span data-testid="recharge-count-range">

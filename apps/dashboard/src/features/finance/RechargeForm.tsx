@@ -5,16 +5,22 @@ import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useOrderActions } from './api.ts';
+import { type PaymentChannel, useOrderActions } from './api.ts';
 import { formatMoney, parseMoney } from './money.ts';
 
 interface RechargeDraft {
   amount: string;
-  channel: 'wxpay' | 'alipay';
+  channel: PaymentChannel;
+}
+
+interface RechargeFormProps {
+  /** The channels that are set up (GET /v1/payment-channels), at least one. */
+  channels: readonly PaymentChannel[];
+  onOpened: (order: OrderView) => void;
 }
 
 /** The amount as money and the provider: POST /v1/orders opens a pending online recharge. */
-export const RechargeForm = ({ onOpened }: { onOpened: (order: OrderView) => void }) => {
+export const RechargeForm = ({ channels, onOpened }: RechargeFormProps) => {
   const { t } = useTranslation();
   const actions = useOrderActions();
   const [form] = Form.useForm<RechargeDraft>();
@@ -44,7 +50,7 @@ export const RechargeForm = ({ onOpened }: { onOpened: (order: OrderView) => voi
       form={form}
       layout="vertical"
       style={{ maxWidth: 420 }}
-      initialValues={{ amount: '', channel: 'wxpay' }}
+      initialValues={{ amount: '', channel: channels[0] }}
       onFinish={submit}
       data-testid="recharge-form"
     >
@@ -59,10 +65,7 @@ export const RechargeForm = ({ onOpened }: { onOpened: (order: OrderView) => voi
       <Form.Item name="channel" label={t('finance.balance.channel')}>
         <Radio.Group
           optionType="button"
-          options={[
-            { value: 'wxpay', label: t('finance.channel.wxpay') },
-            { value: 'alipay', label: t('finance.channel.alipay') },
-          ]}
+          options={channels.map((channel) => ({ value: channel, label: t(`finance.channel.${channel}`) }))}
         />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={saving}>

@@ -26,6 +26,7 @@ const ORDER: OrderView = {
   created_at: '2026-11-25T10:00:00.000Z',
   paid_at: '2026-11-25T10:01:00.000Z',
   refund_of: null,
+  package_name: null,
 };
 const PATH = '/v1/orders/41/refunds';
 
@@ -92,11 +93,13 @@ describe('refunding an online recharge', () => {
     await waitFor(() => document.body.textContent?.includes('Refunded 30.50; the balance is now 69.50'));
   });
 
-  it('shows the server’s refusal and asks again with the same refund number', async () => {
-    const refusal =
+  it('shows the server’s refusal in the page’s words and asks again with the same refund number', async () => {
+    const msg =
       'amount: the balance (10.00) is less than the refund (30.50); a refund never takes a balance below zero';
+    const params = { balance: '10.00', price: '30.50', short: '20.50' };
+    const refusal = 'The balance 10.00 does not cover 30.50: 20.50 short';
     const { posts, onClose } = open([
-      () => new Response(JSON.stringify({ code: 'balance_insufficient', msg: refusal, data: null }), { status: 402 }),
+      () => new Response(JSON.stringify({ code: 'balance_insufficient', msg, data: null, params }), { status: 402 }),
       refunded,
     ]);
     await ask('30.50');

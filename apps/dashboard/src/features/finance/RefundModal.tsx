@@ -5,6 +5,7 @@ import Input from 'antd/es/input';
 import Modal from 'antd/es/modal/Modal';
 import { useRef, useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
+import { useErrorText } from '../../shared/http/errorText.ts';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { useOrderActions } from './api.ts';
 import { FINANCE_LOCALES } from './locales/bundle.ts';
@@ -38,6 +39,7 @@ export const RefundModal = ({ order, onClose }: { order: OrderView; onClose: () 
   const [form] = Form.useForm<RefundDraft>();
   const [pending, setPending] = useState<OrderRefundBody>();
   const [saving, setSaving] = useState(false);
+  const errorText = useErrorText();
   const [refusal, setRefusal] = useState<string>();
   const number = useRef<{ amount: number; refund_no: string }>(undefined);
 
@@ -50,7 +52,7 @@ export const RefundModal = ({ order, onClose }: { order: OrderView; onClose: () 
     setSaving(true);
     setRefusal(undefined);
     try {
-      const made = await actions.refund(order.id, body, { onError: (error) => setRefusal(error.message) });
+      const made = await actions.refund(order.id, body, { onError: (error) => setRefusal(errorText(error)) });
       feedback.success(
         t('finance.refund.done', {
           amount: formatMoney(body.amount),

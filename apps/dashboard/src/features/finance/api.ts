@@ -5,6 +5,8 @@ import type {
   OrderListQuery,
   OrderRefundBody,
   OrderView,
+  PaymentChannel,
+  PaymentChannels,
   RechargeOrderBody,
   User,
 } from '@rampart/contracts';
@@ -14,7 +16,7 @@ import type { HttpClient, RequestOptions } from '../../shared/http/client.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { useSession } from '../../shared/session/session.ts';
 
-export type { OrderList, OrderView };
+export type { OrderList, OrderView, PaymentChannel };
 export type OrderFilter = Omit<OrderListQuery, 'page' | 'limit'>;
 
 const ORDERS_KEY = ['orders'] as const;
@@ -44,6 +46,16 @@ export const useFreshBalance = () => {
     },
   });
   return { balance: query.data?.balance ?? stored, refresh: query.refetch };
+};
+
+/** GET /v1/payment-channels: the channels that are set up and work now; none means no online recharge. */
+export const usePaymentChannels = () => {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['finance', 'payment-channels'],
+    queryFn: ({ signal }) => http.get<PaymentChannels>('/v1/payment-channels', { signal }),
+    select: (answer) => answer.list.filter((channel) => channel === 'wxpay' || channel === 'alipay'),
+  });
 };
 
 /** GET /v1/users?search=: a few users for a picker. */

@@ -19,6 +19,7 @@ const order = (state: string, id = 7): OrderView => ({
   created_at: '2026-03-01T00:00:00.000Z',
   paid_at: null,
   refund_of: null,
+  package_name: null,
 });
 const qr = { kind: 'qr', codeUrl: 'weixin://wxpay/bizpayurl?pr=x' } as const;
 

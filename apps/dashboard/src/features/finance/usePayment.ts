@@ -2,6 +2,7 @@ import type { OrderView } from '@rampart/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer } from 'react';
 import { isApiError } from '../../shared/http/apiError.ts';
+import { useErrorText } from '../../shared/http/errorText.ts';
 import { useOrderActions } from './api.ts';
 import { initialPayment, POLL_MS, paymentReducer, paymentTarget } from './paymentFlow.ts';
 
@@ -12,6 +13,7 @@ import { initialPayment, POLL_MS, paymentReducer, paymentTarget } from './paymen
  */
 export const usePayment = () => {
   const actions = useOrderActions();
+  const errorText = useErrorText();
   const [state, dispatch] = useReducer(paymentReducer, initialPayment);
   const showing = state.step === 'showing' ? state : null;
 
@@ -40,10 +42,10 @@ export const usePayment = () => {
       } catch (error) {
         // The pre-order route answers 404 until online payment is built and configured.
         if (isApiError(error) && error.status === 404) dispatch({ type: 'notConfigured' });
-        else dispatch({ type: 'preorderFailed', reason: isApiError(error) ? error.message : String(error) });
+        else dispatch({ type: 'preorderFailed', reason: isApiError(error) ? errorText(error) : String(error) });
       }
     },
-    [actions],
+    [actions, errorText],
   );
 
   return {

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { useCnameDomains, useLineGroupActions, useLineGroups, useLines } from './api.ts';
 import { DnsDriftModal } from './DnsDriftModal.tsx';
 import { LineGroupDrawer } from './LineGroupDrawer.tsx';
@@ -21,6 +22,7 @@ const NO_WRAP = { style: { whiteSpace: 'nowrap' } } as const;
 /** Spec §2 /node/line-group (admin:node): the line groups, add, edit, delete, and set resolution. */
 export const Component = () => {
   const { t, i18n } = useLocales(LINE_GROUPS_LOCALES);
+  const totalText = useTotalText();
   const feedback = useFeedback();
   const navigate = useNavigate();
   const groups = useLineGroups();
@@ -45,7 +47,7 @@ export const Component = () => {
         dataSource={list}
         locale={{ emptyText: t('lineGroups.list.empty') }}
         scroll={{ x: 'max-content' }}
-        pagination={{ showTotal: (count) => t('lineGroups.list.total', { count }) }}
+        pagination={{ showTotal: totalText }}
         columns={[
           { key: 'id', dataIndex: 'id', title: 'ID', width: 70 },
           {

@@ -5,6 +5,7 @@ import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { type FrontLogEntry, useFrontLog } from '../../shared/log/frontLog.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { LOG_LOCALES } from './locales/bundle.ts';
 import { logColumns } from './logColumns.tsx';
 
@@ -16,6 +17,7 @@ const matches = (entry: FrontLogEntry, filter: string) => {
 /** Spec §2 front-end log: uncaught errors, rejected promises and failed requests of this tab. */
 export const Component = () => {
   const { t, i18n } = useLocales(LOG_LOCALES);
+  const totalText = useTotalText();
   const entries = useFrontLog((state) => state.entries);
   const clear = useFrontLog((state) => state.clear);
   const [filter, setFilter] = useState('');
@@ -24,8 +26,7 @@ export const Component = () => {
     <section data-testid="log-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center', marginBottom: 16 }}>
         <h2 style={{ fontSize: 18, fontWeight: 600, margin: 0, marginRight: 'auto' }}>
-          {t('route.log')}{' '}
-          <span style={{ color: 'rgba(0,0,0,0.45)', fontSize: 14 }}>{t('log.count', { count: entries.length })}</span>
+          {t('route.log')} <span style={{ color: 'rgba(0,0,0,0.45)', fontSize: 14 }}>{totalText(entries.length)}</span>
         </h2>
         <Input
           allowClear

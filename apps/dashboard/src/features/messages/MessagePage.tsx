@@ -5,6 +5,7 @@ import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { type MessageFilter, type PagedMessages, useMessageActions, useMessages } from './api.ts';
 import { MESSAGES_LOCALES } from './locales/bundle.ts';
 import { MessageDrawer } from './MessageDrawer.tsx';
@@ -14,6 +15,7 @@ import { messageColumns } from './messageColumns.tsx';
 /** Spec §2 /account/message: the user's messages; read one in a drawer, mark a batch read, delete. */
 export const Component = () => {
   const { t, i18n } = useLocales(MESSAGES_LOCALES);
+  const totalText = useTotalText();
   const feedback = useFeedback();
   const [query, setQuery] = useState<PagedMessages>({ page: 1, limit: 20 });
   const [selected, setSelected] = useState<number[]>([]);
@@ -89,7 +91,7 @@ export const Component = () => {
           pageSize: query.limit,
           total: messages.data?.total ?? 0,
           showSizeChanger: true,
-          showTotal: (total) => t('messages.list.total', { count: total }),
+          showTotal: totalText,
         }}
         onChange={(pagination, _filters, sorter) => {
           const order = !Array.isArray(sorter) && sorter.order === 'ascend' ? 'asc' : 'desc';

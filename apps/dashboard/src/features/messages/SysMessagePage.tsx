@@ -4,6 +4,7 @@ import Table from 'antd/es/table';
 import Tabs from 'antd/es/tabs';
 import { useState } from 'react';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { type MessageFilter, type PagedMessages, useMessages } from './api.ts';
 import { MESSAGES_LOCALES } from './locales/bundle.ts';
 import { MessageDrawer } from './MessageDrawer.tsx';
@@ -15,6 +16,7 @@ import { SubscriptionPanel } from './SubscribePage.tsx';
 /** Every user's messages by user, type and time; send one to a user, a group or all. */
 const AllMessages = () => {
   const { t, i18n } = useLocales(MESSAGES_LOCALES);
+  const totalText = useTotalText();
   const [query, setQuery] = useState<PagedMessages>({ page: 1, limit: 20, scope: 'all' });
   const [open, setOpen] = useState<Message | null>(null);
   const [sending, setSending] = useState(false);
@@ -41,8 +43,7 @@ const AllMessages = () => {
           pageSize: query.limit,
           total: messages.data?.total ?? 0,
           showSizeChanger: true,
-          showTotal: (total) =>
-            t(messages.data?.total_capped ? 'messages.list.totalCapped' : 'messages.list.total', { count: total }),
+          showTotal: (total) => totalText(total, messages.data?.total_capped),
         }}
         onChange={(pagination, _filters, sorter) => {
           const order = !Array.isArray(sorter) && sorter.order === 'ascend' ? 'asc' : 'desc';

@@ -5,6 +5,7 @@ import { USAGE_LOCALES } from '../usage/locales/bundle.ts';
 import { AdminFigures } from './AdminFigures.tsx';
 import { OVERVIEW_LOCALES } from './locales/bundle.ts';
 import { PANEL } from './panel.ts';
+import { SetupChecklist } from './SetupChecklist.tsx';
 import { SystemInfo } from './SystemInfo.tsx';
 import { UserFigures } from './UserFigures.tsx';
 
@@ -22,6 +23,7 @@ export const OverviewPage = ({ audience }: { audience: 'user' | 'admin' }) => {
       <p style={{ color: 'rgba(0,0,0,0.45)', marginTop: 0 }}>
         {t(audience === 'admin' ? 'overview.adminIntro' : 'overview.userIntro')}
       </p>
+      {audience === 'admin' && <SetupChecklist />}
       {audience === 'admin' ? <AdminFigures /> : <UserFigures />}
       <div style={PANEL}>
         <Descriptions

@@ -4,6 +4,7 @@ import Space from 'antd/es/space';
 import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { useCouponHistory } from './api.ts';
 import { PACKAGES_LOCALES } from './locales/bundle.ts';
 import { formatCents } from './money.ts';
@@ -17,6 +18,7 @@ export const CouponHistoryTab = ({
   onCouponId: (id: number | undefined) => void;
 }) => {
   const { t, i18n } = useLocales(PACKAGES_LOCALES);
+  const totalText = useTotalText();
   const [page, setPage] = useState({ page: 1, limit: 20 });
   const history = useCouponHistory({ ...page, ...(couponId !== undefined && { coupon_id: couponId }) });
 
@@ -47,7 +49,7 @@ export const CouponHistoryTab = ({
           current: page.page,
           pageSize: page.limit,
           total: history.data?.total ?? 0,
-          showTotal: (count) => t('packages.common.total', { count }),
+          showTotal: totalText,
         }}
         onChange={(pagination) => setPage({ page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 })}
         columns={[

@@ -7,6 +7,7 @@ import Switch from 'antd/es/switch';
 import Table from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { type PageQuery, useCoupons, usePackageActions, usePackages } from './api.ts';
 import { CouponModal } from './CouponModal.tsx';
 import { PACKAGES_LOCALES } from './locales/bundle.ts';
@@ -18,6 +19,7 @@ const NO_WRAP = { style: { whiteSpace: 'nowrap' } } as const;
 /** The coupons, paged by the server; a row's history link opens the history tab on that coupon. */
 export const CouponsTab = ({ onHistory }: { onHistory: (coupon: CouponView) => void }) => {
   const { t, i18n } = useLocales(PACKAGES_LOCALES);
+  const totalText = useTotalText();
   const [query, setQuery] = useState<PageQuery>({ page: 1, limit: 20 });
   const coupons = useCoupons(query);
   const packages = usePackages();
@@ -45,7 +47,7 @@ export const CouponsTab = ({ onHistory }: { onHistory: (coupon: CouponView) => v
           pageSize: query.limit,
           total: coupons.data?.total ?? 0,
           showSizeChanger: true,
-          showTotal: (count) => t('packages.common.total', { count }),
+          showTotal: totalText,
         }}
         onChange={(pagination) => setQuery({ page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 })}
         columns={[

@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { fieldErrorHandler } from '../sites/serverErrors.ts';
 import { useDiscounts, usePackageActions, usePackages } from './api.ts';
 import { PACKAGES_LOCALES } from './locales/bundle.ts';
@@ -26,6 +27,7 @@ interface DiscountDraft {
 /** Discounts: a percent off one package's (or every package's) price for a term. */
 export const DiscountsTab = () => {
   const { t } = useLocales(PACKAGES_LOCALES);
+  const totalText = useTotalText();
   const http = useHttp();
   const feedback = useFeedback();
   const discounts = useDiscounts();
@@ -73,7 +75,7 @@ export const DiscountsTab = () => {
         loading={discounts.isFetching && !discounts.data}
         dataSource={discounts.data ?? []}
         locale={{ emptyText: t('packages.discounts.empty') }}
-        pagination={{ showTotal: (count) => t('packages.common.total', { count }) }}
+        pagination={{ showTotal: totalText }}
         columns={[
           { key: 'id', dataIndex: 'id', title: 'ID', width: 60 },
           {

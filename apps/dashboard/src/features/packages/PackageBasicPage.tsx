@@ -6,6 +6,7 @@ import Tabs from 'antd/es/tabs';
 import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { usePackageActions, usePackages } from './api.ts';
 import { PACKAGES_LOCALES } from './locales/bundle.ts';
 import { PackageDrawer } from './PackageDrawer.tsx';
@@ -14,6 +15,7 @@ import { packageColumns } from './packageColumns.tsx';
 
 const PackagesTab = () => {
   const { t } = useLocales(PACKAGES_LOCALES);
+  const totalText = useTotalText();
   const feedback = useFeedback();
   const packages = usePackages();
   const actions = usePackageActions();
@@ -33,7 +35,7 @@ const PackagesTab = () => {
         dataSource={packages.data ?? []}
         locale={{ emptyText: t('packages.basic.empty') }}
         scroll={{ x: 'max-content' }}
-        pagination={{ showTotal: (count) => t('packages.common.total', { count }) }}
+        pagination={{ showTotal: totalText }}
         columns={packageColumns(t, {
           edit: setEditing,
           // A sold package is refused (409) with the server's reason, shown by the client's popup.

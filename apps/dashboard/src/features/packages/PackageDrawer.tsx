@@ -6,6 +6,7 @@ import Drawer from 'antd/es/drawer';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import InputNumber from 'antd/es/input-number';
+import Modal from 'antd/es/modal';
 import Row from 'antd/es/row';
 import Select from 'antd/es/select';
 import Switch from 'antd/es/switch';
@@ -21,6 +22,7 @@ import {
   type PackageDraft,
   packageBody,
   packageDraftOf,
+  sitesExceedDomains,
   withoutCoercedNulls,
 } from './drafts.ts';
 import { PACKAGES_LOCALES } from './locales/bundle.ts';
@@ -42,8 +44,18 @@ export const PackageDrawer = ({ pkg, onClose }: { pkg: PackageView | null; onClo
   const ccGroups = useCcRuleGroupChoices();
   const [form] = Form.useForm<PackageDraft>();
   const [saving, setSaving] = useState(false);
+  const [modal, modalHolder] = Modal.useModal();
 
   const save = async (draft: PackageDraft) => {
+    if (sitesExceedDomains(draft)) {
+      const confirmed = await modal.confirm({
+        title: t('packages.drawer.domainsShortTitle'),
+        content: t('packages.drawer.domainsShort', { sites: draft.max_sites ?? 0, domains: draft.max_domains ?? 0 }),
+        okText: t('packages.drawer.domainsShortOk'),
+        cancelText: t('packages.drawer.domainsShortCancel'),
+      });
+      if (!confirmed) return;
+    }
     const onError = fieldErrorHandler(form, http, FIELDS);
     setSaving(true);
     try {
@@ -94,6 +106,7 @@ export const PackageDrawer = ({ pkg, onClose }: { pkg: PackageView | null; onClo
         </Button>
       }
     >
+      {modalHolder}
       <Form<PackageDraft> form={form} layout="vertical" onFinish={save} initialValues={packageDraftOf(pkg)}>
         <Form.Item
           name="name"

@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { fieldErrorHandler } from '../sites/serverErrors.ts';
 import { usePackageActions, usePackageGroups } from './api.ts';
 import { PACKAGES_LOCALES } from './locales/bundle.ts';
@@ -27,6 +28,7 @@ const NAME = new RegExp((ObjectName as unknown as { pattern: string }).pattern);
 /** The package groups (name, sort, description): the buy page's sections and what user groups may buy. */
 export const PackageGroupsTab = () => {
   const { t } = useLocales(PACKAGES_LOCALES);
+  const totalText = useTotalText();
   const http = useHttp();
   const feedback = useFeedback();
   const groups = usePackageGroups();
@@ -69,7 +71,7 @@ export const PackageGroupsTab = () => {
         loading={groups.isFetching && !groups.data}
         dataSource={groups.data ?? []}
         locale={{ emptyText: t('packages.groups.empty') }}
-        pagination={{ showTotal: (count) => t('packages.common.total', { count }) }}
+        pagination={{ showTotal: totalText }}
         columns={[
           { key: 'id', dataIndex: 'id', title: 'ID', width: 60 },
           { key: 'name', dataIndex: 'name', title: t('packages.groups.name') },

@@ -5,6 +5,7 @@ import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { type SoldQuery, usePackageActions, useSoldPackages } from './api.ts';
 import { GrantModal } from './GrantModal.tsx';
 import { PACKAGES_LOCALES } from './locales/bundle.ts';
@@ -15,6 +16,7 @@ import { soldColumns } from './soldColumns.tsx';
 /** Spec §2 /package/sold (admin:package): every user's packages, filtered, with batch changes and grants. */
 export const Component = () => {
   const { t, i18n } = useLocales(PACKAGES_LOCALES);
+  const totalText = useTotalText();
   const feedback = useFeedback();
   const actions = usePackageActions();
   const [query, setQuery] = useState<SoldQuery>({ page: 1, limit: 20 });
@@ -67,7 +69,7 @@ export const Component = () => {
           pageSize: query.limit,
           total: sold.data?.total ?? 0,
           showSizeChanger: true,
-          showTotal: (count) => t('packages.common.total', { count }),
+          showTotal: totalText,
         }}
         onChange={(pagination) =>
           setQuery((current) => ({ ...current, page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 }))

@@ -8,6 +8,7 @@ import Table from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { usePackageActions, usePackages, usePackUps } from './api.ts';
 import { PACKAGES_LOCALES } from './locales/bundle.ts';
 import { formatCents } from './money.ts';
@@ -17,6 +18,7 @@ import { PackUpModal } from './PackUpModal.tsx';
 /** Spec §2 /package/upgrade (admin:package): the upgrade packs users add to their packages. */
 export const Component = () => {
   const { t } = useLocales(PACKAGES_LOCALES);
+  const totalText = useTotalText();
   const feedback = useFeedback();
   const packUps = usePackUps();
   const packages = usePackages();
@@ -38,7 +40,7 @@ export const Component = () => {
         dataSource={packUps.data ?? []}
         locale={{ emptyText: t('packages.upgrade.empty') }}
         scroll={{ x: 'max-content' }}
-        pagination={{ showTotal: (count) => t('packages.common.total', { count }) }}
+        pagination={{ showTotal: totalText }}
         columns={[
           { key: 'id', dataIndex: 'id', title: 'ID', width: 60 },
           { key: 'name', dataIndex: 'name', title: t('packages.upgrade.name') },

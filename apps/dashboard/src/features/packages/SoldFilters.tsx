@@ -1,9 +1,8 @@
 import { USER_PACKAGE_STATES, type UserPackageState } from '@rampart/contracts';
-import Input from 'antd/es/input';
+import DatePicker from 'antd/es/date-picker';
 import Select from 'antd/es/select';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { usePackages } from './api.ts';
-import { isoOf } from './drafts.ts';
 import { PACKAGES_LOCALES } from './locales/bundle.ts';
 import { UserPicker } from './UserPicker.tsx';
 
@@ -46,12 +45,14 @@ export const SoldFilters = ({ filter, onChange }: { filter: SoldFilter; onChange
         onChange={(state) => onChange({ state })}
         options={USER_PACKAGE_STATES.map((state) => ({ value: state, label: t(`packages.state.${state}`) }))}
       />
-      <Input
-        type="datetime-local"
+      <DatePicker
+        showTime={{ format: 'HH:mm' }}
+        format="YYYY-MM-DD HH:mm"
         aria-label={t('packages.sold.filterEndsBefore')}
         prefix={t('packages.sold.filterEndsBefore')}
         style={{ width: 320 }}
-        onChange={(event) => onChange({ ends_before: isoOf(event.target.value) ?? undefined })}
+        onChange={(picked) => onChange({ ends_before: picked ? picked.toISOString() : undefined })}
+        data-testid="sold-ends-before"
       />
     </div>
   );

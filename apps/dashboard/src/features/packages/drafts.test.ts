@@ -11,6 +11,7 @@ import {
   packageDraftOf,
   packUpBody,
   packUpDraftOf,
+  sitesExceedDomains,
   withoutCoercedNulls,
 } from './drafts.ts';
 
@@ -73,8 +74,20 @@ describe('the package form', () => {
       price_quarter: null,
       price_year: 9900,
       stock: 10,
-      on_sale: true,
+      on_sale: false,
     });
+  });
+
+  it('starts a new package off sale, and keeps an existing one as it is', () => {
+    expect(packageDraftOf(null).on_sale).toBe(false);
+    expect(packageDraftOf(PACKAGE).on_sale).toBe(true);
+  });
+
+  it('warns when more sites are allowed than domains', () => {
+    expect(sitesExceedDomains({ max_sites: 20, max_domains: 10 })).toBe(true);
+    expect(sitesExceedDomains({ max_sites: 10, max_domains: 10 })).toBe(false);
+    expect(sitesExceedDomains({ max_sites: 1, max_domains: 0 })).toBe(true);
+    expect(sitesExceedDomains({ max_sites: null, max_domains: null })).toBe(false);
   });
 });
 

@@ -80,9 +80,14 @@ export const packageDraftOf = (pkg: PackageView | null): PackageDraft => ({
   cc_rule_group_ids: pkg?.cc_rule_group_ids ?? [],
   custom_cname: pkg?.custom_cname ?? false,
   sort: pkg?.sort ?? 0,
-  on_sale: pkg?.on_sale ?? true,
+  // A new package is off sale until its prices and limits have been checked.
+  on_sale: pkg?.on_sale ?? false,
   stock: pkg?.stock ?? null,
 });
+
+/** More sites than domains allowed: some sites could not have a domain, worth a second look before saving. */
+export const sitesExceedDomains = (draft: Pick<PackageDraft, 'max_sites' | 'max_domains'>): boolean =>
+  (draft.max_sites ?? 0) > (draft.max_domains ?? 0);
 
 /** Money text already checked by the form's rules: empty is null (not sold for that term). */
 const cents = (text: string) => parseMoney(text) ?? null;

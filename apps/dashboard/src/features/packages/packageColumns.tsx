@@ -28,25 +28,33 @@ export const packageColumns = (t: TFunction, actions: PackageActions): ColumnsTy
     title: t('packages.column.group'),
     render: (name: string | null) => name ?? '—',
   },
-  ...(['month', 'quarter', 'year'] as const).map((term) => ({
-    key: `price_${term}`,
-    title: t(`packages.column.${term}`),
-    align: 'right' as const,
-    render: (_: unknown, pkg: PackageView) => formatCents(pkg[`price_${term}`]),
-  })),
+  {
+    key: 'prices',
+    // One column for the three terms keeps the table near the width of a 1280 px screen.
+    title: t('packages.column.prices'),
+    width: 150,
+    align: 'right',
+    onCell: () => NO_WRAP,
+    render: (_, pkg) =>
+      (['month', 'quarter', 'year'] as const).map((term) => formatCents(pkg[`price_${term}`])).join(' / '),
+  },
   {
     key: 'traffic',
     title: t('packages.column.traffic'),
+    // A set width lets the header wrap between words instead of widening the table.
+    width: 90,
     render: (_, pkg) => unlimitedOr(t, pkg.traffic_gb),
   },
   {
     key: 'bandwidth',
     title: t('packages.column.bandwidth'),
+    width: 110,
     render: (_, pkg) => unlimitedOr(t, pkg.bandwidth_mbps),
   },
   {
     key: 'limits',
     title: t('packages.column.limits'),
+    width: 130,
     onCell: () => NO_WRAP,
     render: (_, pkg) => `${pkg.max_sites} / ${pkg.max_domains} / ${pkg.max_streams} / ${pkg.max_ports}`,
   },
@@ -63,16 +71,16 @@ export const packageColumns = (t: TFunction, actions: PackageActions): ColumnsTy
     ),
   },
   {
-    key: 'stock',
-    dataIndex: 'stock',
-    title: t('packages.column.stock'),
-    render: (stock: number | null) => stock ?? t('packages.common.unlimited'),
+    key: 'sold',
+    // Sold beside stock in one column, read together.
+    title: t('packages.column.soldOfStock'),
+    onCell: () => NO_WRAP,
+    render: (_, pkg) => `${pkg.sold} / ${pkg.stock ?? t('packages.common.unlimited')}`,
   },
-  { key: 'sold', dataIndex: 'sold', title: t('packages.column.sold') },
   {
     key: 'actions',
     title: t('packages.common.actions'),
-    fixed: 'right',
+    // Not fixed: a fixed column covered the last columns at 1280 px; the table scrolls sideways instead.
     onCell: () => NO_WRAP,
     render: (_, pkg) => (
       <Space size={0}>

@@ -70,7 +70,7 @@ export const soldColumns = (
     {
       key: 'actions',
       title: t('packages.common.actions'),
-      fixed: 'right',
+      // Not fixed: a fixed column covered the end date at 1280 px; the table scrolls sideways instead.
       render: (_, row) => (
         <Popconfirm
           title={t('packages.sold.confirmDelete', { name: row.name, user: row.username })}

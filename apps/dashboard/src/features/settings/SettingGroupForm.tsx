@@ -1,4 +1,5 @@
 import { SECRET_MASK, type SystemSettingGroup } from '@rampart/contracts';
+import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
 import type { Rule } from 'antd/es/form';
 import Form from 'antd/es/form';
@@ -121,6 +122,24 @@ export const SettingGroupForm = ({ group }: { group: SystemSettingGroup }) => {
           {inputOf(field, t)}
         </Form.Item>
       ))}
+      {SETTING_FIELDS[group].map(
+        (field) =>
+          field.kind === 'switch' &&
+          field.warnWhenOn && (
+            <Form.Item key={`${field.name}-warning`} noStyle shouldUpdate>
+              {() =>
+                form.getFieldValue(field.name) === true && (
+                  <Alert
+                    type="warning"
+                    showIcon
+                    style={{ marginBottom: 16 }}
+                    title={t(`settings.warning.${field.name}`)}
+                  />
+                )
+              }
+            </Form.Item>
+          ),
+      )}
       <div style={{ display: 'flex', gap: 8 }}>
         <Button type="primary" htmlType="submit" loading={saving}>
           {t('settings.save')}

@@ -16,6 +16,8 @@ export const Component = () => {
   return (
     <section data-testid="sys-setting-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
       <Tabs
+        // A dozen groups overflow a row of tabs at 1280 px and hide the last ones: list them down the side.
+        tabPlacement="start"
         activeKey={group}
         onChange={(key) => setGroup(key as SystemSettingGroup | 'payment')}
         destroyOnHidden

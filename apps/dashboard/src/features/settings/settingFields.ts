@@ -6,7 +6,7 @@ export type SettingField =
   | { name: string; kind: 'url' }
   | { name: string; kind: 'secret' }
   | { name: string; kind: 'number'; min: number; max: number }
-  | { name: string; kind: 'switch' }
+  | { name: string; kind: 'switch'; warnWhenOn?: true }
   | { name: string; kind: 'select'; options: readonly string[] }
   | { name: string; kind: 'multi'; options: readonly string[] };
 
@@ -23,6 +23,8 @@ export const SETTING_GROUPS: readonly SystemSettingGroup[] = [
   'password',
   'locale',
   'retention',
+  'business',
+  'dns',
 ];
 
 export const SETTING_FIELDS: Record<SystemSettingGroup, readonly SettingField[]> = {
@@ -64,6 +66,7 @@ export const SETTING_FIELDS: Record<SystemSettingGroup, readonly SettingField[]>
     { name: 'sms_secret', kind: 'secret' },
     { name: 'sms_sign_name', kind: 'text', max: 64 },
     { name: 'sms_template_code', kind: 'text', max: 64 },
+    { name: 'sms_app_id', kind: 'text', max: 64 },
   ],
   session: [{ name: 'session_ttl_hours', kind: 'number', min: 1, max: 720 }],
   password: [
@@ -83,6 +86,8 @@ export const SETTING_FIELDS: Record<SystemSettingGroup, readonly SettingField[]>
     { name: 'usage_sample_days', kind: 'number', min: 62, max: 400 },
     { name: 'log_retention_days', kind: 'number', min: 180, max: 3650 },
   ],
+  business: [{ name: 'require_package', kind: 'switch' }],
+  dns: [{ name: 'dnsapi_allow_private', kind: 'switch', warnWhenOn: true }],
 };
 
 const HTTP_URL = /^https?:\/\/\S+$/;

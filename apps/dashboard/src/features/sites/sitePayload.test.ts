@@ -11,6 +11,7 @@ const SITE: Site = {
   line_group_id: null,
   name: 'shop',
   cname: '',
+  cname_state: 'no_cname_domain',
   created_at: '2026-01-01T00:00:00Z',
   updated_at: '2026-01-01T00:00:00Z',
   domains: ['shop.example.com'],

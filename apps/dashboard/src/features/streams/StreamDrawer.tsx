@@ -8,10 +8,22 @@ import { NEW_STREAM, type StreamDraft, streamDraft } from './streamPayload.ts';
 import { useStreamSave } from './useStreamSave.ts';
 
 /** Adds a forwarding rule, or edits the one given. */
-export const StreamDrawer = ({ stream, onClose }: { stream: Stream | undefined; onClose: () => void }) => {
+export const StreamDrawer = ({
+  stream,
+  onClose,
+  onPackageRequired,
+}: {
+  stream: Stream | undefined;
+  onClose: () => void;
+  /** The master refused to add: the account needs a package; the list says so instead of this form. */
+  onPackageRequired?: () => void;
+}) => {
   const { t } = useTranslation();
   const [form] = Form.useForm<StreamDraft>();
-  const { save, saving } = useStreamSave(form, stream);
+  const { save, saving } = useStreamSave(form, stream, () => {
+    onClose();
+    onPackageRequired?.();
+  });
   return (
     <Drawer
       open

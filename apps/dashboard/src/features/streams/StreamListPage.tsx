@@ -1,4 +1,3 @@
-import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import type { Stream } from '@rampart/contracts';
 import Button from 'antd/es/button';
 import InputNumber from 'antd/es/input-number';
@@ -7,10 +6,14 @@ import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { useGroupActions } from '../sites/api.ts';
 import { BatchBar, type BatchRequest } from '../sites/list/BatchBar.tsx';
 import { GroupModal } from '../sites/list/GroupModal.tsx';
 import { SITES_LOCALES } from '../sites/locales/bundle.ts';
+import { AddButton } from '../sites/package/AddButton.tsx';
+import { PackageRequiredNotice } from '../sites/package/PackageRequiredNotice.tsx';
+import { usePackageGate } from '../sites/package/usePackageGate.ts';
 import { useReachesEveryUser } from '../sites/useReachesEveryUser.ts';
 import { type StreamListQuery, useStreamActions, useStreamGroups, useStreamList } from './api.ts';
 import { STREAMS_LOCALES } from './locales/bundle.ts';
@@ -29,6 +32,8 @@ export const Component = () => {
   const [editing, setEditing] = useState<Editing>(null);
   const [groupsOpen, setGroupsOpen] = useState(false);
   const streams = useStreamList(query);
+  const gate = usePackageGate();
+  const totalText = useTotalText();
   const groups = useStreamGroups();
   const groupActions = useGroupActions('/v1/stream-groups', 'stream-groups');
   const actions = useStreamActions();
@@ -85,10 +90,11 @@ export const Component = () => {
         />
         <span style={{ marginLeft: 'auto' }} />
         <Button onClick={() => setGroupsOpen(true)}>{t('sites.group.manage')}</Button>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ stream: undefined })}>
+        <AddButton blocked={gate.blocked} onAdd={() => setEditing({ stream: undefined })}>
           {t('streams.list.add')}
-        </Button>
+        </AddButton>
       </div>
+      {gate.blocked && <PackageRequiredNotice />}
       {selected.length > 0 && (
         <div style={{ marginBottom: 12 }}>
           <BatchBar count={selected.length} groups={groupList} onRun={runBatch} />
@@ -107,13 +113,15 @@ export const Component = () => {
           pageSize: query.limit,
           total: streams.data?.total ?? 0,
           showSizeChanger: true,
-          showTotal: (total) => t('streams.list.total', { count: total }),
+          showTotal: totalText,
         }}
         onChange={(pagination) =>
           setQuery((current) => ({ ...current, page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 }))
         }
       />
-      {editing && <StreamDrawer stream={editing.stream} onClose={() => setEditing(null)} />}
+      {editing && (
+        <StreamDrawer stream={editing.stream} onClose={() => setEditing(null)} onPackageRequired={gate.onRefused} />
+      )}
       <GroupModal open={groupsOpen} onClose={() => setGroupsOpen(false)} groups={groupList} actions={groupActions} />
     </section>
   );

@@ -2,11 +2,13 @@ import type { UserUsage } from '@rampart/contracts';
 import Alert from 'antd/es/alert';
 import Card from 'antd/es/card';
 import Table from 'antd/es/table';
+import Typography from 'antd/es/typography';
 import { useState } from 'react';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { formatBitRate, formatBytes, formatNumber } from '../monitor/model/units.ts';
-import { useUsage, useUserUsageRanking } from './api.ts';
+import { usePackageCatalogue, useUsage, useUserUsageRanking } from './api.ts';
 import { USAGE_LOCALES } from './locales/bundle.ts';
+import { packagesCarryNoLimits } from './model/banners.ts';
 import { monthOf } from './model/months.ts';
 import { MonthPicker } from './shared/MonthPicker.tsx';
 import { UsageSummary } from './shared/UsageSummary.tsx';
@@ -21,6 +23,7 @@ export const Component = () => {
   const [page, setPage] = useState(1);
   const [userId, setUserId] = useState<number | undefined>();
   const ranking = useUserUsageRanking(month, page, PAGE_SIZE);
+  const catalogue = usePackageCatalogue();
   const usage = useUsage({ month, user_id: userId }, userId !== undefined);
   const picked = ranking.data?.list.find((row) => row.user_id === userId);
   return (
@@ -34,7 +37,10 @@ export const Component = () => {
           }}
         />
       </Card>
-      <Alert type="info" showIcon title={t('usage.monitor.rankNote')} />
+      {packagesCarryNoLimits(catalogue.data) && (
+        <Alert type="info" showIcon title={t('usage.monitor.noLimits')} data-testid="usage-no-limits" />
+      )}
+      <Typography.Text type="secondary">{t('usage.monitor.rankNote')}</Typography.Text>
       <Card size="small" title={t('usage.monitor.title')}>
         <Table<UserUsage>
           rowKey="user_id"

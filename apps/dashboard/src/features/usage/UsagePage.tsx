@@ -5,10 +5,12 @@ import Table from 'antd/es/table';
 import Typography from 'antd/es/typography';
 import { useState } from 'react';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useSession } from '../../shared/session/session.ts';
 import { formatBitRate, formatBytes, formatNumber } from '../monitor/model/units.ts';
 import { SitePicker } from '../protection/shared/SitePicker.tsx';
-import { useUsage } from './api.ts';
+import { useOwnPackages, usePackageCatalogue, useUsage } from './api.ts';
 import { USAGE_LOCALES } from './locales/bundle.ts';
+import { usageBanners } from './model/banners.ts';
 import { monthOf } from './model/months.ts';
 import { MonthPicker } from './shared/MonthPicker.tsx';
 import { UsageSummary } from './shared/UsageSummary.tsx';
@@ -20,6 +22,10 @@ export const Component = () => {
   const [month, setMonth] = useState(() => monthOf(Date.now()));
   const [siteId, setSiteId] = useState<number | undefined>();
   const usage = useUsage({ month, site_id: siteId });
+  const userId = useSession((state) => state.user?.id);
+  const catalogue = usePackageCatalogue();
+  const mine = useOwnPackages(userId);
+  const banners = usageBanners(catalogue.data, mine.data);
   return (
     <section data-testid="usage-page" style={{ display: 'flex', flexDirection: 'column', gap: 16 }}>
       <Card size="small">
@@ -32,10 +38,16 @@ export const Component = () => {
             value={siteId}
             onChange={setSiteId}
           />
-          <Typography.Text type="secondary">{t('usage.billingNote')}</Typography.Text>
+          {banners.percentileBilling && (
+            <Typography.Text type="secondary" data-testid="usage-billing-note">
+              {t('usage.billingNote')}
+            </Typography.Text>
+          )}
         </div>
       </Card>
-      <Alert type="info" showIcon title={t('usage.noPackages')} />
+      {banners.noPackages && (
+        <Alert type="info" showIcon title={t('usage.noPackages')} data-testid="usage-no-packages" />
+      )}
       {usage.data && <UsageSummary usage={usage.data} />}
       <Card size="small" title={t('usage.sites.title')}>
         <Table<UsageSite>

@@ -1,19 +1,30 @@
 import type { PackageView } from '@rampart/contracts';
+import Alert from 'antd/es/alert';
 import Col from 'antd/es/col';
 import Empty from 'antd/es/empty';
 import Row from 'antd/es/row';
+import Space from 'antd/es/space';
 import Spin from 'antd/es/spin';
 import Typography from 'antd/es/typography';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
-import { useBalance, useDiscounts, usePackageGroups, usePackagesOnSale, useUserPackageActions } from './api.ts';
+import { RechargeLink } from '../finance/RechargeLink.tsx';
+import {
+  useBalance,
+  useDiscounts,
+  usePackageGroups,
+  usePackageStanding,
+  usePackagesOnSale,
+  useUserPackageActions,
+} from './api.ts';
 import { USER_PACKAGES_LOCALES } from './locales/bundle.ts';
 import { formatCents } from './money.ts';
 import { PackageCard } from './PackageCard.tsx';
 import { PurchaseModal } from './PurchaseModal.tsx';
 import { groupPackages } from './packageShelves.ts';
 import { discountPercent, soldTerms, termPriceOf } from './pricing.ts';
+import { unattachedText } from './purchaseResult.ts';
 
 /** Spec §2 /user-package/buy: the packages on sale to the user, by group, and the checkout. */
 export const Component = () => {
@@ -23,19 +34,27 @@ export const Component = () => {
   const groups = usePackageGroups();
   const discounts = useDiscounts();
   const balance = useBalance();
+  const standing = usePackageStanding();
   const actions = useUserPackageActions();
   const [buying, setBuying] = useState<PackageView>();
   const shelves = groupPackages(groups.data ?? [], packages.data ?? []);
   const loading = (packages.isPending || groups.isPending) && !packages.error;
+  const unattached = unattachedText(t, standing.data);
 
   return (
     <section data-testid="user-package-buy-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
-      <Typography.Paragraph>
-        {t('userPackages.balance')}:{' '}
-        <Typography.Text strong data-testid="user-balance">
-          {balance.data === undefined ? '—' : formatCents(balance.data)}
+      <Space size={12} style={{ marginBottom: 16 }}>
+        <Typography.Text>
+          {t('userPackages.balanceLabel')}{' '}
+          <Typography.Text strong data-testid="user-balance">
+            {balance.data === undefined ? '—' : formatCents(balance.data)}
+          </Typography.Text>
         </Typography.Text>
-      </Typography.Paragraph>
+        <RechargeLink />
+      </Space>
+      {unattached && (
+        <Alert type="info" showIcon style={{ marginBottom: 16 }} data-testid="unattached-notice" title={unattached} />
+      )}
       <Spin spinning={loading}>
         {!loading && shelves.length === 0 && <Empty description={t('userPackages.buy.empty')} />}
         {shelves.map((shelf) => (
@@ -65,6 +84,7 @@ export const Component = () => {
           pay={(draft, options) => actions.buy(buying.id, draft, options)}
           onClose={() => setBuying(undefined)}
           onPaid={() => {
+            void standing.refetch();
             setBuying(undefined);
             navigate('/user-package/my');
           }}

@@ -115,11 +115,13 @@ describe('extend packs to the package’s end', () => {
     await waitFor(() => document.querySelector('[data-testid="extend-price"]') === null);
   });
 
-  it('keeps the dialog open with the server’s reason when the balance is too low, paying nothing', async () => {
-    const refusal = 'the balance (1.00) does not cover 3.00; recharge 2.00 more';
+  it('keeps the dialog open with the server’s reason in the page’s words when the balance is too low', async () => {
+    const refusal = 'The balance 1.00 does not cover 3.00: 2.00 short';
+    const params = { balance: '1.00', price: '3.00', short: '2.00' };
+    const msg = 'the balance (1.00) does not cover 3.00; recharge 2.00 more';
     const asked = open(
       EARLY,
-      () => new Response(JSON.stringify({ code: 'balance_insufficient', msg: refusal, data: null }), { status: 402 }),
+      () => new Response(JSON.stringify({ code: 'balance_insufficient', msg, data: null, params }), { status: 402 }),
     );
     (await waitFor(extendButton)).click();
     await waitFor(() => document.querySelector('[data-testid="extend-price"]'));

@@ -6,6 +6,7 @@ import Modal from 'antd/es/modal/Modal';
 import Typography from 'antd/es/typography';
 import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
+import { useErrorText } from '../../shared/http/errorText.ts';
 import { dateTimeFormat } from '../../shared/i18n/dateTime.ts';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { type UpgradeExtendResult, useUserPackageActions } from './api.ts';
@@ -13,6 +14,7 @@ import { USER_PACKAGES_LOCALES } from './locales/bundle.ts';
 import { formatCents } from './money.ts';
 import { purchaseRefusal } from './purchaseRefusal.ts';
 import { RechargeNotice } from './RechargeNotice.tsx';
+import { useRefusalWords } from './useRefusalWords.ts';
 
 /** Packs a renewal left behind: they end before the package does. */
 export const packsEndingEarly = (userPackage: UserPackageView, upgrades: readonly UpgradeView[]) =>
@@ -31,6 +33,8 @@ export const ExtendPacks = ({
 }) => {
   const { t, i18n } = useLocales(USER_PACKAGES_LOCALES);
   const feedback = useFeedback();
+  const words = useRefusalWords();
+  const errorText = useErrorText();
   const actions = useUserPackageActions();
   const [quoting, setQuoting] = useState(false);
   const [quote, setQuote] = useState<UpgradeExtendResult>();
@@ -56,8 +60,8 @@ export const ExtendPacks = ({
     try {
       await actions.extendUpgrades(userPackage.id, price, {
         onError: (error) => {
-          const refused = purchaseRefusal(error);
-          setRefusal({ at: refused.at === 'balance' ? 'balance' : 'other', text: error.message });
+          const refused = purchaseRefusal(error, words);
+          setRefusal({ at: refused.at === 'balance' ? 'balance' : 'other', text: errorText(error) });
         },
       });
       feedback.success(t('userPackages.extend.done'));
@@ -87,7 +91,7 @@ export const ExtendPacks = ({
           onCancel={() => setQuote(undefined)}
           onOk={() => void pay(quote.price)}
           okText={t('userPackages.extend.pay')}
-          okButtonProps={{ disabled: quote.extended === 0 }}
+          okButtonProps={{ disabled: quote.extended === 0 || short }}
           confirmLoading={paying}
           destroyOnHidden
         >
@@ -120,7 +124,8 @@ export const ExtendPacks = ({
             <div style={{ marginTop: 12 }}>
               <RechargeNotice
                 text={
-                  refusal?.text ?? t('userPackages.quote.short', { missing: formatCents(quote.price - quote.balance) })
+                  refusal?.text ??
+                  t('userPackages.purchase.short', { missing: formatCents(quote.price - quote.balance) })
                 }
               />
             </div>

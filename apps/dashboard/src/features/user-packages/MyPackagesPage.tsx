@@ -1,6 +1,8 @@
 import ShoppingCartOutlined from '@ant-design/icons/ShoppingCartOutlined';
 import type { UserPackageView } from '@rampart/contracts';
+import Alert from 'antd/es/alert';
 import Button from 'antd/es/button';
+import Space from 'antd/es/space';
 import Table from 'antd/es/table';
 import Typography from 'antd/es/typography';
 import { useState } from 'react';
@@ -8,7 +10,16 @@ import { useNavigate } from 'react-router';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { dateTimeFormat } from '../../shared/i18n/dateTime.ts';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
-import { useBalance, useDiscounts, usePackagesOnSale, useUserPackageActions, useUserPackages } from './api.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
+import { RechargeLink } from '../finance/RechargeLink.tsx';
+import {
+  useBalance,
+  useDiscounts,
+  usePackageStanding,
+  usePackagesOnSale,
+  useUserPackageActions,
+  useUserPackages,
+} from './api.ts';
 import { USER_PACKAGES_LOCALES } from './locales/bundle.ts';
 import { formatCents } from './money.ts';
 import { PurchaseModal } from './PurchaseModal.tsx';
@@ -30,6 +41,8 @@ export const Component = () => {
   const onSale = usePackagesOnSale();
   const discounts = useDiscounts();
   const balance = useBalance();
+  const standing = usePackageStanding();
+  const totalText = useTotalText();
   const actions = useUserPackageActions();
   const [dialog, setDialog] = useState<Dialog>();
   const [saving, setSaving] = useState<ReadonlySet<number>>(new Set());
@@ -54,27 +67,52 @@ export const Component = () => {
 
   const renewing = dialog?.kind === 'renew' ? dialog.userPackage : undefined;
   const renewPackage = renewing && packageOf(renewing);
+  const unlimited = standing.data?.unlimited === true;
+  const needsPackage = standing.data?.required === true && standing.data.active === 0 && !unlimited;
+  const emptyText = unlimited ? t('userPackages.my.unlimited') : t('userPackages.my.empty');
 
   return (
     <section data-testid="user-package-my-page" style={{ background: '#fff', padding: 24, borderRadius: 8 }}>
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', marginBottom: 16 }}>
-        <Typography.Text>
-          {t('userPackages.balance')}:{' '}
-          <Typography.Text strong data-testid="user-balance">
-            {balance.data === undefined ? '—' : formatCents(balance.data)}
+        <Space size={12}>
+          <Typography.Text>
+            {t('userPackages.balanceLabel')}{' '}
+            <Typography.Text strong data-testid="user-balance">
+              {balance.data === undefined ? '—' : formatCents(balance.data)}
+            </Typography.Text>
           </Typography.Text>
-        </Typography.Text>
+          <RechargeLink />
+        </Space>
         <Button type="primary" icon={<ShoppingCartOutlined />} onClick={() => navigate('/user-package/buy')}>
           {t('userPackages.my.buyMore')}
         </Button>
       </div>
+      {needsPackage && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="package-required"
+          title={t('userPackages.my.required')}
+          action={
+            <Button
+              size="small"
+              type="primary"
+              onClick={() => navigate('/user-package/buy')}
+              data-testid="package-required-buy"
+            >
+              {t('userPackages.my.buyFirst')}
+            </Button>
+          }
+        />
+      )}
       <Table<UserPackageView>
         rowKey="id"
         size="middle"
         data-testid="user-package-table"
         loading={userPackages.isFetching && !userPackages.data}
         dataSource={userPackages.data?.list ?? []}
-        locale={{ emptyText: t('userPackages.my.empty') }}
+        locale={{ emptyText: <span data-testid="user-package-empty">{emptyText}</span> }}
         scroll={{ x: 'max-content' }}
         expandable={{
           expandedRowRender: (row) => <UpgradeList userPackage={row} />,
@@ -85,7 +123,7 @@ export const Component = () => {
           pageSize: paging.limit,
           total: userPackages.data?.total ?? 0,
           showSizeChanger: true,
-          showTotal: (count) => t('userPackages.my.total', { count }),
+          showTotal: totalText,
           onChange: (page, limit) => setPaging({ page, limit }),
         }}
         columns={userPackageColumns(t, (iso) => format.format(new Date(iso)), {

@@ -67,6 +67,8 @@ export const PackageCard = ({ pkg, discounts, onBuy }: PackageCardProps) => {
       <Descriptions
         size="small"
         column={1}
+        // antd's own colon is ASCII in every language: the label carries the language's colon.
+        colon={false}
         items={[
           { key: 'traffic', label: t('userPackages.limits.traffic'), children: amount(pkg.traffic_gb, 'GB') },
           {
@@ -80,7 +82,7 @@ export const PackageCard = ({ pkg, discounts, onBuy }: PackageCardProps) => {
           { key: 'ports', label: t('userPackages.limits.ports'), children: pkg.max_ports },
           { key: 'https', label: 'HTTPS', children: yesNo(pkg.https) },
           { key: 'waf', label: 'WAF', children: yesNo(pkg.waf) },
-        ]}
+        ].map((item) => ({ ...item, label: t('userPackages.label', { label: item.label }) }))}
       />
       {pkg.stock !== null && !soldOut && (
         <Typography.Text type="secondary">{t('userPackages.buy.stock', { count: pkg.stock })}</Typography.Text>

@@ -5,18 +5,23 @@ import InputNumber from 'antd/es/input-number';
 import Modal from 'antd/es/modal/Modal';
 import Radio from 'antd/es/radio';
 import Tag from 'antd/es/tag';
+import Tooltip from 'antd/es/tooltip';
 import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import type { ApiError } from '../../shared/http/apiError.ts';
 import type { RequestOptions } from '../../shared/http/client.ts';
+import { useErrorText } from '../../shared/http/errorText.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { USER_PACKAGES_LOCALES } from './locales/bundle.ts';
 import { formatCents } from './money.ts';
+import { payReadiness } from './payReadiness.ts';
 import { COUPON_PATTERN, isQuotable, MAX_TERMS, MIN_TERMS, type PurchaseDraft } from './pricing.ts';
 import { purchaseRefusal } from './purchaseRefusal.ts';
+import { purchaseText } from './purchaseResult.ts';
 import { QuoteSummary } from './QuoteSummary.tsx';
 import { useLiveQuote } from './useLiveQuote.ts';
+import { useRefusalWords } from './useRefusalWords.ts';
 
 export interface TermChoice {
   term: Term;
@@ -54,6 +59,8 @@ export const PurchaseModal = ({
   const { t } = useLocales(USER_PACKAGES_LOCALES);
   const http = useHttp();
   const feedback = useFeedback();
+  const words = useRefusalWords();
+  const errorText = useErrorText();
   const [form] = Form.useForm<PurchaseDraft>();
   const [paying, setPaying] = useState(false);
   const [payRefusal, setPayRefusal] = useState<{ at: 'coupon' | 'balance'; text: string; key: string }>();
@@ -63,24 +70,29 @@ export const PurchaseModal = ({
   const live = useLiveQuote(key, (signal) =>
     draft ? quote(draft, { signal, silent: true }) : Promise.reject(new Error('nothing to quote')),
   );
-  const liveRefusal = live.error ? purchaseRefusal(live.error) : undefined;
+  const liveRefusal = live.error ? purchaseRefusal(live.error, words) : undefined;
+  const readiness = payReadiness(live.quote, live.loading || key === null);
   // A refusal of the payment belongs to the draft it was made for; any change clears it.
   const paid = payRefusal?.key === key ? payRefusal : undefined;
   const couponError = paid?.at === 'coupon' ? paid.text : liveRefusal?.at === 'coupon' ? liveRefusal.text : undefined;
+  // After a 402 for this choice the same payment would fail again: it waits for a change or a recharge.
+  const canPay = readiness.kind === 'ready' && paid?.at !== 'balance';
 
   const submit = async (values: PurchaseDraft) => {
+    // Only a price quoted for this very choice and covered by the balance is paid: never a sure 402.
+    if (!canPay) return;
     const submitted = JSON.stringify([values.term, values.terms, values.coupon.trim()]);
     setPaying(true);
     setPayRefusal(undefined);
     try {
-      await pay(values, {
+      const answer = await pay(values, {
         onError: (error: ApiError) => {
-          const refusal = purchaseRefusal(error);
+          const refusal = purchaseRefusal(error, words);
           if (refusal.at === 'popup') http.notify(refusal.error);
           else setPayRefusal({ ...refusal, key: submitted });
         },
       });
-      feedback.success(t('userPackages.purchase.paid'));
+      feedback.success(purchaseText(t, answer));
       onPaid();
     } catch {
       // Shown at the coupon, beside the recharge link, or as a popup.
@@ -96,8 +108,24 @@ export const PurchaseModal = ({
       onCancel={onClose}
       onOk={() => form.submit()}
       okText={payText}
-      okButtonProps={{ disabled: terms.length === 0 }}
+      okButtonProps={{ disabled: terms.length === 0 || !canPay }}
       confirmLoading={paying}
+      footer={(_, { OkBtn, CancelBtn }) => (
+        <>
+          <CancelBtn />
+          <Tooltip
+            title={
+              readiness.kind === 'short'
+                ? t('userPackages.purchase.short', { missing: formatCents(readiness.missing) })
+                : undefined
+            }
+          >
+            <span style={{ display: 'inline-block', marginInlineStart: 8 }}>
+              <OkBtn />
+            </span>
+          </Tooltip>
+        </>
+      )}
       destroyOnHidden
     >
       <Form<PurchaseDraft>
@@ -156,7 +184,7 @@ export const PurchaseModal = ({
         quote={live.quote}
         loading={live.loading}
         shortfall={paid?.at === 'balance' ? paid.text : undefined}
-        problem={liveRefusal?.at === 'popup' ? liveRefusal.error.message : undefined}
+        problem={liveRefusal?.at === 'popup' ? errorText(liveRefusal.error) : undefined}
       />
     </Modal>
   );

@@ -10,7 +10,7 @@ import { RechargeNotice } from './RechargeNotice.tsx';
 interface QuoteSummaryProps {
   quote: PriceQuote | undefined;
   loading: boolean;
-  /** The server's refusal of a payment the balance does not cover. */
+  /** The server's refusal of a payment the balance does not cover, in the user's words. */
   shortfall?: string | undefined;
   /** Why the server would not price this choice. */
   problem?: string | undefined;
@@ -71,7 +71,7 @@ export const QuoteSummary = ({ quote, loading, shortfall, problem }: QuoteSummar
             <RechargeNotice
               text={
                 shortfall ??
-                t('userPackages.quote.short', { missing: formatCents((quote?.amount ?? 0) - (quote?.balance ?? 0)) })
+                t('userPackages.purchase.short', { missing: formatCents((quote?.amount ?? 0) - (quote?.balance ?? 0)) })
               }
             />
           </div>

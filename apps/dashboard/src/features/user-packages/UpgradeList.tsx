@@ -40,7 +40,7 @@ export const UpgradeList = ({ userPackage }: { userPackage: UserPackageView }) =
             render: (end: string) =>
               Date.parse(end) > now
                 ? format.format(new Date(end))
-                : `${format.format(new Date(end))} (${t('userPackages.upgrades.ended')})`,
+                : t('userPackages.upgrades.endedAt', { time: format.format(new Date(end)) }),
           },
         ]}
       />

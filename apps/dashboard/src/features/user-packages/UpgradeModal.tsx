@@ -8,15 +8,18 @@ import Select from 'antd/es/select';
 import Spin from 'antd/es/spin';
 import { useEffect, useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
+import { useErrorText } from '../../shared/http/errorText.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { usePackageUps, useUserPackageActions } from './api.ts';
 import { USER_PACKAGES_LOCALES } from './locales/bundle.ts';
 import { formatCents } from './money.ts';
+import { payReadiness } from './payReadiness.ts';
 import { purchaseRefusal } from './purchaseRefusal.ts';
 import { RechargeNotice } from './RechargeNotice.tsx';
 import { addsText, packsFor } from './upgradeText.ts';
 import { useLiveQuote } from './useLiveQuote.ts';
+import { useRefusalWords } from './useRefusalWords.ts';
 
 interface UpgradeDraft {
   package_up_id: number;
@@ -30,6 +33,8 @@ export const UpgradeModal = ({ userPackage, onClose }: { userPackage: UserPackag
   const { t } = useLocales(USER_PACKAGES_LOCALES);
   const http = useHttp();
   const feedback = useFeedback();
+  const words = useRefusalWords();
+  const errorText = useErrorText();
   const actions = useUserPackageActions();
   const packUps = usePackageUps();
   const packs = packsFor(packUps.data ?? [], userPackage.package_id);
@@ -52,14 +57,16 @@ export const UpgradeModal = ({ userPackage, onClose }: { userPackage: UserPackag
     actions.quoteUpgrade(userPackage.id, packId, amount, { signal, silent: true }),
   );
 
+  const readiness = payReadiness(live.quote, live.loading || key === null);
   const buy = async (draft: UpgradeDraft) => {
+    if (readiness.kind !== 'ready') return;
     const submitted = `${draft.package_up_id}:${draft.amount}`;
     setBuying(true);
     setShortfall(undefined);
     try {
       await actions.buyUpgrade(userPackage.id, draft.package_up_id, draft.amount, {
         onError: (error) => {
-          const refusal = purchaseRefusal(error);
+          const refusal = purchaseRefusal(error, words);
           if (refusal.at === 'balance') setShortfall({ text: refusal.text, key: submitted });
           else http.notify(error);
         },
@@ -82,7 +89,7 @@ export const UpgradeModal = ({ userPackage, onClose }: { userPackage: UserPackag
       onCancel={onClose}
       onOk={() => form.submit()}
       okText={t('userPackages.upgrade.buy')}
-      okButtonProps={{ disabled: packs.length === 0 }}
+      okButtonProps={{ disabled: packs.length === 0 || readiness.kind !== 'ready' }}
       confirmLoading={buying}
       destroyOnHidden
     >
@@ -105,7 +112,12 @@ export const UpgradeModal = ({ userPackage, onClose }: { userPackage: UserPackag
             loading={packUps.isPending}
             options={packs.map((entry) => ({
               value: entry.id,
-              label: `${entry.name} (${addsText(entry.kind, entry.amount)}, ${formatCents(entry.price_month)} / ${t('userPackages.term.month')})`,
+              label: t('userPackages.upgrade.option', {
+                name: entry.name,
+                adds: addsText(entry.kind, entry.amount),
+                price: formatCents(entry.price_month),
+                term: t('userPackages.term.month'),
+              }),
             }))}
           />
         </Form.Item>
@@ -128,7 +140,7 @@ export const UpgradeModal = ({ userPackage, onClose }: { userPackage: UserPackag
       </Form>
       <Spin spinning={live.loading} delay={200}>
         <div data-testid="upgrade-quote" aria-busy={live.loading}>
-          {live.error && <Alert type="error" showIcon title={live.error.message} />}
+          {live.error && <Alert type="error" showIcon title={errorText(live.error)} />}
           {quote && pack && (
             <Descriptions
               size="small"
@@ -155,7 +167,9 @@ export const UpgradeModal = ({ userPackage, onClose }: { userPackage: UserPackag
               <RechargeNotice
                 text={
                   short ??
-                  t('userPackages.quote.short', { missing: formatCents((quote?.price ?? 0) - (quote?.balance ?? 0)) })
+                  t('userPackages.purchase.short', {
+                    missing: formatCents((quote?.price ?? 0) - (quote?.balance ?? 0)),
+                  })
                 }
               />
             </div>

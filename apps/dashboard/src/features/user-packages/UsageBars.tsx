@@ -37,11 +37,16 @@ export const UsageBars = ({ userPackage }: { userPackage: UserPackageView }) => 
         );
       })}
       <div>
-        {t('userPackages.limits.traffic')}: {traffic === null ? t('userPackages.limits.unlimited') : `${traffic} GB`}
+        {t('userPackages.labelled', {
+          label: t('userPackages.limits.traffic'),
+          value: traffic === null ? t('userPackages.limits.unlimited') : `${traffic} GB`,
+        })}
       </div>
       <div>
-        {t('userPackages.limits.bandwidth')}:{' '}
-        {bandwidth === null ? t('userPackages.limits.unlimited') : `${bandwidth} Mbps`}
+        {t('userPackages.labelled', {
+          label: t('userPackages.limits.bandwidth'),
+          value: bandwidth === null ? t('userPackages.limits.unlimited') : `${bandwidth} Mbps`,
+        })}
       </div>
     </div>
   );

@@ -9,6 +9,8 @@ import {
   type UpgradeQuote,
   type UpgradeView,
   type User,
+  type UserPackagePurchase,
+  type UserPackageStanding,
   type UserPackageView,
 } from '@rampart/contracts';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -61,6 +63,21 @@ export const useBalance = () => {
   });
 };
 
+const STANDING_KEY = ['user-packages', 'standing'] as const;
+
+/**
+ * GET /v1/user-packages/standing, quietly: whether the account needs a package for sites and streams
+ * (`unlimited` when it does not) and what counts against none yet.
+ */
+export const usePackageStanding = () => {
+  const http = useHttp();
+  return useQuery({
+    queryKey: [...STANDING_KEY],
+    queryFn: ({ signal }) => http.get<UserPackageStanding>('/v1/user-packages/standing', { signal, silent: true }),
+    retry: false,
+  });
+};
+
 /** GET /v1/user-packages: the customer's own packages, a page at a time. */
 export const useUserPackages = (page: number, limit: number) => {
   const http = useHttp();
@@ -92,7 +109,7 @@ export const useUserPackageActions = () => {
     quoteBuy: async (packageId: number, draft: PurchaseDraft, options?: RequestOptions) =>
       (await http.post<{ quote: PriceQuote }>('/v1/user-packages', buyRequest(packageId, draft, true), options)).quote,
     buy: async (packageId: number, draft: PurchaseDraft, options?: RequestOptions) => {
-      const bought = await http.post<UserPackageView>(
+      const bought = await http.post<UserPackagePurchase>(
         '/v1/user-packages',
         buyRequest(packageId, draft, false),
         options,

@@ -1,25 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../shared/http/apiError.ts';
-import { purchaseRefusal } from './purchaseRefusal.ts';
+import { ApiError, type ErrorParams } from '../../shared/http/apiError.ts';
+import { purchaseRefusal, type RefusalWords } from './purchaseRefusal.ts';
 
-const refused = (code: string, message: string, status: number) =>
-  purchaseRefusal(new ApiError(code, message, status, '/v1/user-packages'));
+const words: RefusalWords = {
+  error: (error) => `text of ${error.code}`,
+  coupon: (serverText) => `coupon: ${serverText}`,
+};
+
+const refused = (code: string, message: string, status: number, params?: ErrorParams) =>
+  purchaseRefusal(new ApiError(code, message, status, '/v1/user-packages', params), words);
 
 describe('purchaseRefusal', () => {
-  it("puts the server's coupon message at the coupon field, without the field's name", () => {
+  it("puts the server's coupon refusal at the coupon field, without the field's name", () => {
     expect(refused('not_found', 'coupon: NOPE1 does not exist', 404)).toEqual({
       at: 'coupon',
-      text: 'NOPE1 does not exist',
+      text: 'coupon: NOPE1 does not exist',
     });
     expect(refused('invalid_param', 'coupon: SAVE10 needs a spend of at least 50.00', 400)).toEqual({
       at: 'coupon',
-      text: 'SAVE10 needs a spend of at least 50.00',
+      text: 'coupon: SAVE10 needs a spend of at least 50.00',
     });
   });
 
-  it('keeps a short balance beside the recharge link, with the figures the server named', () => {
-    const text = 'the balance (1.00) does not cover 10.00; recharge 9.00 more';
-    expect(refused('balance_insufficient', text, 402)).toEqual({ at: 'balance', text });
+  it('keeps a short balance beside the recharge link, in the words of the page', () => {
+    const params = { balance: '1.00', price: '10.00', short: '9.00' };
+    expect(refused('balance_insufficient', 'the balance (1.00) does not cover 10.00', 402, params)).toEqual({
+      at: 'balance',
+      text: 'text of balance_insufficient',
+    });
   });
 
   it('leaves anything else to the popup', () => {

@@ -10,9 +10,17 @@ export type PurchaseRefusal =
   | { at: 'balance'; text: string }
   | { at: 'popup'; error: ApiError };
 
-export const purchaseRefusal = (error: ApiError): PurchaseRefusal => {
-  if (error.code === BALANCE_INSUFFICIENT) return { at: 'balance', text: error.message };
+/** How a refusal is worded for this page: the failure in the user's language, and the coupon's. */
+export interface RefusalWords {
+  /** errorText of shared/http: `errors.<code>` with its figures. */
+  error: (error: ApiError) => string;
+  /** The coupon's refusal from the server's English reason (shown as it is on an English page only). */
+  coupon: (serverText: string) => string;
+}
+
+export const purchaseRefusal = (error: ApiError, words: RefusalWords): PurchaseRefusal => {
+  if (error.code === BALANCE_INSUFFICIENT) return { at: 'balance', text: words.error(error) };
   const named = serverFieldError(error.message);
-  if (named?.name[0] === 'coupon') return { at: 'coupon', text: named.text };
+  if (named?.name[0] === 'coupon') return { at: 'coupon', text: words.coupon(named.text) };
   return { at: 'popup', error };
 };

@@ -7,6 +7,7 @@ import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
 import Select from 'antd/es/select';
+import Switch from 'antd/es/switch';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
@@ -14,11 +15,12 @@ import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { fieldErrorHandler } from '../sites/serverErrors.ts';
 import { ResetTwoFactorButton } from '../two-factor/ResetTwoFactorButton.tsx';
 import { useUserActions } from './api.ts';
-import { createBody, NEW_USER, USER_FIELDS, type UserDraft, updateBody, userDraft } from './userDraft.ts';
+import { permissionLabel } from './permissionLabel.ts';
+import { createBody, newUser, USER_FIELDS, type UserDraft, updateBody, userDraft } from './userDraft.ts';
 
 interface UserDrawerProps {
   user: AdminUser | undefined;
-  groups: readonly { id: number; name: string }[];
+  groups: readonly { id: number; name: string; is_default: boolean }[];
   onClose: () => void;
   /** A password the server generated, shown once by the page. */
   onGenerated: (account: string, password: string) => void;
@@ -72,7 +74,12 @@ export const UserDrawer = ({ user, groups, onClose, onGenerated }: UserDrawerPro
         </Button>
       }
     >
-      <Form<UserDraft> form={form} layout="vertical" initialValues={user ? userDraft(user) : NEW_USER} onFinish={save}>
+      <Form<UserDraft>
+        form={form}
+        layout="vertical"
+        initialValues={user ? userDraft(user) : newUser(groups)}
+        onFinish={save}
+      >
         <Form.Item
           name="username"
           label={t('users.drawer.username')}
@@ -138,10 +145,20 @@ export const UserDrawer = ({ user, groups, onClose, onGenerated }: UserDrawerPro
             ]}
           />
         </Form.Item>
+        {type === 2 && (
+          <Form.Item
+            name="packageExempt"
+            label={t('users.drawer.packageExempt')}
+            extra={t('users.drawer.packageExemptHelp')}
+            valuePropName="checked"
+          >
+            <Switch aria-label={t('users.drawer.packageExempt')} data-testid="user-package-exempt" />
+          </Form.Item>
+        )}
         {type === 1 && (
           <Form.Item name="access" label={t('users.drawer.access')} extra={t('users.drawer.accessHelp')}>
             <Checkbox.Group
-              options={ALL_ADMIN_PERMISSIONS.map((code) => ({ value: code, label: t(`users.access.${code}`) }))}
+              options={ALL_ADMIN_PERMISSIONS.map((code) => ({ value: code, label: permissionLabel(t, code) }))}
             />
           </Form.Item>
         )}

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { useSession } from '../../shared/session/session.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { CertificationReview } from '../certify/CertificationReview.tsx';
 import { type UserQuery, useUserActions, useUserGroups, useUserList } from './api.ts';
 import { USERS_LOCALES } from './locales/bundle.ts';
@@ -25,6 +26,7 @@ type Editing = { user: AdminUser | undefined } | null;
 /** The users: searched, filtered, sorted and paged by the server, with row and batch actions. */
 const UsersTab = () => {
   const { t, i18n } = useLocales(USERS_LOCALES);
+  const totalText = useTotalText();
   const feedback = useFeedback();
   const selfId = useSession((state) => state.user?.id);
   const [query, setQuery] = useState<UserQuery>({ page: 1, limit: 20 });
@@ -95,8 +97,7 @@ const UsersTab = () => {
           pageSize: query.limit,
           total,
           showSizeChanger: true,
-          showTotal: (count) =>
-            users.data?.total_capped ? t('users.list.totalCapped', { count }) : t('users.list.total', { count }),
+          showTotal: (count) => totalText(count, users.data?.total_capped),
         }}
         onChange={(pagination) =>
           setQuery((current) => ({ ...current, page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 }))

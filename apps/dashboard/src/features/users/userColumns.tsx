@@ -43,7 +43,7 @@ const ask = (
 export const userColumns = (t: TFunction, language: string, actions: UserRowActions): ColumnsType<AdminUser> => {
   const format = dateTimeFormat(language);
   return [
-    { key: 'id', dataIndex: 'id', title: 'ID', width: 80 },
+    { key: 'id', dataIndex: 'id', title: 'ID', width: 60 },
     { key: 'account', dataIndex: 'account', title: t('users.column.account'), onCell: () => NO_WRAP },
     { key: 'name', dataIndex: 'name', title: t('users.column.name') },
     { key: 'email', dataIndex: 'email', title: t('users.column.email') },
@@ -52,7 +52,17 @@ export const userColumns = (t: TFunction, language: string, actions: UserRowActi
       key: 'type',
       dataIndex: 'type',
       title: t('users.column.type'),
-      render: (type: 1 | 2) => <Tag color={type === 1 ? 'purple' : undefined}>{t(`users.type.${type}`)}</Tag>,
+      onCell: () => NO_WRAP,
+      render: (type: 1 | 2, user) => (
+        <>
+          <Tag color={type === 1 ? 'purple' : undefined}>{t(`users.type.${type}`)}</Tag>
+          {type === 2 && user.package_exempt && (
+            <Tag color="gold" data-testid={`user-exempt:${user.account}`}>
+              {t('users.list.exempt')}
+            </Tag>
+          )}
+        </>
+      ),
     },
     {
       key: 'group',
@@ -84,7 +94,7 @@ export const userColumns = (t: TFunction, language: string, actions: UserRowActi
     {
       key: 'actions',
       title: t('users.column.actions'),
-      fixed: 'right',
+      // Not fixed: at 1280 px a fixed column of four actions covered the state, certified and created columns.
       onCell: () => NO_WRAP,
       render: (_, user) => {
         const self = user.id === actions.selfId;

@@ -1,6 +1,6 @@
 import type { AdminUser } from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
-import { createBody, NEW_USER, updateBody, userDraft } from './userDraft.ts';
+import { createBody, NEW_USER, newUser, updateBody, userDraft } from './userDraft.ts';
 
 const user: AdminUser = {
   id: 7,
@@ -16,6 +16,7 @@ const user: AdminUser = {
   balance: 0,
   status: 'enabled',
   certified: false,
+  package_exempt: false,
   group_name: 'VIP',
   created_at: '2026-11-25T00:00:00.000Z',
   updated_at: '2026-11-25T00:00:00.000Z',
@@ -48,5 +49,27 @@ describe('user drawer payloads', () => {
     expect(updateBody(user, userDraft(user))).toEqual({});
     expect(updateBody(user, { ...userDraft(user), name: 'Al', group: 0 })).toEqual({ name: 'Al', group: null });
     expect(updateBody(user, { ...userDraft(user), passwordMode: 'generate' })).toEqual({ generate_password: true });
+  });
+
+  it('sends package_exempt for a customer only, and only when it changes', () => {
+    expect(createBody({ ...NEW_USER, username: 'bob', packageExempt: true })).toMatchObject({ package_exempt: true });
+    expect(createBody({ ...NEW_USER, username: 'op', type: 1, packageExempt: true })).not.toHaveProperty(
+      'package_exempt',
+    );
+    expect(updateBody(user, { ...userDraft(user), packageExempt: true })).toEqual({ package_exempt: true });
+    expect(updateBody({ ...user, package_exempt: true }, { ...userDraft(user), packageExempt: false })).toEqual({
+      package_exempt: false,
+    });
+    expect(updateBody(user, userDraft(user))).toEqual({});
+  });
+
+  it('start a new user in the default group, or in none without one', () => {
+    expect(
+      newUser([
+        { id: 4, is_default: false },
+        { id: 9, is_default: true },
+      ]).group,
+    ).toBe(9);
+    expect(newUser([{ id: 4, is_default: false }]).group).toBe(0);
   });
 });

@@ -14,6 +14,8 @@ export interface UserDraft {
   type: 1 | 2;
   access: string[];
   group: number;
+  /** A customer who may add sites and streams without a package. */
+  packageExempt: boolean;
 }
 
 /** Fields the server may name in a refusal, shown next to that field. */
@@ -30,7 +32,14 @@ export const NEW_USER: UserDraft = {
   type: 2,
   access: [],
   group: 0,
+  packageExempt: false,
 };
+
+/** A new user starts in the default group, when there is one. */
+export const newUser = (groups: readonly { id: number; is_default: boolean }[]): UserDraft => ({
+  ...NEW_USER,
+  group: groups.find((group) => group.is_default)?.id ?? 0,
+});
 
 export const userDraft = (user: AdminUser): UserDraft => ({
   username: user.account,
@@ -43,6 +52,7 @@ export const userDraft = (user: AdminUser): UserDraft => ({
   type: user.type,
   access: user.access,
   group: user.group ?? 0,
+  packageExempt: user.package_exempt,
 });
 
 const password = (draft: UserDraft) =>
@@ -63,6 +73,7 @@ export const createBody = (draft: UserDraft): CreateUserBody => ({
   type: draft.type,
   ...(draft.type === 1 && { access: draft.access as CreateUserBody['access'] }),
   group: draft.group === 0 ? null : draft.group,
+  ...(draft.type === 2 && draft.packageExempt && { package_exempt: true }),
 });
 
 /** PUT /v1/users/{id}: only what changed. */
@@ -78,5 +89,6 @@ export const updateBody = (user: AdminUser, draft: UserDraft): UpdateUserBody =>
     body.access = access as UpdateUserBody['access'];
   }
   if (draft.group !== (user.group ?? 0)) body.group = draft.group === 0 ? null : draft.group;
+  if (draft.type === 2 && draft.packageExempt !== user.package_exempt) body.package_exempt = draft.packageExempt;
   return body;
 };

@@ -4,6 +4,7 @@ import { useLocation, useMatches } from 'react-router';
 import { canVisit } from '../../app/access.ts';
 import { APP_CONFIG } from '../../app/config.ts';
 import { deepestHandle } from '../../app/routeHandle.ts';
+import { forbiddenReason } from '../../features/errors/forbiddenReason.ts';
 import { readImpersonation } from '../../features/users/impersonation.ts';
 import { useDevice } from '../device/useDevice.ts';
 import { Header } from '../header/Header.tsx';
@@ -94,7 +95,7 @@ export const Shell = ({ user }: { user: User }) => {
               <KeepAliveOutlet />
             ) : (
               <Suspense fallback={null}>
-                <ForbiddenPage />
+                <ForbiddenPage reason={forbiddenReason(user, handle?.gates ?? [])} />
               </Suspense>
             )}
           </main>

@@ -52,8 +52,9 @@ export const useTabSync = (user: User) => {
   const fullPath = `${location.pathname}${location.search}`;
   useEffect(() => {
     const handle = deepestHandle(matches);
-    if (!handle || handle.tabs === false || !canVisit(user, handle.gates ?? [])) return;
+    // A refused page opens its tab too, so the tab bar names the page the 403 explains (it is not restored).
+    if (!handle || handle.tabs === false) return;
     const params = matches.at(-1)?.params ?? {};
     useTabs.getState().open(tabFor(handle, fullPath, params, location.search, fullPath !== home));
-  }, [fullPath, matches, user, home, location.search]);
+  }, [fullPath, matches, home, location.search]);
 };

@@ -4,6 +4,7 @@ import { useFeedback } from '../feedback/FeedbackProvider.tsx';
 import { useFrontLog } from '../log/frontLog.ts';
 import { useSession } from '../session/session.ts';
 import { createHttpClient, type HttpClient } from './client.ts';
+import { errorPopupText } from './errorText.ts';
 
 const HttpContext = createContext<HttpClient | null>(null);
 
@@ -22,6 +23,7 @@ export const HttpProvider = ({ onLoginRequired, children }: HttpProviderProps) =
         getToken: () => useSession.getState().token,
         onLoginRequired,
         notify: feedback.error,
+        describe: (error) => errorPopupText(error, i18n),
         translate: (key, values) => i18n.t(key, values ?? {}),
         onFailure: (error, method) =>
           useFrontLog.getState().add({

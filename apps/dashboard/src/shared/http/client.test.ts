@@ -3,6 +3,7 @@ import { createI18n } from '../i18n/i18n.ts';
 import { COMMON_LOCALES } from '../i18n/locales/bundle.ts';
 import { ApiError } from './apiError.ts';
 import { createHttpClient, type HttpClientConfig } from './client.ts';
+import { errorPopupText } from './errorText.ts';
 
 const i18n = createI18n(COMMON_LOCALES, 'en-US');
 
@@ -61,6 +62,27 @@ describe('http client', () => {
     await expect(failure).rejects.toBeInstanceOf(ApiError);
     await expect(failure).rejects.toMatchObject({ code: 'bad_credentials', status: 400 });
     expect(config.notify).toHaveBeenCalledWith('Wrong account or password - bad_credentials');
+  });
+
+  it('keeps the envelope params and words the popup with describe', async () => {
+    const zh = createI18n(COMMON_LOCALES, 'zh-CN');
+    const params = { balance: '0.00', price: '290.00', short: '290.00', stray: { nested: true } };
+    const fetchMock = vi.fn(async () =>
+      json(402, { code: 'balance_insufficient', msg: 'the balance does not cover it', data: null, params }),
+    );
+    const notify = vi.fn((_text: string) => undefined);
+    const client = createHttpClient({
+      getToken: () => null,
+      onLoginRequired: vi.fn(),
+      notify,
+      describe: (error) => errorPopupText(error, zh),
+      translate,
+      fetch: fetchMock as unknown as typeof fetch,
+    });
+    await expect(client.post('/v1/user-packages', {})).rejects.toMatchObject({
+      params: { balance: '0.00', price: '290.00', short: '290.00' },
+    });
+    expect(notify).toHaveBeenCalledWith('余额不足：当前余额 0.00，需支付 290.00，还差 290.00 - balance_insufficient');
   });
 
   it('turns login_required into the login redirect without a popup', async () => {

@@ -1,4 +1,4 @@
-import { ApiError } from './apiError.ts';
+import { ApiError, type ErrorParams } from './apiError.ts';
 import { isEnvelope, LOGIN_REQUIRED } from './envelope.ts';
 import { statusMessage, type Translate } from './statusMessage.ts';
 
@@ -26,6 +26,8 @@ export interface HttpClientConfig {
   onLoginRequired: () => void;
   /** Shows a failure to the user (an antd message from the App context). */
   notify: (text: string) => void;
+  /** The popup text of a failure ('text - code' in the user's language); the server's 'msg - code' without it. */
+  describe?: (error: ApiError) => string;
   translate: Translate;
   /** Every failure, for the front-end log. */
   onFailure?: (error: ApiError, method: Method) => void;
@@ -54,6 +56,16 @@ const withQuery = (path: string, query: Query | undefined): string => {
   return search ? `${path}?${search}` : path;
 };
 
+/** The envelope's `params` when they are figures by name; anything else is left out. */
+const paramsOf = (body: object): ErrorParams | undefined => {
+  const params: unknown = 'params' in body ? body.params : undefined;
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
+  const entries = Object.entries(params).filter(
+    (entry): entry is [string, string | number] => typeof entry[1] === 'string' || typeof entry[1] === 'number',
+  );
+  return Object.fromEntries(entries);
+};
+
 const readJson = async (response: Response): Promise<unknown> => {
   try {
     return await response.json();
@@ -64,7 +76,7 @@ const readJson = async (response: Response): Promise<unknown> => {
 
 export const createHttpClient = (config: HttpClientConfig): HttpClient => {
   const timeoutMs = config.timeoutMs ?? REQUEST_TIMEOUT_MS;
-  const notify = (error: ApiError) => config.notify(error.display);
+  const notify = (error: ApiError) => config.notify(config.describe ? config.describe(error) : error.display);
 
   const fail = (error: ApiError, method: Method, options: RequestOptions): never => {
     if (options.silent) throw error;
@@ -107,7 +119,7 @@ export const createHttpClient = (config: HttpClientConfig): HttpClient => {
     const body = await readJson(response);
     if (isEnvelope(body)) {
       if (body.code === 0) return body.data as T;
-      const error = new ApiError(body.code, body.msg, response.status, url);
+      const error = new ApiError(body.code, body.msg, response.status, url, paramsOf(body));
       if (body.code === LOGIN_REQUIRED) {
         if (!options.silent) config.onFailure?.(error, method);
         if (options.loginRequired !== 'reject') config.onLoginRequired();
@@ -132,7 +144,7 @@ export const createHttpClient = (config: HttpClientConfig): HttpClient => {
     if (response.ok && !response.headers.get('Content-Type')?.includes('application/json')) return response.blob();
     const body = await readJson(response);
     const error = isEnvelope(body)
-      ? new ApiError(String(body.code), body.msg, response.status, url)
+      ? new ApiError(String(body.code), body.msg, response.status, url, paramsOf(body))
       : new ApiError(
           String(response.status),
           statusMessage(response.status, url, config.translate),

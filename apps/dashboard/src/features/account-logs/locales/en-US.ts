@@ -1,7 +1,6 @@
 export const accountLogsEnUS = {
   accountLogs: {
     tab: { op: 'Operation log', mine: 'My operations', login: 'Login log' },
-    total: '{{count}} entries',
     time: 'Time',
     user: 'User',
     action: 'Action',

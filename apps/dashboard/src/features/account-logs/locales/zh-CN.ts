@@ -1,7 +1,6 @@
 export const accountLogsZhCN = {
   accountLogs: {
     tab: { op: '操作日志', mine: '我的操作', login: '登录日志' },
-    total: '共 {{count}} 条',
     time: '时间',
     user: '用户',
     action: '操作',

@@ -10,7 +10,6 @@ export const announcementsEnUS = {
     confirm: 'Confirm',
     cancel: 'Cancel',
     save: 'Save',
-    total: '{{count}} announcements',
     activeOnly: 'Shown now only',
     column: {
       title: 'Title',

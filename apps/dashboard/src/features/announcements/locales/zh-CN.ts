@@ -12,7 +12,6 @@ export const announcementsZhCN: typeof announcementsEnUS = {
     confirm: '确定',
     cancel: '取消',
     save: '保存',
-    total: '共 {{count}} 条公告',
     activeOnly: '只看正在展示的',
     column: {
       title: '标题',

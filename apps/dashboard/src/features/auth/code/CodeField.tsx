@@ -11,11 +11,17 @@ interface CodeFieldProps {
   rules: Rule[];
   send: () => Promise<CaptchaSent | undefined>;
   sendTestId: string;
+  /** Shows the required marker; by default when a rule says `required` (a rule function cannot say). */
+  required?: boolean;
 }
 
 /** A verification code input with its send button; the label points at the input. */
-export const CodeField = ({ formName, name, label, rules, send, sendTestId }: CodeFieldProps) => (
-  <Form.Item label={label} htmlFor={`${formName}_${name}`} required={rules.some((rule) => 'required' in rule)}>
+export const CodeField = ({ formName, name, label, rules, send, sendTestId, required }: CodeFieldProps) => (
+  <Form.Item
+    label={label}
+    htmlFor={`${formName}_${name}`}
+    required={required ?? rules.some((rule) => 'required' in rule)}
+  >
     <Flex gap={8}>
       <Form.Item name={name} rules={rules} noStyle>
         <Input autoComplete="one-time-code" />

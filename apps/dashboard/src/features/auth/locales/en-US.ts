@@ -57,7 +57,7 @@ export const authEnUS = {
     register: {
       title: 'Register',
       agreement: 'I have read and accept the user agreement',
-      agreementLink: 'Read the user agreement',
+      agreementWithLink: 'I have read and accept the <terms>user agreement</terms>',
       agreementRequired: 'Please accept the user agreement',
       submit: 'Register',
       success: 'Registration success',

@@ -60,7 +60,7 @@ export const authZhCN: LocaleOf<typeof authEnUS> = {
     register: {
       title: '注册',
       agreement: '我已阅读并同意用户协议',
-      agreementLink: '阅读用户协议',
+      agreementWithLink: '我已阅读并同意<terms>用户协议</terms>',
       agreementRequired: '请同意用户协议',
       submit: '注册',
       success: '注册成功',

@@ -1,4 +1,4 @@
-import type { FieldRequirement } from '@rampart/contracts';
+import type { CodeChannels, FieldRequirement } from '@rampart/contracts';
 import Form, { type FormInstance, type Rule } from 'antd/es/form';
 import Input from 'antd/es/input/Input';
 import { useTranslation } from 'react-i18next';
@@ -14,13 +14,20 @@ type Channel = 'email' | 'phone';
 interface ContactFieldsProps {
   channel: Channel;
   requirement: FieldRequirement;
+  /** Whether the master can send a code this way; without it the address is asked with no code. */
+  canSend: boolean;
   form: FormInstance<RegisterValues>;
 }
 
-/** Email or phone with its code; the code is needed whenever an address is given. */
-export const ContactFields = ({ channel, requirement, form }: ContactFieldsProps) => {
+/** Whether register-info says a code can be sent by SMS (phone) or by mail (email). */
+export const canSendCode = (info: CodeChannels, channel: Channel): boolean =>
+  channel === 'email' ? info.email_code : info.phone_code;
+
+/** Email or phone with its code; the code is needed whenever an address is given and a code can be sent. */
+export const ContactFields = ({ channel, requirement, canSend, form }: ContactFieldsProps) => {
   const { t } = useTranslation();
   const api = useAuthApi();
+  const address: unknown = Form.useWatch(channel, form);
   if (requirement === 'hidden') return null;
   const rules = fieldRules(t);
   const label = t(`auth.field.${channel}`);
@@ -44,14 +51,17 @@ export const ContactFields = ({ channel, requirement, form }: ContactFieldsProps
       <Form.Item name={channel} label={label} rules={addressRules}>
         <Input type={channel === 'email' ? 'email' : 'tel'} autoComplete={channel === 'email' ? 'email' : 'tel'} />
       </Form.Item>
-      <CodeField
-        formName={REGISTER_FORM}
-        name={codeName}
-        label={t(`auth.code.${channel}`)}
-        rules={codeRules}
-        send={send}
-        sendTestId={`send-${channel}-code`}
-      />
+      {canSend && (
+        <CodeField
+          formName={REGISTER_FORM}
+          required={requirement === 'required' || (typeof address === 'string' && address.trim() !== '')}
+          name={codeName}
+          label={t(`auth.code.${channel}`)}
+          rules={codeRules}
+          send={send}
+          sendTestId={`send-${channel}-code`}
+        />
+      )}
     </>
   );
 };

@@ -3,9 +3,8 @@ import Button from 'antd/es/button';
 import Checkbox from 'antd/es/checkbox';
 import Form from 'antd/es/form';
 import Input from 'antd/es/input/Input';
-import Typography from 'antd/es/typography';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
 import { useSession } from '../../../shared/session/session.ts';
@@ -13,7 +12,7 @@ import { safeExternalUrl } from '../../../shared/util/safeUrl.ts';
 import { useAuthApi } from '../api.ts';
 import { fieldRules } from '../fieldRules.ts';
 import { PasswordFields } from '../password/PasswordFields.tsx';
-import { ContactFields, REGISTER_FORM } from './RegisterFields.tsx';
+import { ContactFields, canSendCode, REGISTER_FORM } from './RegisterFields.tsx';
 import { type RegisterValues, toRegisterBody } from './registerBody.ts';
 
 export const RegisterForm = ({ info }: { info: RegisterInfo }) => {
@@ -52,8 +51,8 @@ export const RegisterForm = ({ info }: { info: RegisterInfo }) => {
       >
         <Input autoComplete="username" />
       </Form.Item>
-      <ContactFields channel="email" requirement={info.fields.email} form={form} />
-      <ContactFields channel="phone" requirement={info.fields.phone} form={form} />
+      <ContactFields channel="email" requirement={info.fields.email} canSend={canSendCode(info, 'email')} form={form} />
+      <ContactFields channel="phone" requirement={info.fields.phone} canSend={canSendCode(info, 'phone')} form={form} />
       <PasswordFields label={t('auth.password.label')} />
       {info.fields.qq !== 'hidden' && (
         <Form.Item
@@ -76,15 +75,23 @@ export const RegisterForm = ({ info }: { info: RegisterInfo }) => {
               checked === true ? Promise.resolve() : Promise.reject(new Error(t('auth.register.agreementRequired'))),
           },
         ]}
-        extra={
-          agreementUrl && (
-            <Typography.Link href={agreementUrl} target="_blank" rel="noopener noreferrer">
-              {t('auth.register.agreementLink')}
-            </Typography.Link>
-          )
-        }
       >
-        <Checkbox>{t('auth.register.agreement')}</Checkbox>
+        <Checkbox>
+          {agreementUrl ? (
+            <Trans
+              i18nKey="auth.register.agreementWithLink"
+              components={{
+                // Not "link": that is a void HTML element, which Trans would leave empty.
+                terms: (
+                  // biome-ignore lint/a11y/useAnchorContent: Trans fills in the words
+                  <a href={agreementUrl} target="_blank" rel="noopener noreferrer" data-testid="agreement-link" />
+                ),
+              }}
+            />
+          ) : (
+            t('auth.register.agreement')
+          )}
+        </Checkbox>
       </Form.Item>
       <Button type="primary" htmlType="submit" block loading={submitting}>
         {t('auth.register.submit')}

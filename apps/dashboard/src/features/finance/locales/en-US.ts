@@ -1,5 +1,6 @@
 export const financeEnUS = {
   finance: {
+    rechargeLink: 'Recharge',
     kind: {
       recharge: 'Recharge',
       purchase: 'Purchase',
@@ -28,7 +29,6 @@ export const financeEnUS = {
       actions: 'Actions',
     },
     list: {
-      total: '{{count}} orders',
       empty: 'No order matches.',
       details: 'Details',
       close: 'Close',
@@ -88,6 +88,31 @@ export const financeEnUS = {
       another: 'New recharge',
       recent: 'Recent recharges',
       allOrders: 'All orders',
+      noChannel: 'Online payment is not set up. Contact the operator to add credit to your account.',
+      back: 'Back to where you were',
+    },
+    describe: {
+      recharge: 'Online recharge by {{channel}}',
+      purchase: 'Bought {{name}} for {{period}}',
+      renewal: 'Renewed {{name}} for {{period}} more',
+      autoRenewal: '{{name}} renewed automatically',
+      upgrade: '{{name}}: {{packs}} × {{pack}} for {{days}} days',
+      upgradeCarried_one: '{{name}}: {{count}} upgrade pack carried to the package’s end',
+      upgradeCarried_other: '{{name}}: {{count}} upgrade packs carried to the package’s end',
+      purchasePlain: 'Bought {{name}}',
+      renewalPlain: 'Renewed {{name}}',
+      upgradePlain: 'Upgrade packs for {{name}}',
+      refund: 'Refund of order {{id}}',
+      refundReason: 'Refund of order {{id}}: {{reason}}',
+      adjustmentBy: 'Adjusted by {{admin}}',
+      period: {
+        month_one: '{{count}} month',
+        month_other: '{{count}} months',
+        quarter_one: '{{count}} quarter',
+        quarter_other: '{{count}} quarters',
+        year_one: '{{count}} year',
+        year_other: '{{count}} years',
+      },
     },
     refund: {
       button: 'Refund',

@@ -2,6 +2,7 @@ import type { financeEnUS } from './en-US.ts';
 
 export const financeZhCN: typeof financeEnUS = {
   finance: {
+    rechargeLink: '充值',
     kind: {
       recharge: '充值',
       purchase: '购买',
@@ -30,7 +31,6 @@ export const financeZhCN: typeof financeEnUS = {
       actions: '操作',
     },
     list: {
-      total: '共 {{count}} 个订单',
       empty: '没有符合条件的订单。',
       details: '详情',
       close: '关闭',
@@ -89,6 +89,31 @@ export const financeZhCN: typeof financeEnUS = {
       another: '再次充值',
       recent: '最近充值',
       allOrders: '全部订单',
+      noChannel: '尚未开通在线支付。请联系运营方为您的账户充值。',
+      back: '返回之前的页面',
+    },
+    describe: {
+      recharge: '在线充值（{{channel}}）',
+      purchase: '购买 {{name}}：{{period}}',
+      renewal: '续费 {{name}}：{{period}}',
+      autoRenewal: '{{name}} 自动续费',
+      upgrade: '{{name}}：{{packs}} 个{{pack}}，{{days}} 天',
+      upgradeCarried_one: '{{name}}：{{count}} 个升级包延长至套餐到期',
+      upgradeCarried_other: '{{name}}：{{count}} 个升级包延长至套餐到期',
+      purchasePlain: '购买 {{name}}',
+      renewalPlain: '续费 {{name}}',
+      upgradePlain: '{{name}} 的升级包',
+      refund: '订单 {{id}} 的退款',
+      refundReason: '订单 {{id}} 的退款：{{reason}}',
+      adjustmentBy: '由 {{admin}} 调整',
+      period: {
+        month_one: '{{count}} 个月',
+        month_other: '{{count}} 个月',
+        quarter_one: '{{count}} 个季度',
+        quarter_other: '{{count}} 个季度',
+        year_one: '{{count}} 年',
+        year_other: '{{count}} 年',
+      },
     },
     refund: {
       button: '退款',

@@ -2,7 +2,6 @@ export const lineGroupsEnUS = {
   lineGroups: {
     list: {
       add: 'Add line group',
-      total: '{{count}} line groups',
       empty: 'No line group yet. Add one, choose its CNAME domain and host, then set its resolution.',
     },
     column: {

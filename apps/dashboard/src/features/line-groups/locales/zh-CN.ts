@@ -4,7 +4,6 @@ export const lineGroupsZhCN: typeof lineGroupsEnUS = {
   lineGroups: {
     list: {
       add: '添加线路分组',
-      total: '共 {{count}} 个线路分组',
       empty: '还没有线路分组。添加一个，选择 CNAME 域名和主机名，再设置解析。',
     },
     column: {

@@ -1,7 +1,5 @@
 export const logEnUS = {
   log: {
-    count_one: '{{count}} entry',
-    count_other: '{{count}} entries',
     filter: 'Filter by message or URL',
     clear: 'Clear',
     empty: 'Nothing went wrong in this tab yet',

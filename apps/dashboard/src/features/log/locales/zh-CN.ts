@@ -3,8 +3,6 @@ import type { logEnUS } from './en-US.ts';
 
 export const logZhCN: LocaleOf<typeof logEnUS> = {
   log: {
-    count_one: '{{count}} 条',
-    count_other: '{{count}} 条',
     filter: '按消息或地址筛选',
     clear: '清空',
     empty: '本页面还没有出现错误',

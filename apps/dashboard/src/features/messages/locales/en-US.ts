@@ -19,8 +19,6 @@ export const messagesEnUS = {
       account: 'User',
       read: 'Read',
       unread: 'Unread',
-      total: '{{count}} messages',
-      totalCapped: 'More than {{count}} messages',
       filterType: 'Message type',
       filterRead: 'Read state',
       filterUser: 'User ID',

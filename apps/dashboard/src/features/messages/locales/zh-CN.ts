@@ -21,8 +21,6 @@ export const messagesZhCN: typeof messagesEnUS = {
       account: '用户',
       read: '已读',
       unread: '未读',
-      total: '共 {{count}} 条消息',
-      totalCapped: '超过 {{count}} 条消息',
       filterType: '消息类型',
       filterRead: '阅读状态',
       filterUser: '用户 ID',

@@ -1,8 +1,8 @@
 import Card from 'antd/es/card';
 import type { TFunction } from 'i18next';
 import { useMemo } from 'react';
+import type { ChartUnit } from '../../../shared/chart/valueAxis.ts';
 import type { Pair } from '../model/trafficSeries.ts';
-import { formatBitRate, formatBytes, formatNumber, formatPercent } from '../model/units.ts';
 import { SeriesChart } from '../shared/SeriesChart.tsx';
 import { NODE_CHART_KINDS, type NodeChartKind, type NodeSeries } from './nodeSeries.ts';
 
@@ -24,37 +24,39 @@ const COLORS: Record<string, string> = {
 // Line names that are also chart names get their own key.
 const LINE_KEYS: Record<string, string> = { connections: 'connections_line', cpu: 'cpu_line' };
 
-const formatOf = (kind: NodeChartKind, language: string) => (value: number) => {
-  if (kind === 'bandwidth') return formatBitRate(value, language);
-  if (kind === 'cpu') return formatPercent(value, language);
-  if (kind === 'memory' || kind === 'disk') return formatBytes(value, language);
-  return formatNumber(value, language);
+/** What each chart's values measure; the load average and requests per second have fractions. */
+const unitOf = (kind: NodeChartKind): ChartUnit => {
+  if (kind === 'bandwidth') return 'bitRate';
+  if (kind === 'cpu') return 'ratio';
+  if (kind === 'memory' || kind === 'disk') return 'bytes';
+  if (kind === 'connections') return 'count';
+  return 'rate';
 };
 
 /** The seven node charts: bandwidth, requests, connections, CPU, memory, disk and load. */
-export const NodeCharts = ({ series, t, language }: { series: NodeSeries; t: TFunction; language: string }) => {
+export const NodeCharts = ({ series, t }: { series: NodeSeries; t: TFunction }) => {
   const charts = useMemo(
     () =>
       NODE_CHART_KINDS.map((kind) => ({
         kind,
-        format: formatOf(kind, language),
+        unit: unitOf(kind),
         lines: Object.entries(series[kind] as Record<string, Pair[]>).map(([key, data]) => ({
           name: t(`monitorNode.charts.${LINE_KEYS[key] ?? key}`),
           data,
           color: COLORS[key],
         })),
       })),
-    [series, t, language],
+    [series, t],
   );
   return (
     <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(460px, 1fr))', gap: 16 }}>
-      {charts.map(({ kind, format, lines }) => (
+      {charts.map(({ kind, unit, lines }) => (
         <Card key={kind} size="small" title={t(`monitorNode.charts.${kind}`)}>
           <SeriesChart
             title={t(`monitorNode.charts.${kind}`)}
             testId={`chart-node-${kind}`}
             lines={lines}
-            format={format}
+            unit={unit}
             area={kind === 'bandwidth'}
             {...(kind === 'cpu' && { max: 1 })}
           />

@@ -66,7 +66,7 @@ export const Component = () => {
           </div>
         </Card>
       )}
-      {series && <NodeCharts series={series} t={t} language={language} />}
+      {series && <NodeCharts series={series} t={t} />}
       <NodeTopSites nodeId={nodeId} range={range} />
       <NodeIpLogTable nodeId={nodeId} range={range} />
     </section>

@@ -1,41 +1,50 @@
-import { useEffect, useRef } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ChartKind, TrafficSeries } from '../model/trafficSeries.ts';
-import { chartOption } from './chartOption.ts';
-import { echarts } from './echarts.ts';
+import type { ChartUnit } from '../../../shared/chart/valueAxis.ts';
+import type { ChartKind, Pair, TrafficSeries } from '../model/trafficSeries.ts';
+import { SeriesChart } from '../shared/SeriesChart.tsx';
 
-/** One ECharts line chart of the realtime page, redrawn when the data or the language change. */
+const COLORS: Record<string, string> = {
+  bandwidthIn: '#1677ff',
+  bandwidthOut: '#52c41a',
+  rps: '#1677ff',
+  '2xx': '#52c41a',
+  '3xx': '#1677ff',
+  '4xx': '#faad14',
+  '5xx': '#ff4d4f',
+  hitRatio: '#13c2c2',
+  blockedCount: '#ff4d4f',
+};
+
+/** What each chart's values measure. */
+const UNITS: Record<ChartKind, ChartUnit> = {
+  bandwidth: 'bitRate',
+  requests: 'rate',
+  status: 'count',
+  cache: 'ratio',
+  blocked: 'count',
+};
+
+/** One line chart of the site realtime page, redrawn when the data or the language change. */
 export const TrafficChart = ({ kind, series }: { kind: ChartKind; series: TrafficSeries }) => {
-  const { t, i18n } = useTranslation();
-  const element = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
-  const language = i18n.language;
-
-  useEffect(() => {
-    if (!element.current) return;
-    const instance = echarts.init(element.current, undefined, { locale: language.startsWith('zh') ? 'ZH' : 'EN' });
-    chart.current = instance;
-    const resize = new ResizeObserver(() => instance.resize());
-    resize.observe(element.current);
-    return () => {
-      resize.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, [language]);
-
-  useEffect(() => {
-    // Keeps the zoom a user chose while new points arrive.
-    chart.current?.setOption(chartOption(kind, series, t, language), { replaceMerge: ['series'] });
-  }, [kind, series, t, language]);
-
+  const { t } = useTranslation();
+  const lines = useMemo(
+    () =>
+      Object.entries(series[kind] as Record<string, Pair[]>).map(([key, data]) => ({
+        name: key.endsWith('xx') ? key : t(`monitor.realtime.${key}`),
+        data,
+        color: COLORS[key],
+      })),
+    [kind, series, t],
+  );
   return (
-    <div
-      ref={element}
-      role="img"
-      aria-label={t(`monitor.realtime.${kind}`)}
-      data-testid={`chart-${kind}`}
-      style={{ height: 260 }}
+    <SeriesChart
+      title={t(`monitor.realtime.${kind}`)}
+      testId={`chart-${kind}`}
+      lines={lines}
+      unit={UNITS[kind]}
+      area={kind === 'bandwidth'}
+      {...(kind === 'cache' && { max: 1 })}
     />
   );
 };

@@ -38,14 +38,14 @@ describe('seriesChartOption', () => {
           ],
         },
       ],
-      String,
+      'count',
       'en-US',
     );
     expect(option.series.map((line) => line.showSymbol)).toEqual([true, false]);
   });
 
   it('writes the tooltip as text: a series name cannot add markup', () => {
-    const option = seriesChartOption([{ name: '<img src=x>', data: [[0, 1]] }], String, 'en-US');
+    const option = seriesChartOption([{ name: '<img src=x>', data: [[0, 1]] }], 'count', 'en-US');
     const html = option.tooltip.formatter([{ seriesName: '<img src=x>', value: [0, 1] }]);
     expect(html).not.toContain('<img');
     expect(html).toContain('&#60;img src=x&#62;: 1');

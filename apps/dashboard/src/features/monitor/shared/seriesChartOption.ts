@@ -1,3 +1,4 @@
+import { type ChartUnit, unitFormat, valueAxis } from '../../../shared/chart/valueAxis.ts';
 import type { Pair } from '../model/trafficSeries.ts';
 
 export interface SeriesLine {
@@ -24,15 +25,17 @@ export const hasIsolatedPoint = (data: readonly Pair[]): boolean =>
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
- * A line chart's ECharts option, like the site charts': a time axis in the browser's time zone, a
- * legend that toggles lines, zoom by wheel and slider, and a tooltip in the user's language.
+ * A line chart's ECharts option (sites, streams, nodes): a time axis in the browser's time zone, a
+ * value axis in the unit, a legend that toggles lines, zoom by wheel and slider, and a tooltip in
+ * the user's language.
  */
 export function seriesChartOption(
   lines: readonly SeriesLine[],
-  format: (value: number) => string,
+  unit: ChartUnit,
   language: string,
   options: { max?: number; area?: boolean } = {},
 ) {
+  const format = unitFormat(unit, language);
   const when = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   return {
     animation: false,
@@ -53,12 +56,12 @@ export function seriesChartOption(
       },
     },
     xAxis: { type: 'time' as const },
-    yAxis: {
-      type: 'value' as const,
-      min: 0,
-      ...(options.max !== undefined && { max: options.max }),
-      axisLabel: { formatter: format },
-    },
+    yAxis: valueAxis(
+      unit,
+      language,
+      lines.map((line) => line.data),
+      options.max === undefined ? {} : { max: options.max },
+    ),
     dataZoom: [{ type: 'inside' as const }, { type: 'slider' as const, height: 20, bottom: 8 }],
     series: lines.map((line) => ({
       type: 'line' as const,

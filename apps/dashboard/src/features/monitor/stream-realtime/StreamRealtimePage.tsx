@@ -4,11 +4,11 @@ import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Statistic from 'antd/es/statistic';
 import Typography from 'antd/es/typography';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useLocales } from '../../../shared/i18n/useLocales.ts';
 import { MONITOR_LOCALES } from '../locales/bundle.ts';
 import { type RangeChoice, refreshMs } from '../model/ranges.ts';
-import { formatBitRate, formatBytes, formatNumber } from '../model/units.ts';
+import { formatBytes, formatNumber } from '../model/units.ts';
 import { RangeChooser } from '../shared/RangeChooser.tsx';
 import { SeriesChart } from '../shared/SeriesChart.tsx';
 import { type StreamScope, useStreamRealtime } from './api.ts';
@@ -49,20 +49,13 @@ const StreamTotals = ({ totals }: { totals: StreamTrafficCounts }) => {
 
 /** Spec §2 /stream/realtime: bandwidth in and out and connections of one stream, a stream group or every stream. */
 export const Component = () => {
-  const { t, i18n } = useLocales(MONITOR_LOCALES, MONITOR_STREAM_LOCALES);
-  const language = i18n.language;
+  const { t } = useLocales(MONITOR_LOCALES, MONITOR_STREAM_LOCALES);
   const [scope, setScope] = useState<StreamScope>({});
   const [range, setRange] = useState<RangeChoice>({ preset: '1h' });
   const realtime = useStreamRealtime(scope, range);
   const series = useMemo(() => realtime.data && streamSeries(realtime.data), [realtime.data]);
   const refresh = refreshMs(range);
   const unit = realtime.data && UNITS[realtime.data.interval];
-  const bitRate = useCallback((value: number) => formatBitRate(value, language), [language]);
-  const count = useCallback((value: number) => formatNumber(value, language), [language]);
-  const seconds = useCallback(
-    (value: number) => t('monitorStream.seconds', { value: formatNumber(value, language) }),
-    [t, language],
-  );
   const lines = useMemo(() => {
     if (!series) return undefined;
     const named = (group: Record<string, [number, number | null][]>) =>
@@ -100,7 +93,7 @@ export const Component = () => {
               title={t('monitorStream.charts.bandwidth')}
               testId="chart-stream-bandwidth"
               lines={lines.bandwidth}
-              format={bitRate}
+              unit="bitRate"
               area
             />
           </Card>
@@ -109,7 +102,7 @@ export const Component = () => {
               title={t('monitorStream.charts.connections')}
               testId="chart-stream-connections"
               lines={lines.connections}
-              format={count}
+              unit="count"
             />
           </Card>
           <Card size="small" title={t('monitorStream.charts.duration')}>
@@ -117,7 +110,7 @@ export const Component = () => {
               title={t('monitorStream.charts.duration')}
               testId="chart-stream-duration"
               lines={lines.duration}
-              format={seconds}
+              unit="ms"
             />
           </Card>
         </div>

@@ -25,6 +25,6 @@ describe('streamSeries', () => {
     expect(series.bandwidth.bandwidthOut[0]).toEqual([t0, 1000]);
     expect(series.connections.connections.map(([, value]) => value)).toEqual([3, 0]);
     expect(series.connections.failed.map(([, value]) => value)).toEqual([1, 0]);
-    expect(series.duration.meanDuration.map(([, value]) => value)).toEqual([1.5, null]);
+    expect(series.duration.meanDuration.map(([, value]) => value)).toEqual([1500, null]);
   });
 });

@@ -8,7 +8,7 @@ export interface StreamSeries {
   duration: { meanDuration: Pair[] };
 }
 
-/** Bandwidth in bits per second over each interval; connections counted per interval; the mean session in seconds. */
+/** Bandwidth in bits per second over each interval; connections counted per interval; the mean session in ms. */
 export function streamSeries(realtime: Pick<StreamRealtime, 'interval' | 'points'>): StreamSeries {
   const { interval } = realtime;
   const line = (value: (point: StreamTrafficPoint) => number | null): Pair[] =>
@@ -20,7 +20,7 @@ export function streamSeries(realtime: Pick<StreamRealtime, 'interval' | 'points
     },
     connections: { connections: line((point) => point.connections), failed: line((point) => point.failed) },
     duration: {
-      meanDuration: line((point) => (point.connections === 0 ? null : point.session_ms / point.connections / 1000)),
+      meanDuration: line((point) => (point.connections === 0 ? null : point.session_ms / point.connections)),
     },
   };
 }

@@ -30,6 +30,21 @@ export const overviewEnUS = {
       monthTraffic: 'Traffic this month',
       notAfter: 'expires {{date}}',
     },
+    setup: {
+      title: 'Get the service ready',
+      intro: 'Once these are done, customers can buy a package, add sites and point their DNS at the edge.',
+      progress: '{{done}} of {{total}} done',
+      done: 'Done',
+      todo: 'To do',
+      item: {
+        node: 'Bring a node online',
+        line_group: 'Create a line group',
+        cname_domain: 'Add a CNAME domain on a DNS API',
+        package: 'Put a package on sale',
+        payment: 'Set up a payment channel',
+        smtp: 'Set up SMTP for email',
+      },
+    },
     user: {
       account: 'Account',
       name: 'Name',

@@ -33,6 +33,21 @@ export const overviewZhCN: LocaleOf<typeof overviewEnUS> = {
       monthTraffic: '本月流量',
       notAfter: '{{date}} 到期',
     },
+    setup: {
+      title: '开通服务前的准备',
+      intro: '完成以下各项后，客户即可购买套餐、添加网站并将域名解析到边缘节点。',
+      progress: '已完成 {{done}}/{{total}} 项',
+      done: '已完成',
+      todo: '待完成',
+      item: {
+        node: '让一个节点上线',
+        line_group: '创建线路组',
+        cname_domain: '添加接入 DNS API 的 CNAME 域名',
+        package: '上架一个套餐',
+        payment: '配置支付渠道',
+        smtp: '配置 SMTP 邮件发送',
+      },
+    },
     user: {
       account: '账号',
       name: '姓名',

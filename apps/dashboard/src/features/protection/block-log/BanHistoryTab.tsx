@@ -1,6 +1,7 @@
 import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useTotalText } from '../../../shared/table/totals.ts';
 import { type Ban, type BanQuery, useBanHistory } from '../api.ts';
 import { BanFilters } from './BanFilters.tsx';
 import { banHistoryColumns } from './banColumns.tsx';
@@ -8,6 +9,7 @@ import { banHistoryColumns } from './banColumns.tsx';
 /** Bans that ended, by expiry or by hand. */
 export const BanHistoryTab = () => {
   const { t, i18n } = useTranslation();
+  const totalText = useTotalText();
   const [query, setQuery] = useState<BanQuery>({ page: 1, limit: 20 });
   const history = useBanHistory(query);
   return (
@@ -26,7 +28,7 @@ export const BanHistoryTab = () => {
           current: query.page,
           pageSize: query.limit,
           total: history.data?.total ?? 0,
-          showTotal: (total) => t('protection.total', { count: total }),
+          showTotal: totalText,
         }}
         onChange={(pagination) =>
           setQuery((current) => ({ ...current, page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 }))

@@ -4,6 +4,7 @@ import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
+import { useTotalText } from '../../../shared/table/totals.ts';
 import { type Ban, type BanQuery, useBanActions, useBanCounts, useBans } from '../api.ts';
 import { type BanFilter, BanFilters } from './BanFilters.tsx';
 import { BanModal } from './BanModal.tsx';
@@ -12,6 +13,7 @@ import { banColumns } from './banColumns.tsx';
 /** Addresses banned now, by hand or by the edges (a rule with action ban); each can be lifted. */
 export const BansTab = () => {
   const { t, i18n } = useTranslation();
+  const totalText = useTotalText();
   const feedback = useFeedback();
   const [query, setQuery] = useState<BanQuery>({ page: 1, limit: 20 });
   const [banning, setBanning] = useState(false);
@@ -53,7 +55,7 @@ export const BansTab = () => {
           current: query.page,
           pageSize: query.limit,
           total: bans.data?.total ?? 0,
-          showTotal: (total) => t('protection.total', { count: total }),
+          showTotal: totalText,
         }}
         onChange={(pagination) =>
           setQuery((current) => ({ ...current, page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 }))

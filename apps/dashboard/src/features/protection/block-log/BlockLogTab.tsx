@@ -2,6 +2,7 @@ import Table from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
+import { useTotalText } from '../../../shared/table/totals.ts';
 import { type BlockLogEntry, type BlockLogFilter, type PagedQuery, useBlockLog } from '../api.ts';
 import { BlockLogFilters } from './BlockLogFilters.tsx';
 import { blockLogColumns } from './blockLogColumns.tsx';
@@ -11,6 +12,7 @@ import { useSkipWafRules } from './useSkipWafRules.ts';
 /** Requests protection stopped, newest first, filtered and paged by the server. */
 export const BlockLogTab = () => {
   const { t, i18n } = useTranslation();
+  const totalText = useTotalText();
   const feedback = useFeedback();
   const [query, setQuery] = useState<PagedQuery<BlockLogFilter>>({ page: 1, limit: 20 });
   const log = useBlockLog(query);
@@ -43,7 +45,7 @@ export const BlockLogTab = () => {
           pageSize: query.limit,
           total: log.data?.total ?? 0,
           showSizeChanger: true,
-          showTotal: (total) => t('protection.total', { count: total }),
+          showTotal: totalText,
         }}
         onChange={(pagination) =>
           setQuery((current) => ({ ...current, page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 }))

@@ -18,8 +18,6 @@ export const protectionEnUS = {
     confirmBatchDelete_one: 'Delete the {{count}} selected item? This cannot be undone.',
     confirmBatchDelete_other: 'Delete the {{count}} selected items? This cannot be undone.',
     batchDelete: 'Delete selected ({{count}})',
-    total_one: '{{count}} item',
-    total_other: '{{count}} items',
     system: 'System: every user can pick it',
     systemHelp: 'Users can use system rows but not change them.',
     systemTag: 'System',

@@ -21,8 +21,6 @@ export const protectionZhCN: LocaleOf<typeof protectionEnUS> = {
     confirmBatchDelete_one: '删除选中的 {{count}} 项？删除后无法恢复。',
     confirmBatchDelete_other: '删除选中的 {{count}} 项？删除后无法恢复。',
     batchDelete: '删除所选（{{count}}）',
-    total_one: '共 {{count}} 项',
-    total_other: '共 {{count}} 项',
     system: '系统内置：所有用户都可选用',
     systemHelp: '用户可以使用系统内置项，但不能修改。',
     systemTag: '系统',

@@ -9,6 +9,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
 import { ownerColumn } from '../../../shared/table/ownerColumn.tsx';
+import { useTotalText } from '../../../shared/table/totals.ts';
 import {
   isSystemRow,
   type ObjectKind,
@@ -33,6 +34,7 @@ interface ObjectTabProps<K extends ObjectKind> {
 export const ObjectTab = <K extends ObjectKind>({ kind, columns, drawer }: ObjectTabProps<K>) => {
   type Row = ObjectTypes[K]['row'];
   const { t, i18n } = useTranslation();
+  const totalText = useTotalText();
   const feedback = useFeedback();
   const admin = useReachesEveryUser();
   const [query, setQuery] = useState<ObjectQuery>({ page: 1, limit: 20 });
@@ -146,7 +148,7 @@ export const ObjectTab = <K extends ObjectKind>({ kind, columns, drawer }: Objec
           total: list.data?.total ?? 0,
           showSizeChanger: true,
           pageSizeOptions: [10, 20, 50, 100],
-          showTotal: (total) => t('protection.total', { count: total }),
+          showTotal: totalText,
         }}
         onChange={(pagination) =>
           setQuery((current) => ({

@@ -19,6 +19,8 @@ export const settingsEnUS = {
       password: 'Password policy',
       locale: 'Languages',
       retention: 'Data retention',
+      business: 'Business',
+      dns: 'DNS APIs',
     },
     intro: {
       site: 'The name, logo and footer shown on the sign-in pages and in the console.',
@@ -31,6 +33,8 @@ export const settingsEnUS = {
       locale: 'The language the console starts in, and the languages users may pick.',
       retention:
         'How long the master keeps what it records. Older data is removed every hour in small batches; per-day traffic is kept for good.',
+      business: 'How customers may use the service.',
+      dns: 'Which addresses a DNS API account may point at.',
     },
     field: {
       site_name: 'Site name',
@@ -62,6 +66,7 @@ export const settingsEnUS = {
       sms_secret: 'Access key secret',
       sms_sign_name: 'Signature',
       sms_template_code: 'Template',
+      sms_app_id: 'SDK AppID',
       session_ttl_hours: 'Sign-in lasts (hours)',
       password_min_length: 'Shortest password',
       password_require_letter: 'Needs a letter',
@@ -74,6 +79,8 @@ export const settingsEnUS = {
       hour_rollup_days: 'Per-hour traffic (days)',
       usage_sample_days: '5-minute usage samples (days)',
       log_retention_days: 'Operation, sign-in, message-send and IP-switch logs (days)',
+      require_package: 'Customers need a package',
+      dnsapi_allow_private: 'Allow loopback and private addresses',
     },
     help: {
       site_name: 'Shown in the browser title, the header and on the sign-in page; 1 to 64 characters.',
@@ -105,6 +112,7 @@ export const settingsEnUS = {
       sms_secret: 'Never shown again once saved.',
       sms_sign_name: 'The signature the provider approved.',
       sms_template_code: 'The template of the code message.',
+      sms_app_id: 'Tencent Cloud only: the SmsSdkAppId of the SMS application.',
       session_ttl_hours: 'From 1 hour to 30 days (720 hours); applies to new sign-ins.',
       password_min_length: 'From 6 to 64 characters.',
       password_require_letter: 'At least one letter.',
@@ -117,6 +125,13 @@ export const settingsEnUS = {
       hour_rollup_days: 'Charts older than this are drawn per day; 7 to 400 days.',
       usage_sample_days: 'The monthly 95th percentile needs the whole last month; 62 to 400 days.',
       log_retention_days: 'Kept at least 180 days; up to 10 years.',
+      require_package:
+        'Customers need an active package to add sites and streams; operators and exempt accounts are never limited.',
+      dnsapi_allow_private: 'Off: a DNS API account must use a public address.',
+    },
+    warning: {
+      dnsapi_allow_private:
+        'On: anyone who may add a DNS API account can make the master send requests to loopback and private addresses, such as services inside your network. Turn it on only for a DNS server beside the master (a self-hosted PowerDNS) or a test set-up.',
     },
     option: {
       required: 'Required',

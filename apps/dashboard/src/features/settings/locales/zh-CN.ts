@@ -19,6 +19,8 @@ export const settingsZhCN = {
       password: '密码策略',
       locale: '语言',
       retention: '数据保留',
+      business: '业务',
+      dns: 'DNS 接口',
     },
     intro: {
       site: '登录页和控制台显示的站点名称、Logo 和页脚。',
@@ -30,6 +32,8 @@ export const settingsZhCN = {
       password: '新密码必须满足的要求（注册、重置密码和修改密码）。',
       locale: '控制台的默认语言，以及用户可选择的语言。',
       retention: '主控保存所记录数据的时长。过期数据每小时分小批删除；按天统计的流量永久保留。',
+      business: '用户使用服务的条件。',
+      dns: 'DNS 接口账号可以指向哪些地址。',
     },
     field: {
       site_name: '站点名称',
@@ -61,6 +65,7 @@ export const settingsZhCN = {
       sms_secret: 'AccessKey Secret',
       sms_sign_name: '短信签名',
       sms_template_code: '模板',
+      sms_app_id: 'SDK AppID',
       session_ttl_hours: '登录有效期（小时）',
       password_min_length: '最短密码长度',
       password_require_letter: '必须包含字母',
@@ -73,6 +78,8 @@ export const settingsZhCN = {
       hour_rollup_days: '按小时的流量（天）',
       usage_sample_days: '5 分钟用量采样（天）',
       log_retention_days: '操作、登录、消息发送和 IP 切换日志（天）',
+      require_package: '用户需有套餐',
+      dnsapi_allow_private: '允许回环和内网地址',
     },
     help: {
       site_name: '显示在浏览器标题、页头和登录页；1 到 64 个字符。',
@@ -104,6 +111,7 @@ export const settingsZhCN = {
       sms_secret: '保存后不再显示。',
       sms_sign_name: '服务商审核通过的签名。',
       sms_template_code: '验证码短信的模板。',
+      sms_app_id: '仅腾讯云：短信应用的 SmsSdkAppId。',
       session_ttl_hours: '1 小时到 30 天（720 小时）；对新的登录生效。',
       password_min_length: '6 到 64 个字符。',
       password_require_letter: '至少一个字母。',
@@ -116,6 +124,12 @@ export const settingsZhCN = {
       hour_rollup_days: '早于此时长的图表按天绘制；7 到 400 天。',
       usage_sample_days: '月度 95 计费需要完整的上个月；62 到 400 天。',
       log_retention_days: '至少保留 180 天，最多 10 年。',
+      require_package: '用户需有生效中的套餐才能添加网站和四层转发；管理员和豁免的账号不受限制。',
+      dnsapi_allow_private: '关闭时，DNS 接口账号必须使用公网地址。',
+    },
+    warning: {
+      dnsapi_allow_private:
+        '开启后，任何可以添加 DNS 接口账号的人都能让主控向回环和内网地址发送请求，例如你内网中的服务。仅在 DNS 服务器与主控同处一地（自建 PowerDNS）或测试环境中开启。',
     },
     option: {
       required: '必填',

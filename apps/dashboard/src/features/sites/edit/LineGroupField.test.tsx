@@ -26,6 +26,7 @@ const SITE: Site = {
   line_group_id: null,
   name: 'shop',
   cname: 's7.cdn.example.net',
+  cname_state: 'ready',
   created_at: '2026-01-01T00:00:00Z',
   updated_at: '2026-01-01T00:00:00Z',
   domains: ['shop.example.com'],

@@ -6,10 +6,12 @@ import TextArea from 'antd/es/input/TextArea';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
 import { useSubmitting } from '../../../shared/form/useSubmitting.ts';
+import type { ApiError } from '../../../shared/http/apiError.ts';
 import { useHttp } from '../../../shared/http/HttpProvider.tsx';
 import { useSiteActions } from '../api.ts';
 import { edgeRules } from '../edgeRules.ts';
 import { OriginsEditor } from '../origins/OriginsEditor.tsx';
+import { isPackageRequired } from '../package/packageStanding.ts';
 import { fieldErrorHandler } from '../serverErrors.ts';
 import { createSiteBody, NEW_ORIGIN, type SiteDraft, siteFieldPath } from '../sitePayload.ts';
 import { GroupSelect } from './GroupSelect.tsx';
@@ -17,7 +19,16 @@ import { GroupSelect } from './GroupSelect.tsx';
 const DRAFT_FIELDS = ['domainsText', 'origins', 'group_id', 'name'];
 
 /** The add-site drawer: domains, origins and group, checked with the master's rules before sending. */
-export const SiteDrawer = ({ open, onClose }: { open: boolean; onClose: () => void }) => {
+export const SiteDrawer = ({
+  open,
+  onClose,
+  onPackageRequired,
+}: {
+  open: boolean;
+  onClose: () => void;
+  /** The master refused: the account needs a package; the list says so instead of this form. */
+  onPackageRequired: () => void;
+}) => {
   const { t } = useTranslation();
   const http = useHttp();
   const feedback = useFeedback();
@@ -27,11 +38,15 @@ export const SiteDrawer = ({ open, onClose }: { open: boolean; onClose: () => vo
   const rules = edgeRules(t);
 
   const submit = async (draft: SiteDraft) => {
+    const onFieldError = fieldErrorHandler(form, http, DRAFT_FIELDS, siteFieldPath);
+    const onError = (error: ApiError) => {
+      if (!isPackageRequired(error)) return onFieldError(error);
+      onClose();
+      onPackageRequired();
+    };
     await submitting(async () => {
-      await actions.create(createSiteBody(draft), {
-        onError: fieldErrorHandler(form, http, DRAFT_FIELDS, siteFieldPath),
-      });
-      feedback.success(t('sites.add.done'));
+      await actions.create(createSiteBody(draft), { onError });
+      feedback.success(t('sites.add.doneGuide'));
       form.resetFields();
       onClose();
     });
@@ -59,6 +74,7 @@ export const SiteDrawer = ({ open, onClose }: { open: boolean; onClose: () => vo
         <Form.Item
           name="domainsText"
           label={t('sites.field.domains')}
+          required
           extra={t('sites.field.domainsHelp')}
           rules={[rules.domains]}
         >

@@ -1,4 +1,3 @@
-import PlusOutlined from '@ant-design/icons/PlusOutlined';
 import type { Site, SiteGroup } from '@rampart/contracts';
 import Button from 'antd/es/button';
 import { lazy, useCallback, useMemo, useState } from 'react';
@@ -8,6 +7,9 @@ import { LoadOnOpen } from '../../../shared/lazy/LoadOnOpen.tsx';
 import { DNS_LOCALES } from '../../dns/locales/bundle.ts';
 import { useGroupActions, useSiteActions, useSiteGroups, useSiteList } from '../api.ts';
 import { SITES_LOCALES } from '../locales/bundle.ts';
+import { AddButton } from '../package/AddButton.tsx';
+import { PackageRequiredNotice } from '../package/PackageRequiredNotice.tsx';
+import { usePackageGate } from '../package/usePackageGate.ts';
 import { FIRST_SITE_PAGE, type SiteListQuery } from '../siteQueries.ts';
 import { BatchBar, type BatchRequest } from './BatchBar.tsx';
 import { type SiteFilter, SiteFilters } from './SiteFilters.tsx';
@@ -21,9 +23,7 @@ const SiteDefaultsDrawer = lazy(async () => ({
 }));
 const GroupModal = lazy(async () => ({ default: (await import('./GroupModal.tsx')).GroupModal }));
 const DnsApiModal = lazy(async () => ({ default: (await import('../../dns/DnsApiModal.tsx')).DnsApiModal }));
-const CnameCheckModal = lazy(async () => ({
-  default: (await import('../../dns/CnameCheckModal.tsx')).CnameCheckModal,
-}));
+const DnsGuideModal = lazy(async () => ({ default: (await import('./DnsGuideModal.tsx')).DnsGuideModal }));
 const CnameRecordsModal = lazy(async () => ({
   default: (await import('../../dns/CnameRecordsModal.tsx')).CnameRecordsModal,
 }));
@@ -40,8 +40,9 @@ export const Component = () => {
   const [selected, setSelected] = useState<number[]>([]);
   const [dialog, setDialog] = useState<Dialog>();
   // The DNS dialogs are for one site.
-  const [dnsSite, setDnsSite] = useState<{ kind: 'check' | 'records'; site: Site }>();
+  const [dnsSite, setDnsSite] = useState<{ kind: 'guide' | 'records'; site: Site }>();
   const sites = useSiteList(query);
+  const gate = usePackageGate();
   const groups = useSiteGroups();
   const groupActions = useGroupActions('/v1/site-groups', 'site-groups');
   const actions = useSiteActions();
@@ -63,7 +64,7 @@ export const Component = () => {
         await remove(site.id);
         feedback.success(t('sites.list.deleted'));
       },
-      onCheckDns: (site) => setDnsSite({ kind: 'check', site }),
+      onDnsGuide: (site) => setDnsSite({ kind: 'guide', site }),
       onCreateRecords: (site) => setDnsSite({ kind: 'records', site }),
     }),
     [remove, feedback, t],
@@ -77,10 +78,11 @@ export const Component = () => {
         <Button onClick={() => setDialog('dnsApis')}>{t('dns.api.manage')}</Button>
         <Button onClick={() => setDialog('defaults')}>{t('sites.defaults.button')}</Button>
         <Button onClick={() => setDialog('groups')}>{t('sites.group.manage')}</Button>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog('add')}>
+        <AddButton blocked={gate.blocked} onAdd={() => setDialog('add')}>
           {t('sites.list.add')}
-        </Button>
+        </AddButton>
       </div>
+      {gate.blocked && <PackageRequiredNotice />}
       {selected.length > 0 && (
         <div style={{ marginBottom: 12 }}>
           <BatchBar count={selected.length} groups={groupList} onRun={runBatch} />
@@ -97,7 +99,7 @@ export const Component = () => {
         actions={rowActions}
       />
       <LoadOnOpen open={dialog === 'add'}>
-        <SiteDrawer open={dialog === 'add'} onClose={closeDialog} />
+        <SiteDrawer open={dialog === 'add'} onClose={closeDialog} onPackageRequired={gate.onRefused} />
       </LoadOnOpen>
       <LoadOnOpen open={dialog === 'defaults'}>
         <SiteDefaultsDrawer open={dialog === 'defaults'} onClose={closeDialog} />
@@ -108,8 +110,8 @@ export const Component = () => {
       <LoadOnOpen open={dialog === 'groups'}>
         <GroupModal open={dialog === 'groups'} onClose={closeDialog} groups={groupList} actions={groupActions} />
       </LoadOnOpen>
-      <LoadOnOpen open={dnsSite?.kind === 'check'}>
-        <CnameCheckModal site={dnsSite?.kind === 'check' ? dnsSite.site : null} onClose={closeDnsSite} />
+      <LoadOnOpen open={dnsSite?.kind === 'guide'}>
+        <DnsGuideModal site={dnsSite?.kind === 'guide' ? dnsSite.site : null} onClose={closeDnsSite} />
       </LoadOnOpen>
       <LoadOnOpen open={dnsSite?.kind === 'records'}>
         <CnameRecordsModal site={dnsSite?.kind === 'records' ? dnsSite.site : null} onClose={closeDnsSite} />

@@ -41,13 +41,13 @@ const totalLine = (page: ListPage<never>, language: 'en-US' | 'zh-CN') => {
 
 describe('site table totals', () => {
   it('counts the sites of an exact total', () => {
-    expect(totalLine({ list: [], total: 42 }, 'en-US')).toBe('42 sites');
-    expect(totalLine({ list: [], total: 42 }, 'zh-CN')).toBe('共 42 个网站');
+    expect(totalLine({ list: [], total: 42 }, 'en-US')).toBe('42 items');
+    expect(totalLine({ list: [], total: 42 }, 'zh-CN')).toBe('共 42 条');
   });
 
   it('says "more than" when a broad search stopped counting', () => {
     const page = { list: [], total: 10_000, total_capped: true };
-    expect(totalLine(page, 'en-US')).toBe('More than 10,000 sites: narrow the search to see them all');
-    expect(totalLine(page, 'zh-CN')).toBe('超过 10,000 个网站：请缩小搜索范围以查看全部');
+    expect(totalLine(page, 'en-US')).toBe('more than 10000 items');
+    expect(totalLine(page, 'zh-CN')).toBe('超过 10000 条');
   });
 });

@@ -3,6 +3,7 @@ import Table, { type TableProps } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
 import { type ComponentProps, memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useTotalText } from '../../../shared/table/totals.ts';
 import type { ListPage, SiteListQuery } from '../siteQueries.ts';
 import { useReachesEveryUser } from '../useReachesEveryUser.ts';
 import { type SiteRowActions, siteColumns } from './siteColumns.tsx';
@@ -49,6 +50,7 @@ export const SiteTable = memo(
       () => ({ selectedRowKeys: [...selected], onChange: (keys) => onSelect(keys.map(Number)) }),
       [selected, onSelect],
     );
+    const totalText = useTotalText();
     const total = page?.total ?? 0;
     const capped = page?.total_capped === true;
     const pagination = useMemo<TableProps<Site>['pagination']>(
@@ -58,10 +60,9 @@ export const SiteTable = memo(
         total,
         showSizeChanger: true,
         pageSizeOptions: [10, 20, 50, 100],
-        showTotal: (count) =>
-          capped ? t('sites.list.totalCapped', { count: count.toLocaleString() }) : t('sites.list.total', { count }),
+        showTotal: (count) => totalText(count, capped),
       }),
-      [query.page, query.limit, total, capped, t],
+      [query.page, query.limit, total, capped, totalText],
     );
     const onChange = useMemo<TableProps<Site>['onChange']>(
       () => (next, _filters, sorter) => {

@@ -17,9 +17,30 @@ export const sitesEnUS = {
       edit: 'Edit',
       deleted: 'The site was deleted',
       confirmDelete: 'Delete site {{domain}}? This cannot be undone.',
-      total_one: '{{count}} site',
-      total_other: '{{count}} sites',
-      totalCapped: 'More than {{count}} sites: narrow the search to see them all',
+    },
+    package: {
+      required: 'Your account needs an active package before it can add sites or forwarding rules.',
+      buy: 'Buy a package',
+    },
+    cname: {
+      notSetUp: 'Not set up by the operator yet',
+      noLineGroup: 'No line group for this site yet',
+    },
+    guide: {
+      action: 'DNS guide',
+      title: 'Point your domain here',
+      intro: 'At your DNS provider, create a CNAME record for each domain below with this target:',
+      host: 'Domain',
+      type: 'Type',
+      value: 'Target',
+      check: 'Check now',
+      status: 'Now',
+      points: 'Points here',
+      pointsElsewhere: 'Points to {{cname}}',
+      noRecord: 'No CNAME record yet',
+      unchecked: 'Not checked',
+      noTarget:
+        'The operator has not set up a CNAME domain yet, so there is no target to point at. Try again later or contact the operator.',
     },
     column: {
       domains: 'Domains',
@@ -87,7 +108,12 @@ export const sitesEnUS = {
       extension: '1 to 16 letters or digits, without the dot',
       ttl: 'Seconds from 0 to 31536000',
     },
-    add: { title: 'Add site', submit: 'Add', done: 'The site was added' },
+    add: {
+      title: 'Add site',
+      submit: 'Add',
+      done: 'The site was added',
+      doneGuide: 'The site was added. Point its domains at the CNAME target: “DNS guide” in its row shows how.',
+    },
     batch: {
       selected_one: '{{count}} selected',
       selected_other: '{{count}} selected',

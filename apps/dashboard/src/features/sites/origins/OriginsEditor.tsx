@@ -29,24 +29,24 @@ export const OriginsEditor = ({ defaultPort = 80 }: { defaultPort?: number }) =>
         <div data-testid="origins-editor">
           {fields.map((field, index) => (
             <div key={field.key} style={{ display: 'flex', gap: 8, alignItems: 'flex-start', flexWrap: 'wrap' }}>
-              <Form.Item name={[field.name, 'address']} rules={rules.originAddress} style={{ flex: '1 1 200px' }}>
-                <Input
-                  aria-label={t('sites.origin.addressOf', { index: index + 1 })}
-                  placeholder={t('sites.origin.address')}
-                />
+              <Form.Item
+                name={[field.name, 'address']}
+                label={t('sites.origin.address')}
+                rules={rules.originAddress}
+                style={{ flex: '1 1 200px' }}
+              >
+                <Input aria-label={t('sites.origin.addressOf', { index: index + 1 })} />
               </Form.Item>
-              <Form.Item name={[field.name, 'port']} rules={rules.port}>
+              <Form.Item name={[field.name, 'port']} label={t('sites.origin.port')} rules={rules.port}>
                 <InputNumber
                   aria-label={t('sites.origin.portOf', { index: index + 1 })}
-                  placeholder={t('sites.origin.port')}
                   precision={0}
                   style={{ width: 100 }}
                 />
               </Form.Item>
-              <Form.Item name={[field.name, 'weight']} rules={rules.weight}>
+              <Form.Item name={[field.name, 'weight']} label={t('sites.origin.weight')} rules={rules.weight}>
                 <InputNumber
                   aria-label={t('sites.origin.weightOf', { index: index + 1 })}
-                  placeholder={t('sites.origin.weight')}
                   precision={0}
                   style={{ width: 80 }}
                 />
@@ -54,13 +54,16 @@ export const OriginsEditor = ({ defaultPort = 80 }: { defaultPort?: number }) =>
               <Form.Item name={[field.name, 'backup']} valuePropName="checked" label={t('sites.origin.backup')}>
                 <Switch size="small" aria-label={t('sites.origin.backupOf', { index: index + 1 })} />
               </Form.Item>
-              <Button
-                type="text"
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={t('sites.origin.removeOf', { index: index + 1 })}
-                onClick={() => remove(field.name)}
-              />
+              {/* An empty label keeps the button in line with the inputs under their labels. */}
+              <Form.Item label=" " colon={false}>
+                <Button
+                  type="text"
+                  danger
+                  icon={<DeleteOutlined />}
+                  aria-label={t('sites.origin.removeOf', { index: index + 1 })}
+                  onClick={() => remove(field.name)}
+                />
+              </Form.Item>
             </div>
           ))}
           <Button icon={<PlusOutlined />} onClick={() => add({ ...NEW_ORIGIN, port: defaultPort })}>

@@ -6,8 +6,6 @@ export const streamsEnUS = {
       add: 'Add forwarding',
       actions: 'Actions',
       edit: 'Edit',
-      total_one: '{{count}} rule',
-      total_other: '{{count}} rules',
     },
     add: { title: 'Add forwarding' },
     edit: { title: 'Forwarding on port {{port}}' },

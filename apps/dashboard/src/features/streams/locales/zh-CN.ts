@@ -9,8 +9,6 @@ export const streamsZhCN: LocaleOf<typeof streamsEnUS> = {
       add: '添加转发',
       actions: '操作',
       edit: '编辑',
-      total_one: '共 {{count}} 条',
-      total_other: '共 {{count}} 条',
     },
     add: { title: '添加转发' },
     edit: { title: '端口 {{port}} 的转发' },

@@ -22,8 +22,8 @@ export const usageEnUS = {
     sites: { title: 'Per site', domain: 'Domain' },
     monitor: {
       title: 'Users by usage this month',
-      rankNote:
-        'Packages carry no limits yet: users are ranked by their traffic this month. Pick a row to see that user.',
+      rankNote: 'Users are ranked by their traffic this month. Pick a row to see that user.',
+      noLimits: 'No package exists yet, so nothing limits the users’ traffic.',
       account: 'Account',
       name: 'Name',
       sites: 'Sites',

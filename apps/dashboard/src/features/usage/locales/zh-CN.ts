@@ -24,7 +24,8 @@ export const usageZhCN: LocaleOf<typeof usageEnUS> = {
     sites: { title: '按网站', domain: '域名' },
     monitor: {
       title: '本月用量排行',
-      rankNote: '套餐尚无限额：按本月流量为用户排序。点击一行查看该用户的用量。',
+      rankNote: '按本月流量为用户排序。点击一行查看该用户的用量。',
+      noLimits: '尚未创建任何套餐，用户的流量不受限制。',
       account: '账号',
       name: '姓名',
       sites: '网站数',

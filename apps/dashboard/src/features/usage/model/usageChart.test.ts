@@ -17,7 +17,10 @@ describe('the daily traffic chart', () => {
     expect(option.series[0]).toMatchObject({ type: 'bar', data: [1_500_000, 0] });
     expect(option.series[1]).toMatchObject({ type: 'line', yAxisIndex: 1, data: [40_000, 0] });
     expect(option.series[1]).toMatchObject({
-      markLine: { data: [{ yAxis: 32_000 }], label: { formatter: 'usage.chart.p95: 32 Kbps' } },
+      markLine: {
+        data: [{ yAxis: 32_000 }],
+        label: { formatter: 'usage.chart.p95: 32 Kbps', position: 'insideEndTop' },
+      },
     });
   });
 

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { formatBitRate, formatBytes } from '../../monitor/model/units.ts';
+import { unitFormat, valueAxis } from '../../../shared/chart/valueAxis.ts';
 
 export interface DailyTraffic {
   date: string;
@@ -19,6 +19,10 @@ interface TooltipItem {
 // The tooltip is HTML: every label goes in as text.
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
+/** Nothing was sent on any day of the period. */
+export const isDailyTrafficEmpty = (days: readonly DailyTraffic[]): boolean =>
+  days.every((day) => day.bytes_out === 0 && !day.peak_bps);
+
 /**
  * The daily traffic chart: bars of bytes sent per day, and when given the day's peak bandwidth on a
  * second axis with the month's 95th percentile as a marked line; legend toggles, zoom and a
@@ -28,8 +32,10 @@ export function dailyTrafficOption(days: readonly DailyTraffic[], t: TFunction, 
   const withPeak = days.some((day) => day.peak_bps !== undefined);
   const traffic = t('usage.chart.traffic');
   const peak = t('usage.chart.peak');
-  const bytes = (value: number) => formatBytes(value, language);
-  const bits = (value: number) => formatBitRate(value, language);
+  const bytes = unitFormat('bytes', language);
+  const bits = unitFormat('bitRate', language);
+  const sent = days.map((day) => day.bytes_out);
+  const peaks = days.map((day) => day.peak_bps ?? 0);
   return {
     animation: false,
     grid: { left: 80, right: withPeak ? 88 : 24, top: 40, bottom: 64 },
@@ -47,16 +53,13 @@ export function dailyTrafficOption(days: readonly DailyTraffic[], t: TFunction, 
       },
     },
     xAxis: { type: 'category' as const, data: days.map((day) => day.date) },
-    yAxis: [
-      { type: 'value' as const, min: 0, axisLabel: { formatter: bytes } },
-      ...(withPeak ? [{ type: 'value' as const, min: 0, axisLabel: { formatter: bits } }] : []),
-    ],
+    yAxis: [valueAxis('bytes', language, [sent]), ...(withPeak ? [valueAxis('bitRate', language, [peaks])] : [])],
     dataZoom: [{ type: 'inside' as const }, { type: 'slider' as const, height: 20, bottom: 8 }],
     series: [
       {
         type: 'bar' as const,
         name: traffic,
-        data: days.map((day) => day.bytes_out),
+        data: sent,
         itemStyle: { color: '#1677ff' },
       },
       ...(withPeak
@@ -65,13 +68,14 @@ export function dailyTrafficOption(days: readonly DailyTraffic[], t: TFunction, 
               type: 'line' as const,
               name: peak,
               yAxisIndex: 1,
-              data: days.map((day) => day.peak_bps ?? 0),
+              data: peaks,
               itemStyle: { color: '#fa8c16' },
               ...(p95Bps !== undefined && {
                 markLine: {
                   symbol: 'none',
                   lineStyle: { color: '#ff4d4f', type: 'dashed' as const },
-                  label: { formatter: `${t('usage.chart.p95')}: ${bits(p95Bps)}` },
+                  // Inside the plot, above the line's end: beside it the grid's margin would cut it off.
+                  label: { formatter: `${t('usage.chart.p95')}: ${bits(p95Bps)}`, position: 'insideEndTop' as const },
                   data: [{ yAxis: p95Bps }],
                 },
               }),

@@ -1,6 +1,9 @@
 export const userPackagesEnUS = {
   userPackages: {
     balance: 'Balance',
+    balanceLabel: 'Balance:',
+    labelled: '{{label}}: {{value}}',
+    label: '{{label}}:',
     term: { month: 'Month', quarter: 'Quarter', year: 'Year' },
     state: { active: 'Active', expired: 'Expired', suspended: 'Suspended' },
     limits: {
@@ -21,6 +24,8 @@ export const userPackagesEnUS = {
       empty: 'No package is on sale to you at the moment.',
       otherGroup: 'Other packages',
       checkoutTitle: 'Buy {{name}}',
+      unattached:
+        'You have sites or streams without a package ({{what}}): the package you buy now counts them against its limits.',
     },
     purchase: {
       term: 'Term',
@@ -30,8 +35,20 @@ export const userPackagesEnUS = {
       couponRule: '4 to 32 letters, digits, _ or -',
       couponPlaceholder: 'Optional',
       pay: 'Pay from balance',
-      paid: 'Paid from your balance',
-      recharge: 'Recharge',
+      paid: 'Paid from your balance.',
+      couponRefused: 'This coupon cannot be used here',
+      short: 'Your balance is {{missing}} short: recharge first',
+      attached: 'Counted against this package: {{what}}.',
+      notAttached: 'Did not fit in it, still without a package: {{what}}.',
+      sites_one: '{{count}} site',
+      sites_other: '{{count}} sites',
+      streams_one: '{{count}} stream',
+      streams_other: '{{count}} streams',
+      sitesNamed: 'sites {{names}}',
+      streamsNamed: 'streams {{names}}',
+      listSeparator: ', ',
+      groupSeparator: '; ',
+      sentences: '{{done}} {{more}}',
     },
     quote: {
       listPrice: 'List price',
@@ -39,7 +56,6 @@ export const userPackagesEnUS = {
       coupon: 'Coupon {{code}}',
       amount: 'To pay',
       balance: 'Balance',
-      short: 'Your balance is {{missing}} short of this price.',
     },
     my: {
       column: {
@@ -62,7 +78,9 @@ export const userPackagesEnUS = {
       upgrade: 'Upgrade',
       buyMore: 'Buy a package',
       empty: 'You have no package yet. Buy one to add sites and streams.',
-      total: 'Total {{count}}',
+      unlimited: 'Your account is not limited by packages: you can add sites and streams without one.',
+      required: 'A package is needed to add sites and streams.',
+      buyFirst: 'Buy a package',
     },
     rename: {
       title: 'Rename {{name}}',
@@ -77,6 +95,7 @@ export const userPackagesEnUS = {
       buy: 'Pay from balance',
       none: 'No upgrade pack is on sale for this package.',
       pack: 'Upgrade pack',
+      option: '{{name}} ({{adds}}, {{price}} / {{term}})',
       packRule: 'Choose an upgrade pack',
       amount: 'Number of packs',
       amountRule: 'A whole number from 1 to 1000',
@@ -101,7 +120,7 @@ export const userPackagesEnUS = {
       adds: 'Adds',
       packs: 'Packs',
       end: 'In force until',
-      ended: 'ended',
+      endedAt: '{{time}} (ended)',
     },
   },
 };

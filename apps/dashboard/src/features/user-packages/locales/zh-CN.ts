@@ -1,6 +1,9 @@
 export const userPackagesZhCN = {
   userPackages: {
     balance: '账户余额',
+    balanceLabel: '账户余额：',
+    labelled: '{{label}}：{{value}}',
+    label: '{{label}}：',
     term: { month: '月付', quarter: '季付', year: '年付' },
     state: { active: '正常', expired: '已过期', suspended: '已暂停' },
     limits: {
@@ -21,6 +24,7 @@ export const userPackagesZhCN = {
       empty: '暂无可购买的套餐。',
       otherGroup: '其他套餐',
       checkoutTitle: '购买 {{name}}',
+      unattached: '您有未计入套餐的网站或转发（{{what}}），现在购买的套餐将把它们计入其上限。',
     },
     purchase: {
       term: '付费周期',
@@ -30,8 +34,20 @@ export const userPackagesZhCN = {
       couponRule: '4 到 32 位字母、数字、_ 或 -',
       couponPlaceholder: '选填',
       pay: '余额支付',
-      paid: '已从余额支付',
-      recharge: '去充值',
+      paid: '已从余额支付。',
+      couponRefused: '该优惠码不可用',
+      short: '余额不足，还差 {{missing}}',
+      attached: '已计入此套餐：{{what}}。',
+      notAttached: '超出套餐上限，仍未计入套餐：{{what}}。',
+      sites_one: '网站 {{count}} 个',
+      sites_other: '网站 {{count}} 个',
+      streams_one: '转发 {{count}} 个',
+      streams_other: '转发 {{count}} 个',
+      sitesNamed: '网站 {{names}}',
+      streamsNamed: '转发 {{names}}',
+      listSeparator: '、',
+      groupSeparator: '；',
+      sentences: '{{done}}{{more}}',
     },
     quote: {
       listPrice: '原价',
@@ -39,7 +55,6 @@ export const userPackagesZhCN = {
       coupon: '优惠码 {{code}}',
       amount: '应付金额',
       balance: '账户余额',
-      short: '余额不足，还差 {{missing}}。',
     },
     my: {
       column: {
@@ -62,7 +77,9 @@ export const userPackagesZhCN = {
       upgrade: '升级',
       buyMore: '购买套餐',
       empty: '您还没有套餐，购买后即可添加网站和转发。',
-      total: '共 {{count}} 个套餐',
+      unlimited: '您的账户不受套餐限制，无需套餐即可添加网站和转发。',
+      required: '添加网站和转发需要先购买套餐。',
+      buyFirst: '购买套餐',
     },
     rename: {
       title: '重命名 {{name}}',
@@ -77,6 +94,7 @@ export const userPackagesZhCN = {
       buy: '余额支付',
       none: '该套餐暂无可购买的升级包。',
       pack: '升级包',
+      option: '{{name}}（{{adds}}，{{price}}/{{term}}）',
       packRule: '请选择升级包',
       amount: '购买份数',
       amountRule: '请输入 1 到 1000 的整数',
@@ -100,7 +118,7 @@ export const userPackagesZhCN = {
       adds: '增加',
       packs: '份数',
       end: '有效期至',
-      ended: '已结束',
+      endedAt: '{{time}}（已结束）',
     },
   },
 };

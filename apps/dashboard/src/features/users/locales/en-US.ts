@@ -9,9 +9,8 @@ export const usersEnUS = {
       certified: 'Certified',
       sort: 'Sort by',
       add: 'Add user',
-      total: '{{count}} users',
-      totalCapped: 'more than {{count}} users',
       noGroup: 'No group',
+      exempt: 'Unlimited by packages',
     },
     sort: {
       '-id': 'Newest first',
@@ -85,6 +84,9 @@ export const usersEnUS = {
       type: 'Type',
       access: 'Access (sub-admin)',
       accessHelp: 'An admin may only do what these allow.',
+      packageExempt: 'Unlimited by packages (exempt)',
+      packageExemptHelp:
+        'Customers need an active package to add sites and streams while the system setting asks for one; an exempt account never does.',
       group: 'Group',
       state: 'State',
       required: '{{field}} is required',
@@ -100,13 +102,14 @@ export const usersEnUS = {
       text: 'This password is shown once. Copy it now and hand it to the user.',
       close: 'I have copied it',
     },
+    // Keyed by the code without its "admin:" prefix: i18next reads ':' as a namespace separator.
     access: {
-      'admin:node': 'Nodes',
-      'admin:config': 'Configuration',
-      'admin:package': 'Packages',
-      'admin:finance': 'Finance',
-      'admin:sys': 'System',
-      'admin:user': 'Users',
+      node: 'Fleet (nodes)',
+      config: 'Edge defaults',
+      package: 'Packages',
+      finance: 'Finance',
+      sys: 'System',
+      user: 'Customers',
     },
     groups: {
       add: 'Add group',

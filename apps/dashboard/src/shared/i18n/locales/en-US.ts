@@ -41,6 +41,49 @@ export const commonEnUS = {
     network: 'network error',
     badResponse: 'invalid response',
   },
+  /** Failed calls in the user's words, by the envelope's code (shared/http/errorText.ts). */
+  errors: {
+    invalid_param: '{{field}}: {{rule}}',
+    bad_credentials: 'Wrong account or password',
+    captcha_required: 'Enter the captcha',
+    captcha_invalid: 'The captcha is wrong or has expired',
+    verify_code_invalid: 'The verification code is wrong or has expired',
+    two_factor_required: 'Enter the two-factor code',
+    two_factor_invalid: 'The two-factor code is wrong',
+    register_closed: 'Registration is closed',
+    agreement_required: 'Accept the agreement first',
+    account_disabled: 'This account is disabled',
+    balance_insufficient: 'The balance {{balance}} does not cover {{price}}: {{short}} short',
+    limit_reached: 'Package {{package}} allows {{allowed}} {{limit}}; {{used}} are used',
+    limit_reached_stock: 'Package {{package}} is sold out',
+    package_required: 'Buy a package before adding sites or streams',
+    channel_unavailable: '{{channel}} is not set up on this system',
+    throttled: 'Too many requests; wait a moment and try again',
+    internal_error: 'Internal server error',
+    /**
+     * Without figures: codes whose detail is in the server's words, and failures sent without their
+     * params. An English page shows the server's `msg` instead.
+     */
+    plain: {
+      forbidden: 'You may not do this',
+      not_found: 'It does not exist (any more)',
+      account_exists: 'This account already exists',
+      conflict: 'This conflicts with other data',
+      too_many_requests: 'Too many requests; wait a moment and try again',
+      invalid_param: 'A value is not valid',
+      balance_insufficient: 'The balance does not cover this payment',
+      limit_reached: 'A limit of your package is reached',
+      channel_unavailable: 'This channel is not set up on this system',
+    },
+    limit: {
+      sites: 'sites',
+      domains: 'domains',
+      streams: 'streams',
+      ports: 'ports',
+      coupon: 'coupon uses',
+    },
+    channel: { wxpay: 'WeChat Pay', alipay: 'Alipay', sms: 'Text messaging', email: 'Email' },
+  },
   /** The titles of the pages outside the console, which load no other strings first. */
   route: {
     login: 'Sign in',

@@ -1,0 +1,3 @@
+export const chartEnUS = {
+  chart: { empty: 'No data in this period' },
+};
