@@ -113,7 +113,7 @@ export const lineGroupsZhCN: typeof lineGroupsEnUS = {
       add: '添加 CNAME 域名',
       domain: '域名',
       account: 'DNS API 账号',
-      zone: '主域名（Zone）',
+      zone: '主域名（区域）',
       zoneHelp: '留空则从账号的域名中查找。',
       zoneRule: '请输入主域名，如 example.net',
       domainRule: '请输入小写域名，如 cdn.example.net',

@@ -36,7 +36,7 @@ export const NodeFleetTable = ({ onShow }: { onShow: (nodeId: number) => void })
         rowKey="id"
         size="small"
         pagination={false}
-        scroll={{ x: 1400 }}
+        scroll={{ x: 1430 }}
         loading={nodes.isLoading}
         dataSource={nodes.data?.list ?? []}
         columns={[
@@ -69,7 +69,7 @@ export const NodeFleetTable = ({ onShow }: { onShow: (nodeId: number) => void })
           {
             key: 'connections',
             title: t('monitorNode.column.connections'),
-            width: 100,
+            width: 130,
             render: (_, node) => (node.connections === null ? dash : formatNumber(node.connections, language)),
           },
           {

@@ -201,6 +201,7 @@ export const packagesEnUS = {
       filterState: 'State',
       filterEndsBefore: 'Ends before',
       userSearch: 'Search account, email, phone or name',
+      userId: 'User ID',
       noUser: 'No user found',
       deleted: 'User package deleted',
       confirmDelete: 'Delete {{name}} of {{user}}? Its sites and streams are left without a package.',

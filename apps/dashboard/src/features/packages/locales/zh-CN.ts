@@ -201,6 +201,7 @@ export const packagesZhCN = {
       filterState: '状态',
       filterEndsBefore: '到期早于',
       userSearch: '搜索账号、邮箱、手机或姓名',
+      userId: '用户 ID',
       noUser: '没有找到用户',
       deleted: '用户套餐已删除',
       confirmDelete: '删除 {{user}} 的 {{name}}？其网站和转发将不属于任何套餐。',
