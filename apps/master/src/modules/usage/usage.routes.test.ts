@@ -264,10 +264,17 @@ describe.each(LOG_STORES)('usage and the 95th percentile on $store', (target) =>
       ).id;
     };
     const alicePackage = await grant(world.aliceId);
+    // Her only active package takes the two sites she made before it; count none to begin with.
+    const attached = await test.database.db
+      .updateTable('sites')
+      .set({ user_package_id: null })
+      .where('user_id', '=', world.aliceId)
+      .where('user_package_id', '=', alicePackage)
+      .executeTakeFirstOrThrow();
+    expect(Number(attached.numUpdatedRows)).toBe(2);
     const own = data<UserPackageUsage>(
       await test.call('GET', `/v1/user-package/${alicePackage}/usage?month=${MONTH}`, { token: world.alice }),
     );
-    // Alice's sites were made before her package: none counts against it.
     expect(own).toMatchObject({ user_package_id: alicePackage, user_id: world.aliceId, total: { bytes_out: 0 } });
     await test.database.db
       .updateTable('sites')
