@@ -8,6 +8,7 @@ import Table from 'antd/es/table';
 import Tabs from 'antd/es/tabs';
 import { useState } from 'react';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import {
   type IpSwitchEntry,
   type NodeIpStateEntry,
@@ -22,6 +23,7 @@ import { stateColumns, switchColumns } from './monitorColumns.tsx';
 
 const SwitchLog = () => {
   const { t, i18n } = useLocales(NODE_MONITOR_LOCALES);
+  const totalText = useTotalText();
   const [query, setQuery] = useState<SwitchQuery>({ page: 1, limit: 20 });
   const [ip, setIp] = useState('');
   const [to, setTo] = useState<SwitchQuery['to']>();
@@ -66,7 +68,7 @@ const SwitchLog = () => {
           pageSize: query.limit,
           total: log.data?.total ?? 0,
           showSizeChanger: true,
-          showTotal: (count) => t('nodeMonitor.total', { count }),
+          showTotal: totalText,
         }}
         onChange={(pagination) =>
           setQuery({ ...query, page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 })

@@ -54,6 +54,16 @@ describe('errorText', () => {
     expect(errorText(short, en)).toBe('The balance 0.00 does not cover 1,290.00: 1,290.00 short');
   });
 
+  it('words a failure at the payment provider for the customer, in both languages', () => {
+    const refused = failure('conflict', 'WeChat Pay: the API refused: PARAM_ERROR: notify_url', 409, {
+      provider: 'wxpay',
+    });
+    expect(errorText(refused, zh)).toBe('微信支付暂时无法完成支付，请稍后再试，或联系服务商');
+    expect(errorText(refused, en)).toBe(
+      'WeChat Pay could not take the payment; try again later, or contact the operator',
+    );
+  });
+
   it('keeps the server’s detail on an en-US page for a code worded only in general', () => {
     const used = failure('conflict', 'match 3 is used by rule group Bots; change it first', 409);
     expect(errorText(used, en)).toBe('match 3 is used by rule group Bots; change it first');

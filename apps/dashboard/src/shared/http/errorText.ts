@@ -11,7 +11,7 @@ export type ErrorI18n = Pick<I18n, 't' | 'language' | 'getResource'>;
 /** Params the server sends as money strings ("290.00"). */
 const MONEY_PARAMS = new Set(['balance', 'price', 'short']);
 /** Params whose value is a word of the API (`sites`, `wxpay`): shown through `errors.<param>.<value>`. */
-const WORD_PARAMS: Record<string, string> = { limit: 'limit', channel: 'channel' };
+const WORD_PARAMS: Record<string, string> = { limit: 'limit', channel: 'channel', provider: 'channel' };
 /** Codes the client makes itself when no envelope came back. */
 const CLIENT_CODES: Record<string, string> = { network: 'http.network', bad_response: 'http.badResponse' };
 const PLACEHOLDER = /{{\s*(\w+)\s*}}/g;
@@ -56,8 +56,11 @@ const filled = (i18n: ErrorI18n, key: string, shown: Record<string, string>): st
 };
 
 /** The text of a failure that has a variant of its own (a package out of stock is not a full one). */
-const variantKey = (error: ApiError): string | undefined =>
-  error.code === 'limit_reached' && error.params?.limit === 'stock' ? 'errors.limit_reached_stock' : undefined;
+const variantKey = (error: ApiError): string | undefined => {
+  if (error.code === 'limit_reached' && error.params?.limit === 'stock') return 'errors.limit_reached_stock';
+  if (error.code === 'conflict' && error.params?.provider !== undefined) return 'errors.provider_failed';
+  return undefined;
+};
 
 /**
  * A failed call in the user's language: `errors.<code>` with the params filled in (money in the

@@ -66,7 +66,8 @@ export function rawMember(text: string, name: string): string | null {
   return null;
 }
 
-const unavailable = (detail: string) => new AppError('conflict', `Alipay: ${detail}`);
+/** A failure at the provider: `provider` lets a client word it in its own language. */
+const unavailable = (detail: string) => new AppError('conflict', `Alipay: ${detail}`, { provider: 'alipay' });
 const toYuan = (cents: number) => (cents / 100).toFixed(2);
 
 type GatewayAnswer = { ok: true; body: Record<string, unknown> } | { ok: false; refusal: ProviderRefusal };

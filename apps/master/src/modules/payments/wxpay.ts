@@ -90,7 +90,8 @@ export function decryptResource(
   return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]).toString('utf8');
 }
 
-const unavailable = (detail: string) => new AppError('conflict', `WeChat Pay: ${detail}`);
+/** A failure at the provider: `provider` lets a client word it in its own language. */
+const unavailable = (detail: string) => new AppError('conflict', `WeChat Pay: ${detail}`, { provider: 'wxpay' });
 
 /** A definite refusal by the provider: its error code and message (nothing happened there). */
 export interface ProviderRefusal {

@@ -45,7 +45,6 @@ export const nodeMonitorEnUS = {
     },
     vote: { master: 'master', ok: 'OK', failed: 'failed', streak: '{{probe}}: {{result}} ×{{streak}}' },
     filter: { ip: 'IP', to: 'Switched to', search: 'Search' },
-    total: '{{count}} entries',
     none: 'None',
   },
 };

@@ -47,7 +47,6 @@ export const nodeMonitorZhCN: typeof nodeMonitorEnUS = {
     },
     vote: { master: '主控', ok: '成功', failed: '失败', streak: '{{probe}}：{{result}} ×{{streak}}' },
     filter: { ip: 'IP', to: '切换为', search: '查询' },
-    total: '共 {{count}} 条',
     none: '无',
   },
 };

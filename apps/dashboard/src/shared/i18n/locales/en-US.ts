@@ -56,6 +56,7 @@ export const commonEnUS = {
     balance_insufficient: 'The balance {{balance}} does not cover {{price}}: {{short}} short',
     limit_reached: 'Package {{package}} allows {{allowed}} {{limit}}; {{used}} are used',
     limit_reached_stock: 'Package {{package}} is sold out',
+    provider_failed: '{{provider}} could not take the payment; try again later, or contact the operator',
     package_required: 'Buy a package before adding sites or streams',
     channel_unavailable: '{{channel}} is not set up on this system',
     throttled: 'Too many requests; wait a moment and try again',

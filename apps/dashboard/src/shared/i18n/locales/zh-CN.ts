@@ -56,6 +56,7 @@ export const commonZhCN: LocaleOf<typeof commonEnUS> = {
     balance_insufficient: '余额不足：当前余额 {{balance}}，需支付 {{price}}，还差 {{short}}',
     limit_reached: '套餐“{{package}}”的{{limit}}上限为 {{allowed}}，已使用 {{used}}',
     limit_reached_stock: '套餐“{{package}}”已售罄',
+    provider_failed: '{{provider}}暂时无法完成支付，请稍后再试，或联系服务商',
     package_required: '请先购买套餐，再添加网站或转发',
     channel_unavailable: '系统未配置{{channel}}',
     throttled: '请求过于频繁，请稍后再试',
