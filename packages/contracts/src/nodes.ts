@@ -35,6 +35,9 @@ export type AddNodeBody = Static<typeof AddNodeBody>;
 export const UpdateNodeBody = Type.Object(nodeFields, { additionalProperties: false });
 export type UpdateNodeBody = Static<typeof UpdateNodeBody>;
 
+/** A node clock further off than this (either way) is shown on the node list and told to the admins once. */
+export const CLOCK_SKEW_SECONDS = 30;
+
 /** Defaults of a node accepted without them. */
 export const NODE_DEFAULTS = { http_port: 80, https_port: 443, max_cache_size_mb: 10_240 } as const;
 
@@ -61,6 +64,11 @@ export const NodeView = Type.Object({
   agent_version: Type.String(),
   /** Sites, streams and certificates this node reported it could not apply. */
   apply_errors: Type.Array(NodeApplyError),
+  /**
+   * How many seconds the node's clock runs ahead of the master's (negative: behind), from its last
+   * metrics report; null before the first. Past CLOCK_SKEW_SECONDS either way the node list warns.
+   */
+  clock_offset_seconds: Type.Union([Type.Integer(), Type.Null()]),
 });
 export type NodeView = Static<typeof NodeView>;
 

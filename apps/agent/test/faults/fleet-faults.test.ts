@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readdir, rm, statfs } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -35,6 +35,20 @@ function canMountTmpfs(): boolean {
   }
 }
 const SMALL_DISK = canMountTmpfs();
+
+/** Debian's libfaketime (packages faketime, libfaketime): one process tree's clock moved, the machine's left alone. */
+const FAKETIME_LIB = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+const FAKETIME = existsSync(FAKETIME_LIB);
+/**
+ * The wall clock 10 minutes ahead; timers (monotonic) run true, as on a real node. The offset is read
+ * once and kept: nginx starts its workers with an environment of TZ only, and they keep it by the fork.
+ */
+const TEN_MINUTES_AHEAD = {
+  LD_PRELOAD: FAKETIME_LIB,
+  FAKETIME: '+10m',
+  FAKETIME_CACHE_DURATION: '86400',
+  DONT_FAKE_MONOTONIC: '1',
+};
 
 /** Bound of every wait: generous for a busy machine; the figures themselves are measured, not asserted. */
 const WITHIN = 45_000;
@@ -344,6 +358,80 @@ describe('the fleet under faults', () => {
     } finally {
       for (const socket of held) socket.destroy();
       await new Promise<void>((resolve) => stuck.close(() => resolve()));
+    }
+  });
+
+  it('a node clock 10 minutes ahead: it takes the newest config, stays online and in DNS, its lines are stored once with its times, and the node list and a message show the offset', async (context) => {
+    context.skip(!FAKETIME, `needs Debian's libfaketime (${FAKETIME_LIB})`);
+    const logs = openDatabase({ dataDir: fleet.master.dataDir });
+    const lines = async (prefix: string) =>
+      logs.logs.selectFrom('access_logs').select('time_ms').where('uri', 'like', `${prefix}%`).execute();
+    try {
+      // The whole node runs ahead: its agent, and the nginx that agent starts (which writes the log times).
+      await a.kill();
+      await a.killNginx();
+      const started = Date.now();
+      a.start(TEN_MINUTES_AHEAD);
+      await eventually(() => serves(a, SITE), WITHIN, 50);
+      const newest = await change();
+      times.record(
+        'node clock 10 minutes ahead (agent and nginx under libfaketime)',
+        'newest config served after the skewed agent starts',
+        await timed(started, () => eventually(() => serves(a, newest), WITHIN, 50)),
+      );
+      times.record(
+        'node clock 10 minutes ahead (agent and nginx under libfaketime)',
+        'offset on the node list after the skewed agent starts',
+        await timed(started, () =>
+          eventually(async () => {
+            const offset = (await fleet.nodeOf(a)).clock_offset_seconds;
+            expect(offset).toBeGreaterThanOrEqual(595);
+            expect(offset).toBeLessThanOrEqual(605);
+          }, WITHIN),
+        ),
+      );
+      const messages = await fleet.call<{ list: { type: string; title: string; body: string }[] }>(
+        'GET',
+        '/v1/messages?type=node_failover&page=1&limit=100',
+      );
+      const told = messages.list.filter((message) => message.title === `The clock of node edge-${a.ip} is off`);
+      expect(told).toHaveLength(1);
+      expect(told[0]?.body).toContain('10 minutes ahead of');
+
+      // Its lines: each stored once, with the node's own time (10 minutes ahead of the master's).
+      const count = 200;
+      for (let i = 0; i < count; i++) expect(await fleet.status(a, SITE, `/clock/${i}`)).toBe(200);
+      const sent = Date.now();
+      await eventually(async () => expect(await lines('/clock/')).toHaveLength(count), WITHIN, 100);
+      expect(await fleet.status(a, SITE, '/after-clock')).toBe(200);
+      await eventually(async () => expect(await lines('/after-clock')).toHaveLength(1), WITHIN, 100);
+      expect(await lines('/clock/')).toHaveLength(count);
+      for (const line of await lines('/clock/')) expect(Number(line.time_ms) - sent).toBeGreaterThan(9 * 60_000);
+      expect((await fleet.nodeOf(a)).dropped_log_lines).toBe(0);
+
+      // The master judges liveness by its own clock: online, and in DNS while it answers.
+      await eventually(async () => expect(await fleet.dns()).toEqual(both()), WITHIN);
+      const node = await fleet.nodeOf(a);
+      expect(node.status).toBe('online');
+      expect(Math.abs(Date.parse(node.last_seen_at ?? '') - Date.now())).toBeLessThan(60_000);
+      await serves(a, SITE);
+      expect(await fleet.dns()).toEqual(both());
+      // Still one message: it is told once.
+      const again = await fleet.call<{ list: { title: string }[] }>(
+        'GET',
+        '/v1/messages?type=node_failover&page=1&limit=100',
+      );
+      expect(again.list.filter((message) => message.title === told[0]?.title)).toHaveLength(1);
+    } finally {
+      await logs.close();
+      // The node's clock set right again: the offset goes back under the threshold.
+      await a.kill();
+      await a.killNginx();
+      a.start();
+      await eventually(async () => {
+        const offset = (await fleet.nodeOf(a)).clock_offset_seconds;
+        expect(Math.abs(offset ?? 99)).toBeLessThanOrEqual(5);
+      }, WITHIN);
     }
   });
 

@@ -32,8 +32,12 @@ export class EdgeAgent {
     this.nginx = agentNginx(dataDir);
   }
 
-  start(): void {
-    const child = spawn(process.execPath, [MAIN, ...this.args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  /** Starts the agent; `env` adds to its environment (and to the nginx it starts). */
+  start(env: Record<string, string> = {}): void {
+    const child = spawn(process.execPath, [MAIN, ...this.args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     // RAMPART_FAULTS_LOG_DIR keeps each agent's log, to see why a fault did not end as expected.
     const logDir = process.env.RAMPART_FAULTS_LOG_DIR;
     if (logDir) child.stderr?.pipe(createWriteStream(join(logDir, `agent-${this.ip}.log`), { flags: 'a' }));
@@ -166,9 +170,11 @@ export interface NodeRow {
   id: number;
   ips: string[];
   status: string;
+  last_seen_at: string | null;
   applied_version: number;
   last_error: string;
   dropped_log_lines: number;
+  clock_offset_seconds: number | null;
 }
 
 export const ZONE = 'faults.rampart.test';

@@ -271,6 +271,10 @@ export interface NodesTable {
   updated_at: number;
   /** 1: drained from DNS by the admin, left out of every line group's records. */
   maintenance: Generated<number>;
+  /** How far the node's clock runs ahead of the master's, from its last metrics report (null: none yet). */
+  clock_offset_seconds: number | null;
+  /** When the admins were told of the offset; null while it is under the threshold. */
+  clock_skew_noticed_at: number | null;
 }
 
 export interface NodeApplyErrorsTable {

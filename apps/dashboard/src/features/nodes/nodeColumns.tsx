@@ -8,6 +8,7 @@ import Tooltip from 'antd/es/tooltip';
 import type { TFunction } from 'i18next';
 import { dateTimeFormat } from '../../shared/i18n/dateTime.ts';
 import type { NodePlace } from './api.ts';
+import { clockWarning } from './nodeClock.ts';
 
 const NO_WRAP = { style: { whiteSpace: 'nowrap' } } as const;
 
@@ -74,6 +75,7 @@ export const nodeColumns = (
         const state = !node.enabled ? 'disabled' : node.maintenance ? 'maintenance' : node.status;
         const color =
           state === 'online' ? 'green' : state === 'offline' ? 'red' : state === 'maintenance' ? 'gold' : undefined;
+        const clock = clockWarning(node.clock_offset_seconds);
         return (
           <Space size={4} wrap={false}>
             <Tag color={color} data-testid={`node-status:${node.name}`}>
@@ -82,6 +84,13 @@ export const nodeColumns = (
             {node.apply_errors.length > 0 && (
               <Tooltip title={node.apply_errors.map((entry) => `${entry.kind} ${entry.id}: ${entry.error}`).join('\n')}>
                 <Tag color="orange">{t('nodes.errors', { count: node.apply_errors.length })}</Tag>
+              </Tooltip>
+            )}
+            {clock && (
+              <Tooltip title={t(`nodes.clock.${clock.direction}.${clock.unit}`, { count: clock.amount })}>
+                <Tag color="orange" data-testid={`node-clock:${node.name}`}>
+                  {t('nodes.clock.tag')}
+                </Tag>
               </Tooltip>
             )}
           </Space>

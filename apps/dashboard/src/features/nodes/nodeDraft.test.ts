@@ -29,6 +29,7 @@ const node: NodeView = {
   dropped_log_lines: 0,
   agent_version: '0.1.0',
   apply_errors: [],
+  clock_offset_seconds: 0,
 };
 
 describe('node form', () => {

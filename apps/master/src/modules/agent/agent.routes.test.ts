@@ -299,4 +299,35 @@ describe.each(DIALECTS)('agent API on $dialect', (target) => {
     const rows = await test.database.logs.selectFrom('site_minutes').select('requests').execute();
     expect(rows).toEqual([{ requests: 9 }]);
   });
+
+  it('shows on the node list how far a node clock runs off, and tells the admin once', async () => {
+    const { credential } = await acceptedNode();
+    const listed = async () =>
+      ((await test.call('GET', '/v1/nodes', { token: admin })).body.data as { list: Record<string, unknown>[] })
+        .list[0];
+    expect(await listed()).toMatchObject({ clock_offset_seconds: null });
+    const report = () => ({
+      // Ten minutes ahead of the master's clock.
+      time: Math.floor(Date.now() / 1000) + 600,
+      cpu_percent: 1,
+      memory_used_bytes: 1,
+      memory_total_bytes: 2,
+      load1: 0,
+      connections: 0,
+      bytes_in: 0,
+      bytes_out: 0,
+      sites: [],
+    });
+    expect((await nodeCall('POST', '/agent/v1/metrics', credential, report())).status).toBe(200);
+    expect((await nodeCall('POST', '/agent/v1/metrics', credential, report())).status).toBe(200);
+    const node = await listed();
+    expect(node?.clock_offset_seconds).toBeGreaterThanOrEqual(599);
+    expect(node?.clock_offset_seconds).toBeLessThanOrEqual(601);
+    // Liveness stays on the master's clock.
+    expect(node?.status).toBe('online');
+    const messages = (await test.call('GET', '/v1/messages?type=node_failover', { token: admin })).body.data as {
+      list: { title: string }[];
+    };
+    expect(messages.list.filter((message) => message.title.startsWith('The clock of node'))).toHaveLength(1);
+  });
 });

@@ -4,13 +4,14 @@ import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
 import { callingNode } from '../agent/agent-auth.ts';
+import { clockOffsetSeconds, noteClockOffset } from '../nodes/clock-offset.ts';
 import { recordEdgeBans } from '../protection/edge-bans.ts';
 import { ingestLogBatch, ingestMetrics } from './ingest.repository.ts';
 
 const tags = ['agent'];
 
 /** Log batches and metrics from agents. Bodies can be large: up to 10k lines a batch. */
-export async function ingestRoutes(app: App, { db, logs, events, dialect }: AppContext) {
+export async function ingestRoutes(app: App, { db, logs, events, dialect, notifier }: AppContext) {
   app.post(
     '/agent/v1/logs',
     {
@@ -31,8 +32,16 @@ export async function ingestRoutes(app: App, { db, logs, events, dialect }: AppC
     '/agent/v1/metrics',
     { config: { policy: policy.agent }, bodyLimit: 32 * 1024 * 1024, schema: { tags, body: NodeMetricsBody } },
     async (request) => {
+      // The report's time against the master's clock when it came: liveness and offsets use the master's.
+      const receivedAt = Date.now();
       const node = await callingNode(db, request);
       await ingestMetrics(logs, dialect, node.id, request.body);
+      await noteClockOffset(
+        { db, notifier, log: request.log },
+        node,
+        clockOffsetSeconds(request.body.time, receivedAt),
+        receivedAt,
+      );
       return ok(null);
     },
   );

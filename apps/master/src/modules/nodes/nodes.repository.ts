@@ -1,3 +1,4 @@
+import { hasAccess, PERMISSIONS } from '@rampart/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, NodesTable } from '../../db/schema.ts';
 
@@ -21,6 +22,7 @@ export interface NodeView {
   dropped_log_lines: number;
   agent_version: string;
   apply_errors: { kind: string; id: number; error: string }[];
+  clock_offset_seconds: number | null;
 }
 
 /** An agent holds a long poll open; one that has not called for this long is offline. */
@@ -48,6 +50,7 @@ export const presentNode = (
   dropped_log_lines: row.dropped_log_lines,
   agent_version: row.agent_version,
   apply_errors: errors.map((entry) => ({ kind: entry.kind, id: entry.object_id, error: entry.error })),
+  clock_offset_seconds: row.clock_offset_seconds === null ? null : Number(row.clock_offset_seconds),
 });
 
 export async function listNodes(db: Kysely<Database>, page: number, limit: number) {
@@ -95,3 +98,49 @@ export const findNodeByCredential = (db: Kysely<Database>, credentialHash: strin
 
 export const nodeErrors = (db: Kysely<Database>, nodeId: number) =>
   db.selectFrom('node_apply_errors').selectAll().where('node_id', '=', nodeId).execute();
+
+/** Stores the node's measured clock offset (only when it changed: a report comes every few seconds). */
+export async function saveClockOffset(db: Kysely<Database>, nodeId: number, offsetSeconds: number) {
+  await db
+    .updateTable('nodes')
+    .set({ clock_offset_seconds: offsetSeconds })
+    .where('id', '=', nodeId)
+    .where((eb) => eb.or([eb('clock_offset_seconds', 'is', null), eb('clock_offset_seconds', '!=', offsetSeconds)]))
+    .execute();
+}
+
+/** Marks the skew told; false when it was already (another report, another master). */
+export async function claimClockSkewNotice(db: Kysely<Database>, nodeId: number, now: number): Promise<boolean> {
+  const row = await db
+    .updateTable('nodes')
+    .set({ clock_skew_noticed_at: now })
+    .where('id', '=', nodeId)
+    .where('clock_skew_noticed_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The skew is over: a later one is told again. */
+export async function clearClockSkewNotice(db: Kysely<Database>, nodeId: number) {
+  await db
+    .updateTable('nodes')
+    .set({ clock_skew_noticed_at: null })
+    .where('id', '=', nodeId)
+    .where('clock_skew_noticed_at', 'is not', null)
+    .execute();
+}
+
+/** Enabled administrators holding admin:node: the ones told about a node's faults. */
+export async function nodeAdminIds(db: Kysely<Database>): Promise<number[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'access'])
+    .where('type', '=', 1)
+    .where('status', '=', 'enabled')
+    .orderBy('id')
+    .execute();
+  return rows
+    .filter((row) => hasAccess(JSON.parse(row.access) as string[], [PERMISSIONS.adminNode]))
+    .map((row) => Number(row.id));
+}

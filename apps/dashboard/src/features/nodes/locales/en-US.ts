@@ -18,6 +18,20 @@ export const nodesEnUS = {
     },
     status: { online: 'Online', offline: 'Offline', disabled: 'Disabled', maintenance: 'Maintenance', never: 'Never' },
     errors: '{{count}} not applied',
+    clock: {
+      tag: 'Clock off',
+      ahead: {
+        seconds:
+          "Its clock is {{count}} s ahead of the master's: its log lines carry its own time. Set it right (NTP).",
+        minutes:
+          "Its clock is {{count}} min ahead of the master's: its log lines carry its own time. Set it right (NTP).",
+      },
+      behind: {
+        seconds: "Its clock is {{count}} s behind the master's: its log lines carry its own time. Set it right (NTP).",
+        minutes:
+          "Its clock is {{count}} min behind the master's: its log lines carry its own time. Set it right (NTP).",
+      },
+    },
     action: {
       edit: 'Edit',
       enable: 'Enable',

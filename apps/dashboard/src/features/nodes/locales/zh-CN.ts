@@ -20,6 +20,17 @@ export const nodesZhCN: typeof nodesEnUS = {
     },
     status: { online: '在线', offline: '离线', disabled: '已禁用', maintenance: '维护中', never: '从未' },
     errors: '{{count}} 项未生效',
+    clock: {
+      tag: '时钟偏差',
+      ahead: {
+        seconds: '节点时钟比主控快 {{count}} 秒：其日志使用节点自己的时间。请校准时间（NTP）。',
+        minutes: '节点时钟比主控快 {{count}} 分钟：其日志使用节点自己的时间。请校准时间（NTP）。',
+      },
+      behind: {
+        seconds: '节点时钟比主控慢 {{count}} 秒：其日志使用节点自己的时间。请校准时间（NTP）。',
+        minutes: '节点时钟比主控慢 {{count}} 分钟：其日志使用节点自己的时间。请校准时间（NTP）。',
+      },
+    },
     action: {
       edit: '编辑',
       enable: '启用',
