@@ -6,6 +6,7 @@ import Tabs from 'antd/es/tabs';
 import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
+import { useTotalText } from '../../shared/table/totals.ts';
 import { type NodeQuery, useNodeActions, useNodeList, useNodePlaces, usePendingNodes } from './api.ts';
 import { InstallModal } from './InstallModal.tsx';
 import { NODES_LOCALES } from './locales/bundle.ts';
@@ -15,6 +16,7 @@ import { nodeColumns, pendingColumns } from './nodeColumns.tsx';
 /** Spec §2 /node/list (admin:node): the nodes, the agents waiting to be accepted, and how to add one. */
 export const Component = () => {
   const { t, i18n } = useLocales(NODES_LOCALES);
+  const totalText = useTotalText();
   const feedback = useFeedback();
   const [query, setQuery] = useState<NodeQuery>({ page: 1, limit: 20 });
   const [tab, setTab] = useState('nodes');
@@ -56,7 +58,7 @@ export const Component = () => {
         pageSize: query.limit,
         total: nodes.data?.total ?? 0,
         showSizeChanger: true,
-        showTotal: (count) => t('nodes.list.total', { count }),
+        showTotal: totalText,
       }}
       onChange={(pagination) => setQuery({ page: pagination.current ?? 1, limit: pagination.pageSize ?? 20 })}
     />

@@ -1,7 +1,7 @@
 export const nodesEnUS = {
   nodes: {
     tab: { nodes: 'Nodes', pending: 'Pending nodes ({{count}})' },
-    list: { add: 'Add node', total: '{{count}} nodes', none: 'None' },
+    list: { add: 'Add node', none: 'None' },
     column: {
       name: 'Name',
       ips: 'IPs',

@@ -3,7 +3,7 @@ import type { nodesEnUS } from './en-US.ts';
 export const nodesZhCN: typeof nodesEnUS = {
   nodes: {
     tab: { nodes: '节点', pending: '待审核节点 ({{count}})' },
-    list: { add: '添加节点', total: '共 {{count}} 个节点', none: '无' },
+    list: { add: '添加节点', none: '无' },
     column: {
       name: '名称',
       ips: 'IP',
