@@ -85,7 +85,7 @@ export const ScheduledTaskTable = () => {
         },
         {
           key: 'duration',
-          title: t('tasks.column.duration'),
+          title: <span style={{ whiteSpace: 'nowrap' }}>{t('tasks.column.duration')}</span>,
           render: (_, task) => (task.running ? '—' : formatDuration(task.last_duration_ms)),
         },
         {

@@ -116,7 +116,7 @@ export const Component = () => {
         scroll={{ x: 'max-content' }}
         expandable={{
           expandedRowRender: (row) => <UpgradeList userPackage={row} />,
-          columnTitle: t('userPackages.my.column.upgrades'),
+          columnTitle: <span style={{ whiteSpace: 'nowrap' }}>{t('userPackages.my.column.upgrades')}</span>,
         }}
         pagination={{
           current: paging.page,

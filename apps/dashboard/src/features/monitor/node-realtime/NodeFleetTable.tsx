@@ -36,7 +36,7 @@ export const NodeFleetTable = ({ onShow }: { onShow: (nodeId: number) => void })
         rowKey="id"
         size="small"
         pagination={false}
-        scroll={{ x: 1430 }}
+        scroll={{ x: 1470 }}
         loading={nodes.isLoading}
         dataSource={nodes.data?.list ?? []}
         columns={[
@@ -65,7 +65,7 @@ export const NodeFleetTable = ({ onShow }: { onShow: (nodeId: number) => void })
             width: 200,
             render: (_, node) => share(node.disk_used_bytes, node.disk_total_bytes),
           },
-          { key: 'load', title: t('monitorNode.column.load'), width: 150, render: (_, node) => load(node) },
+          { key: 'load', title: t('monitorNode.column.load'), width: 190, render: (_, node) => load(node) },
           {
             key: 'connections',
             title: t('monitorNode.column.connections'),
