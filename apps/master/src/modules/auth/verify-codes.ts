@@ -21,7 +21,7 @@ export interface VerifyCodeTarget {
 
 const HOUR_MS = 60 * 60 * 1000;
 
-const waitText = (ms: number) => (ms < 60_000 ? `${Math.ceil(ms / 1000)} s` : `${Math.ceil(ms / 60_000)} min`);
+const waitText = (ms: number) => (ms <= 60_000 ? `${Math.ceil(ms / 1000)} s` : `${Math.ceil(ms / 60_000)} min`);
 
 /**
  * At most one code a target per resend interval and `verify_codes_per_hour` an hour, and at most
