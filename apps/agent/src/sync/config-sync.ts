@@ -10,6 +10,7 @@ import type { Applier } from '../apply/applier.ts';
 import { errorText, type Logger } from '../logger.ts';
 import type { StateStore } from '../state.ts';
 import { Backoff, pause } from './backoff.ts';
+import { inNodeTime } from './clock.ts';
 import { type JobContext, runJob } from './jobs.ts';
 import { type MasterClient, MasterError } from './master-client.ts';
 
@@ -126,7 +127,8 @@ export class ConfigSync {
    */
   async handleSnapshot(snapshot: EdgeSnapshot, signal: AbortSignal): Promise<void> {
     this.seenVersion = snapshot.version;
-    this.latest = snapshot;
+    // Bans end by the master's clock; the edge compares them with this node's.
+    this.latest = inNodeTime(snapshot, this.options.client.clockOffsetSeconds ?? 0);
     await this.applyLatest();
     void this.reportStatus(signal);
     await this.runJobs(snapshot, signal);

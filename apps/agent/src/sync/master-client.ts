@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { clockOffsetSeconds } from './clock.ts';
 
 /** The master answered with an error envelope (or an HTTP error without one). */
 export class MasterError extends Error {
@@ -54,6 +55,8 @@ function validatorFor(schema: TSchema): Validator {
  */
 export class MasterClient {
   private base: string;
+  /** How far this node's clock is ahead of the master's, in seconds (clock.ts); null until an answer says. */
+  clockOffsetSeconds: number | null = null;
 
   constructor(baseUrl: string) {
     this.base = baseUrl.replace(/\/+$/, '');
@@ -71,6 +74,7 @@ export class MasterClient {
   async call<T>(request: MasterRequest, schema: TSchema | null): Promise<T> {
     const timeout = AbortSignal.timeout(request.timeoutMs ?? 15_000);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    const sentAt = Date.now();
     const response = await fetch(`${this.baseUrl}${request.path}`, {
       method: request.method,
       headers: {
@@ -82,6 +86,12 @@ export class MasterClient {
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal,
     });
+    const receivedAt = Date.now();
+    // A long-poll is answered when it ends, not when it was asked: only a quick answer times the clock.
+    if (receivedAt - sentAt < 5_000) {
+      const offset = clockOffsetSeconds(response.headers.get('date'), receivedAt, receivedAt - sentAt);
+      if (offset !== null) this.clockOffsetSeconds = offset;
+    }
     const text = await response.text();
     let envelope: { code?: unknown; msg?: unknown; data?: unknown };
     try {

@@ -422,6 +422,15 @@ describe('the fleet under faults', () => {
         '/v1/messages?type=node_failover&page=1&limit=100',
       );
       expect(again.list.filter((message) => message.title === told[0]?.title)).toHaveLength(1);
+
+      // A ban of 5 minutes, ended by the master's clock, holds on a node 10 minutes ahead (the agent
+      // moves its end to the node's clock), and lifting it opens the site again.
+      const sites = await fleet.call<{ list: { id: number }[] }>('GET', `/v1/sites?domain=${SITE}`);
+      const siteId = sites.list[0]?.id ?? 0;
+      await fleet.call('POST', '/v1/monitor/site/blackip', { site_id: siteId, cidr: '127.0.0.1/32', seconds: 300 });
+      await eventually(async () => expect(await fleet.status(a, SITE, '/banned')).toBe(403), WITHIN, 100);
+      await fleet.call('DELETE', '/v1/monitor/site/blackip', { site_id: siteId, ip: '127.0.0.1/32' });
+      await eventually(async () => expect(await fleet.status(a, SITE, '/unbanned')).toBe(200), WITHIN, 100);
     } finally {
       await logs.close();
       // The node's clock set right again: the offset goes back under the threshold.
