@@ -113,7 +113,9 @@ export const PurchaseModal = ({
       footer={(_, { OkBtn, CancelBtn }) => (
         <>
           <CancelBtn />
+          {/* Below the button: above it, the tooltip would cover the notice's Recharge link. */}
           <Tooltip
+            placement="bottom"
             title={
               readiness.kind === 'short'
                 ? t('userPackages.purchase.short', { missing: formatCents(readiness.missing) })
