@@ -90,13 +90,24 @@ describe('the customer’s loop: register, recharge, buy, add a site, served, su
     }
   });
 
+  /** Both journeys' customers: the admin's pages of one journey list the other's too. */
+  const USERNAMES = {
+    'en-US': `buyeren${randomBytes(2).toString('hex')}`,
+    'zh-CN': `buyerzh${randomBytes(2).toString('hex')}`,
+  } as const;
+  const CUSTOMER_DATA = Object.values(USERNAMES).flatMap((name) => [
+    name,
+    `${name}@example.com`,
+    `${name}.journey.test`,
+  ]);
+
   describe.each(['en-US', 'zh-CN'] as const)('in %s', (language: Language) => {
     const text = journeyTexts(language);
-    const username = `buyer${language === 'zh-CN' ? 'zh' : 'en'}${randomBytes(2).toString('hex')}`;
+    const username = USERNAMES[language];
     const email = `${username}@example.com`;
     const password = `${username}-Pass-1`;
     const domain = `${username}.journey.test`;
-    const data = [username, email, domain, PACKAGE, 'Web', 'main', 'Administrator'];
+    const data = [...CUSTOMER_DATA, PACKAGE, 'Web', 'main', 'Administrator'];
     let page: Page;
     let token = '';
     const untranslated: string[] = [];
