@@ -1,5 +1,5 @@
-import { createHash, createHmac } from 'node:crypto';
 import { type FakeHttp, type SeenRequest, startFakeHttp } from './fake-http.ts';
+import { tc3SignatureProblem } from './fake-tc3.ts';
 
 export interface DnspodRecord {
   RecordId: number;
@@ -19,39 +19,6 @@ export interface FakeDnspod extends FakeHttp {
   records: DnspodRecord[];
 }
 
-/**
- * Checks a TC3-HMAC-SHA256 signature the way Tencent Cloud's documentation spells it out, step by
- * step (written apart from the master's signer on purpose).
- */
-function signatureValid(request: SeenRequest, secrets: Record<string, string>): string | null {
-  const authorization = String(request.headers.authorization ?? '');
-  const parts =
-    /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d{2}-\d{2})\/dnspod\/tc3_request, SignedHeaders=([a-z;-]+), Signature=([0-9a-f]{64})$/.exec(
-      authorization,
-    );
-  if (!parts) return 'AuthFailure.InvalidAuthorization';
-  const [, secretId = '', date = '', signedHeaders = '', signature] = parts;
-  const secretKey = secrets[secretId];
-  if (!secretKey) return 'AuthFailure.SecretIdNotFound';
-  const timestamp = Number(request.headers['x-tc-timestamp']);
-  if (!(Math.abs(Date.now() / 1000 - timestamp) < 300)) return 'AuthFailure.SignatureExpire';
-  if (new Date(timestamp * 1000).toISOString().slice(0, 10) !== date) return 'AuthFailure.InvalidAuthorization';
-  const canonicalHeaders = signedHeaders
-    .split(';')
-    .map((name) => `${name}:${String(request.headers[name] ?? '').toLowerCase()}\n`)
-    .join('');
-  const hashedPayload = createHash('sha256').update(request.body).digest('hex');
-  const canonicalRequest = `POST\n/\n\n${canonicalHeaders}\n${signedHeaders}\n${hashedPayload}`;
-  const credentialScope = `${date}/dnspod/tc3_request`;
-  const hashedCanonicalRequest = createHash('sha256').update(canonicalRequest).digest('hex');
-  const stringToSign = `TC3-HMAC-SHA256\n${timestamp}\n${credentialScope}\n${hashedCanonicalRequest}`;
-  const secretDate = createHmac('sha256', `TC3${secretKey}`).update(date).digest();
-  const secretService = createHmac('sha256', secretDate).update('dnspod').digest();
-  const secretSigning = createHmac('sha256', secretService).update('tc3_request').digest();
-  const expected = createHmac('sha256', secretSigning).update(stringToSign).digest('hex');
-  return expected === signature ? null : 'AuthFailure.SignatureFailure';
-}
-
 /** DNSPod's Tencent Cloud API 3.0 (version 2021-03-23) for the actions Rampart calls, signatures checked. */
 export async function startFakeDnspod(secrets: Record<string, string>, domains: string[]): Promise<FakeDnspod> {
   const records: DnspodRecord[] = [];
@@ -64,7 +31,7 @@ export async function startFakeDnspod(secrets: Record<string, string>, domains: 
       return error('InvalidParameter.ContentType', 'wrong content type');
     }
     if (request.headers['x-tc-version'] !== '2021-03-23') return error('InvalidParameter.Version', 'wrong version');
-    const authFailure = signatureValid(request, secrets);
+    const authFailure = tc3SignatureProblem('dnspod', request, secrets);
     if (authFailure) return error(authFailure, 'the signature does not match');
     const params = JSON.parse(request.body) as Record<string, string | number>;
     const action = request.headers['x-tc-action'];

@@ -1,5 +1,6 @@
-import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { type FakeHttp, type SeenRequest, startFakeHttp } from './fake-http.ts';
+import { tc3SignatureProblem } from './fake-tc3.ts';
 
 export interface TencentText {
   phone: string;
@@ -12,40 +13,6 @@ export interface TencentText {
 
 export interface FakeTencentSms extends FakeHttp {
   texts: TencentText[];
-}
-
-/**
- * Checks a TC3-HMAC-SHA256 signature for the SMS service the way Tencent Cloud's documentation spells
- * it out, step by step (written apart from the master's signer on purpose): the error code or null.
- */
-function signatureProblem(request: SeenRequest, secrets: Record<string, string>): string | null {
-  const authorization = String(request.headers.authorization ?? '');
-  const parts =
-    /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d{2}-\d{2})\/sms\/tc3_request, SignedHeaders=([a-z;-]+), Signature=([0-9a-f]{64})$/.exec(
-      authorization,
-    );
-  if (!parts) return 'AuthFailure.InvalidAuthorization';
-  const [, secretId = '', date = '', signedHeaders = '', signature] = parts;
-  const secretKey = secrets[secretId];
-  if (!secretKey) return 'AuthFailure.SecretIdNotFound';
-  const timestamp = Number(request.headers['x-tc-timestamp']);
-  if (!(Math.abs(Date.now() / 1000 - timestamp) < 300)) return 'AuthFailure.SignatureExpire';
-  if (new Date(timestamp * 1000).toISOString().slice(0, 10) !== date) return 'AuthFailure.InvalidAuthorization';
-  if (!signedHeaders.split(';').includes('host')) return 'AuthFailure.InvalidAuthorization';
-  const canonicalHeaders = signedHeaders
-    .split(';')
-    .map((name) => `${name}:${String(request.headers[name] ?? '').toLowerCase()}\n`)
-    .join('');
-  const hashedPayload = createHash('sha256').update(request.body).digest('hex');
-  const canonicalRequest = `POST\n/\n\n${canonicalHeaders}\n${signedHeaders}\n${hashedPayload}`;
-  const credentialScope = `${date}/sms/tc3_request`;
-  const hashedCanonicalRequest = createHash('sha256').update(canonicalRequest).digest('hex');
-  const stringToSign = `TC3-HMAC-SHA256\n${timestamp}\n${credentialScope}\n${hashedCanonicalRequest}`;
-  const secretDate = createHmac('sha256', `TC3${secretKey}`).update(date).digest();
-  const secretService = createHmac('sha256', secretDate).update('sms').digest();
-  const secretSigning = createHmac('sha256', secretService).update('tc3_request').digest();
-  const expected = createHmac('sha256', secretSigning).update(stringToSign).digest('hex');
-  return expected === signature ? null : 'AuthFailure.SignatureFailure';
 }
 
 const MESSAGES: Record<string, string> = {
@@ -74,7 +41,7 @@ export async function startFakeTencentSms(
     if (request.headers['x-tc-action'] !== 'SendSms') return error('InvalidAction', 'the action is not SendSms');
     if (request.headers['x-tc-version'] !== '2021-01-11') return error('InvalidParameter.Version', 'wrong version');
     if (!request.headers['x-tc-region']) return error('MissingParameter', 'the region is missing');
-    const problem = signatureProblem(request, secrets);
+    const problem = tc3SignatureProblem('sms', request, secrets);
     if (problem) return error(problem);
     const body = JSON.parse(request.body) as Record<string, unknown>;
     if (body.SmsSdkAppId !== approved.appId)

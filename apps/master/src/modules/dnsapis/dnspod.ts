@@ -1,44 +1,16 @@
-import { createHash, createHmac } from 'node:crypto';
 import { DEFAULT_DNS_TTL, type DnspodCredentials, type DnsTtlSettings } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
+import { TC3_CONTENT_TYPE, tc3Authorization } from '../../tencent-tc3.ts';
 import { addressType, bare, type DnsProvider, providerFetch, ttlOf } from './dns-provider.ts';
 
 const SERVICE = 'dnspod';
 const VERSION = '2021-03-23';
-const CONTENT_TYPE = 'application/json; charset=utf-8';
 const DEFAULT_LINE = '默认';
 /**
  * The smallest TTL of DNSPod's free plan (its API takes 1 to 604800, each plan with its own minimum;
  * paid plans go lower, but no answer we read names the plan's minimum, so the free plan's applies).
  */
 const MIN_TTL = 600;
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const hmac = (key: string | Buffer, text: string) => createHmac('sha256', key).update(text).digest();
-
-/** Tencent Cloud's TC3-HMAC-SHA256 signature of one POST: the Authorization header's value. */
-export function tc3Authorization(
-  credentials: DnspodCredentials,
-  host: string,
-  payload: string,
-  timestamp: number,
-): string {
-  const date = new Date(timestamp * 1000).toISOString().slice(0, 10);
-  const signedHeaders = 'content-type;host';
-  const canonicalRequest = [
-    'POST',
-    '/',
-    '',
-    `content-type:${CONTENT_TYPE}\nhost:${host}\n`,
-    signedHeaders,
-    sha256(payload),
-  ].join('\n');
-  const scope = `${date}/${SERVICE}/tc3_request`;
-  const stringToSign = ['TC3-HMAC-SHA256', String(timestamp), scope, sha256(canonicalRequest)].join('\n');
-  const signing = hmac(hmac(hmac(`TC3${credentials.secret_key}`, date), SERVICE), 'tc3_request');
-  const signature = createHmac('sha256', signing).update(stringToSign).digest('hex');
-  return `TC3-HMAC-SHA256 Credential=${credentials.secret_id}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
-}
 
 interface TencentAnswer {
   Response: { Error?: { Code: string; Message: string }; RequestId?: string } & Record<string, unknown>;
@@ -75,8 +47,14 @@ export function dnspod(
         method: 'POST',
         body: payload,
         headers: {
-          authorization: tc3Authorization(credentials, url.host, payload, timestamp),
-          'content-type': CONTENT_TYPE,
+          authorization: tc3Authorization(
+            SERVICE,
+            { id: credentials.secret_id, secret: credentials.secret_key },
+            url.host,
+            payload,
+            timestamp,
+          ),
+          'content-type': TC3_CONTENT_TYPE,
           'x-tc-action': action,
           'x-tc-timestamp': String(timestamp),
           'x-tc-version': VERSION,

@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { TC3_CONTENT_TYPE, tc3Authorization } from '../../tencent-tc3.ts';
 import { callSmsApi, type SmsAccount } from './sms-api.ts';
 
 export const TENCENT_SMS_ENDPOINT = 'https://sms.tencentcloudapi.com/';
@@ -6,34 +6,6 @@ const SERVICE = 'sms';
 const VERSION = '2021-01-11';
 /** SMS is one service for all of China; the API still wants a region. */
 const REGION = 'ap-guangzhou';
-const CONTENT_TYPE = 'application/json; charset=utf-8';
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const hmac = (key: string | Buffer, text: string) => createHmac('sha256', key).update(text).digest();
-
-/** TC3-HMAC-SHA256 of one JSON POST to `host`, scoped to the SMS service: the Authorization header. */
-export function smsTc3Authorization(
-  account: Pick<SmsAccount, 'accessKeyId' | 'secret'>,
-  host: string,
-  payload: string,
-  timestamp: number,
-): string {
-  const date = new Date(timestamp * 1000).toISOString().slice(0, 10);
-  const signedHeaders = 'content-type;host';
-  const canonicalRequest = [
-    'POST',
-    '/',
-    '',
-    `content-type:${CONTENT_TYPE}\nhost:${host}\n`,
-    signedHeaders,
-    sha256(payload),
-  ];
-  const scope = `${date}/${SERVICE}/tc3_request`;
-  const stringToSign = ['TC3-HMAC-SHA256', String(timestamp), scope, sha256(canonicalRequest.join('\n'))].join('\n');
-  const signing = hmac(hmac(hmac(`TC3${account.secret}`, date), SERVICE), 'tc3_request');
-  const signature = createHmac('sha256', signing).update(stringToSign).digest('hex');
-  return `TC3-HMAC-SHA256 Credential=${account.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
-}
 
 interface TencentAnswer {
   Response?: {
@@ -65,8 +37,14 @@ export async function sendTencentSms(account: SmsAccount, phone: string, code: s
     method: 'POST',
     body: payload,
     headers: {
-      authorization: smsTc3Authorization(account, url.host, payload, timestamp),
-      'content-type': CONTENT_TYPE,
+      authorization: tc3Authorization(
+        SERVICE,
+        { id: account.accessKeyId, secret: account.secret },
+        url.host,
+        payload,
+        timestamp,
+      ),
+      'content-type': TC3_CONTENT_TYPE,
       'x-tc-action': 'SendSms',
       'x-tc-region': REGION,
       'x-tc-timestamp': String(timestamp),
