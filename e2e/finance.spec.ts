@@ -5,8 +5,7 @@ import { startFakeWxpay } from '../apps/master/src/test/fake-wxpay.ts';
 import { adminToken, callApi, type RegisteredUser, registerUser } from './support/api.ts';
 import { confirmPopup, openDialog } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
-
-const WXPAY_SETTINGS = '/v1/configs/global-0-payment-wxpay';
+import { saveWxpaySettings, WXPAY_SETTINGS } from './support/wxpay.ts';
 
 describe('finance: balance adjustments, orders, CSV export, the user’s orders and an online recharge', () => {
   const suite = useSuite();
@@ -122,25 +121,6 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
     expect(lines[2]).toContain(`,fiona,Recharge,Administrator,Paid,12.34,12.34,"'=HYPERLINK(""x"")",`);
   });
 
-  /** Saves WeChat Pay with the fake provider's merchant, so it is the one channel set up. */
-  const setUpWxpay = async (wxpay: Awaited<ReturnType<typeof startFakeWxpay>>) =>
-    callApi(suite.master().baseUrl, 'PUT', WXPAY_SETTINGS, {
-      token: await admin(),
-      body: {
-        enabled: true,
-        mchid: wxpay.merchant.mchid,
-        appid: wxpay.merchant.appid,
-        merchant_serial_no: wxpay.merchant.serialNo,
-        merchant_private_key: wxpay.merchant.privateKeyPem,
-        api_v3_key: wxpay.merchant.apiV3Key,
-        platform_cert: wxpay.platform.certPem,
-        platform_public_key: '',
-        platform_public_key_id: '',
-        notify_base_url: 'https://panel.example.com',
-        api_url: wxpay.url,
-      },
-    });
-
   it('shows the user their orders in their words, and no recharge form while no channel is set up', async () => {
     const user = await fiona();
     const page = await suite.openPage({ token: user.token });
@@ -176,7 +156,7 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
     const { baseUrl } = suite.master();
     const wxpay = await startFakeWxpay();
     try {
-      await setUpWxpay(wxpay);
+      await saveWxpaySettings(suite.master(), await admin(), wxpay);
       const user = await registerUser(baseUrl, await admin(), 'gwen');
       const page = await suite.openPage({ token: user.token });
       await page.goto(suite.url('/account/user'));
@@ -243,25 +223,9 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
   it('refunds part of a paid WeChat Pay recharge from /finance/recharge after a confirmation', async () => {
     const { baseUrl } = suite.master();
     const token = await admin();
-    const settings = '/v1/configs/global-0-payment-wxpay';
     const wxpay = await startFakeWxpay();
     try {
-      await callApi(baseUrl, 'PUT', settings, {
-        token,
-        body: {
-          enabled: true,
-          mchid: wxpay.merchant.mchid,
-          appid: wxpay.merchant.appid,
-          merchant_serial_no: wxpay.merchant.serialNo,
-          merchant_private_key: wxpay.merchant.privateKeyPem,
-          api_v3_key: wxpay.merchant.apiV3Key,
-          platform_cert: wxpay.platform.certPem,
-          platform_public_key: '',
-          platform_public_key_id: '',
-          notify_base_url: 'https://panel.example.com',
-          api_url: wxpay.url,
-        },
-      });
+      await saveWxpaySettings(suite.master(), token, wxpay);
       const user = await registerUser(baseUrl, token, 'rory');
       const order = await callApi<{ id: number; out_trade_no: string }>(baseUrl, 'POST', '/v1/orders', {
         token: user.token,
@@ -299,7 +263,7 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
       const balance = await callApi<{ balance: number }>(baseUrl, 'GET', '/v1/user', { token: user.token });
       expect(balance.balance).toBe(1_250);
     } finally {
-      await callApi(baseUrl, 'DELETE', settings, { token });
+      await callApi(baseUrl, 'DELETE', WXPAY_SETTINGS, { token });
       await wxpay.close();
     }
   });

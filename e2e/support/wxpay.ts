@@ -4,9 +4,8 @@ import type { RunningMaster } from './master.ts';
 
 export const WXPAY_SETTINGS = '/v1/configs/global-0-payment-wxpay';
 
-/** The local WeChat Pay protocol server, and the master's WeChat Pay settings pointed at it. */
-export async function configureWxpay(master: RunningMaster, adminToken: string): Promise<FakeWxpay> {
-  const wxpay = await startFakeWxpay();
+/** Saves the master's WeChat Pay settings with `wxpay`'s merchant, so it is a channel that works. */
+export async function saveWxpaySettings(master: RunningMaster, adminToken: string, wxpay: FakeWxpay): Promise<void> {
   await callApi(master.baseUrl, 'PUT', WXPAY_SETTINGS, {
     token: adminToken,
     body: {
@@ -24,6 +23,12 @@ export async function configureWxpay(master: RunningMaster, adminToken: string):
       api_url: wxpay.url,
     },
   });
+}
+
+/** The local WeChat Pay protocol server, and the master's WeChat Pay settings pointed at it. */
+export async function configureWxpay(master: RunningMaster, adminToken: string): Promise<FakeWxpay> {
+  const wxpay = await startFakeWxpay();
+  await saveWxpaySettings(master, adminToken, wxpay);
   return wxpay;
 }
 
