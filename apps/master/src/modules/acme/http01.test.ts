@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:net';
 import { type Cert, type EdgeSnapshot, NODE_TOKEN_HEADER } from '@rampart/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settledCert, useAcmeTestServers } from '../../test/acme.ts';
@@ -20,14 +21,35 @@ describe('ACME HTTP-01 through the edges', () => {
   let pdns: PowerDns;
   let pebble: Pebble;
   let edgePort: number;
+  // The edge's port stays bound between the tests that serve on it: another process of the run
+  // taking it in between made the stand-in fail with EADDRINUSE.
+  let holder: Server | undefined;
+  const holdEdgePort = () =>
+    new Promise<void>((done, fail) => {
+      const server = createServer();
+      server.once('error', fail);
+      server.listen(edgePort, '127.0.0.1', () => {
+        holder = server;
+        done();
+      });
+    });
+  const releaseEdgePort = () =>
+    new Promise<void>((done) => {
+      const server = holder;
+      holder = undefined;
+      if (server) server.close(() => done());
+      else done();
+    });
   beforeAll(async () => {
     pdns = await startPowerDns();
     await pdns.createZone('web.test');
     await pdns.createZone('cdn.rampart.test');
     edgePort = await freePort();
+    await holdEdgePort();
     pebble = await startPebble({ dnsServer: pdns.dnsAddress, httpPort: edgePort });
   });
   afterAll(async () => {
+    await releaseEdgePort();
     await pebble?.close();
     await pdns?.close();
   });
@@ -135,6 +157,7 @@ describe('ACME HTTP-01 through the edges', () => {
 
     it('issues once the edge serves the challenge from its snapshot', async () => {
       await saveSetting(test.database.db, 'acme_edge_wait_seconds', 10);
+      await releaseEdgePort();
       const edge = await startEdgeStandIn(test.app, NODE_CREDENTIAL, edgePort);
       try {
         const cert = await settledCert(test, alice, await request(host('pointed')));
@@ -143,6 +166,7 @@ describe('ACME HTTP-01 through the edges', () => {
         expect((await snapshot()).acme_challenges).toEqual([]);
       } finally {
         await edge.close();
+        await holdEdgePort();
       }
     });
   });
