@@ -4,11 +4,12 @@
 // For reference, the same plain nginx serving it from its own proxy cache. One worker everywhere,
 // wrk -t1 -c32; the four alternate for the given rounds and the medians are compared.
 // Usage: node bench/edge-cache.ts   (BENCH_SECONDS, BENCH_ROUNDS; also a part of bench/edge.ts)
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
+import { cpuSeconds, workersOf } from './nginx-cpu.ts';
 import { startPlainNginx } from './nginx-process.ts';
 import { blocklistAcl, protection, realisticRules } from './protection-rules.ts';
 import { freePort, median, tempDir, wrk, wrkRounds } from './support.ts';
@@ -130,8 +131,8 @@ export async function cacheHitFigures(seconds: number, rounds: number): Promise<
     // The machine may be shared: each round runs the four back to back and is compared within itself,
     // and the nginx worker's CPU time per request is reported beside the rates.
     const workers = Object.fromEntries(
-      CACHE_TARGETS.map((name) => [name, workerOf(targets[name].nginx.pidFile)]),
-    ) as Record<CacheTarget, number>;
+      CACHE_TARGETS.map((name) => [name, workersOf(targets[name].nginx.pidFile)]),
+    ) as Record<CacheTarget, number[]>;
     const runs = Object.fromEntries(
       CACHE_TARGETS.map((name) => [name, { rate: [] as number[], cpu: [] as number[] }]),
     ) as Record<CacheTarget, { rate: number[]; cpu: number[] }>;
@@ -158,22 +159,6 @@ export async function cacheHitFigures(seconds: number, rounds: number): Promise<
   } finally {
     await servers.close();
   }
-}
-
-/** The pid of the one worker of an nginx, from its pid file. */
-function workerOf(pidFile: string): number {
-  const master = readFileSync(pidFile, 'utf8').trim();
-  const children = readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(/\s+/);
-  const worker = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker process'));
-  if (!worker) throw new Error(`no worker under nginx ${master}`);
-  return Number(worker);
-}
-
-/** User and system CPU seconds of a process so far. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 if (import.meta.main) {

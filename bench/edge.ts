@@ -1,6 +1,7 @@
 // Edge figures, each against a baseline measured in the same run:
-//  1. requests/s through the Rampart edge (one site, cache off, no protection) vs a hand-written
-//     plain nginx proxy to the same origin, same worker count (1), same upstream keepalive;
+//  1. requests/s and CPU a request through the Rampart edge (one site, cache off, no protection) vs
+//     a hand-written plain nginx proxy to the same origin, same worker count (1), same upstream
+//     keepalive, the workers pinned (bench/edge-proxy.ts);
 //  2. cache HITs through the edge, for a site without protection and one with ACL and CC rules, vs
 //     plain nginx serving the same file from disk (bench/edge-cache.ts);
 //  3. render + reload (nginx parses the tree; a separate nginx -t only before a start) + proof, and nginx memory, at 1k and 10k sites;
@@ -13,15 +14,14 @@ import { createEdge } from '../apps/agent/test/support/edge.ts';
 import { freePort } from '../apps/agent/test/support/ports.ts';
 import { cacheHitFigures } from './edge-cache.ts';
 import { edgeLoop } from './edge-loop.ts';
+import { proxyFigureLine, proxyFigures } from './edge-proxy.ts';
 import { nginxMemoryMb, startPlainNginx } from './nginx-process.ts';
-import { median, wrk } from './support.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const report: string[] = [
   `date: ${new Date().toISOString()}  node ${process.version}  wrk -t1 -c32, ${SECONDS} s a run, ${ROUNDS} alternating rounds, medians`,
 ];
-const ratio = (a: number, b: number) => (a / b).toFixed(3);
 
 // The origin: a plain nginx answering a short body.
 const originPorts = { a: await freePort(), b: await freePort() };
@@ -32,17 +32,7 @@ const origin = startPlainNginx(
     server { listen 127.0.0.1:${originPorts.b}; location / { return 200 "origin-b\\n"; } }`,
 );
 
-// The baseline proxy, written by hand as an operator would.
-const plainPorts = { proxy: await freePort() };
-const plain = startPlainNginx(
-  'plain',
-  `    access_log logs/access.log combined buffer=64k flush=1s;
-    upstream origin { server 127.0.0.1:${originPorts.a}; keepalive 64; }
-    server {
-      listen 127.0.0.1:${plainPorts.proxy};
-      location / { proxy_pass http://origin; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $host; }
-    }`,
-);
+report.push(proxyFigureLine(await proxyFigures(SECONDS, ROUNDS)));
 
 const edge = await createEdge({ proveTimeoutMs: 120_000 });
 try {
@@ -60,25 +50,6 @@ try {
     }),
   );
   if (!outcome.applied) throw new Error(`edge did not apply: ${outcome.error}`);
-  const edgeUrl = (path: string) => `http://127.0.0.1:${edge.ports.http}${path}`;
-  const hostHeader = (host: string) => `wrk.headers["Host"] = "${host}"`;
-  const proxyRuns = { edge: [] as number[], plain: [] as number[], edgeP99: [] as number[], plainP99: [] as number[] };
-  for (let round = 0; round < ROUNDS; round++) {
-    const e = wrk(edgeUrl('/'), { seconds: SECONDS, connections: 32, lua: hostHeader('bench.test') });
-    const p = wrk(`http://127.0.0.1:${plainPorts.proxy}/`, {
-      seconds: SECONDS,
-      connections: 32,
-      lua: hostHeader('bench.test'),
-    });
-    proxyRuns.edge.push(e.requestsPerSecond);
-    proxyRuns.plain.push(p.requestsPerSecond);
-    proxyRuns.edgeP99.push(e.p99Ms);
-    proxyRuns.plainP99.push(p.p99Ms);
-  }
-  report.push(
-    `proxy, cache off: edge ${median(proxyRuns.edge).toFixed(0)} req/s (p99 ${median(proxyRuns.edgeP99).toFixed(2)} ms), plain nginx ${median(proxyRuns.plain).toFixed(0)} req/s (p99 ${median(proxyRuns.plainP99).toFixed(2)} ms), ratio ${ratio(median(proxyRuns.edge), median(proxyRuns.plain))}`,
-  );
-
   // Render + test + reload + proof at 1k and 10k sites.
   let version = 1;
   for (const count of [1000, 10000]) {
@@ -104,6 +75,5 @@ try {
 
 report.push(...(await cacheHitFigures(SECONDS, ROUNDS)));
 report.push(...(await edgeLoop(originPorts)));
-plain.stop();
 origin.stop();
 console.log(report.join('\n'));

@@ -13,12 +13,12 @@
 //     nginx workers' CPU time a request (edge and stock, origin excluded) and the ratio of those,
 //     which a busy machine disturbs far less than the rates.
 // Usage: node bench/waf.ts   (needs wrk, Debian's nginx with the Rampart modules, ModSecurity and the CRS)
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { DEFAULT_SITE_PROTECTION, type SiteProtection } from '@rampart/contracts';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from '../apps/agent/test/support/edge.ts';
 import { freePort } from '../apps/agent/test/support/ports.ts';
+import { cpuSeconds, workersOf } from './nginx-cpu.ts';
 import { startBenchOrigin, startPlainNginx, stockModSecurityConf } from './nginx-process.ts';
 import { alternate, median, tempDir, type WrkTarget, wrk, wrkRounds } from './support.ts';
 
@@ -103,25 +103,6 @@ const mixLua = (host: string, paths: readonly string[]) =>
     '  return wrk.format(nil, paths[i])',
     'end',
   ].join('\n');
-
-/** The worker processes of an nginx, from its pid file (or the prefix directory holding nginx.pid). */
-function workersOf(pidFile: string): number[] {
-  const master = readFileSync(pidFile.endsWith('.pid') ? pidFile : join(pidFile, 'nginx.pid'), 'utf8').trim();
-  return readFileSync(`/proc/${master}/task/${master}/children`, 'utf8')
-    .trim()
-    .split(/\s+/)
-    .filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker process'))
-    .map(Number);
-}
-
-/** User and system CPU seconds of processes so far. */
-function cpuSeconds(pids: number[]): number {
-  return pids.reduce((sum, pid) => {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return sum + (Number(fields[11]) + Number(fields[12])) / 100;
-  }, 0);
-}
 
 /** Alternating rounds of the edge and stock, with each one's nginx worker CPU time a request. */
 function compareWithCpu(edgeTarget: WrkTarget, stockTarget: WrkTarget, workers: { edge: number[]; stock: number[] }) {
