@@ -66,6 +66,8 @@ import { dashboard } from './plugins/dashboard.ts';
 import { envelope } from './plugins/envelope.ts';
 import { finiteNumbers } from './plugins/finite-numbers.ts';
 import { openapi } from './plugins/openapi.ts';
+import { requestLogger } from './plugins/request-logger.ts';
+import { addRouteHook, methodsOf } from './plugins/route-hooks.ts';
 import { routePolicy } from './plugins/route-policy.ts';
 import { schemaCompilers } from './plugins/schema-compilers.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
@@ -91,6 +93,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     requestIdHeader: false,
+    childLoggerFactory: requestLogger,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -192,7 +195,13 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
   await app.register(securityHeaders);
   await app.register(audit, { db: database.db });
   await metricsRoutes(app, context);
-  app.addHook('onResponse', passwordChangeNotices(database.db, notifier));
+  // Only a PUT or POST changes a password: other routes skip the hook.
+  addRouteHook(
+    app,
+    'onResponse',
+    (route) => methodsOf(route).some((method) => method === 'PUT' || method === 'POST'),
+    passwordChangeNotices(database.db, notifier),
+  );
 
   await app.register(async (open: App) => {
     await publicAuthRoutes(open, context);

@@ -28,14 +28,17 @@ declare module 'fastify' {
 
 export const TOKEN_HEADER = 'access-token';
 
-/** Resolves the Access-Token header to a live session of an enabled user, or null. */
-async function resolveAuth(db: Kysely<Database>, request: FastifyRequest): Promise<Authenticated | null> {
-  const token = request.headers[TOKEN_HEADER];
-  if (typeof token !== 'string' || token.length < 16 || token.length > 256) return null;
-  const tokenHash = hashToken(token);
-  const now = Date.now();
-  const cached = sessionCache.get(tokenHash, now);
-  if (cached) return cached;
+/** Sets the caller on the request, or refuses it; an API key also has its own limits checked. */
+function admit(request: FastifyRequest, auth: Authenticated | null): undefined {
+  request.auth = auth;
+  if (!auth) throw new AppError('login_required', 'please sign in');
+  const { apiKey } = auth;
+  if (apiKey) checkKeyUse(apiKey, { ip: request.ip, method: request.method, route: request.routeOptions.url ?? '' });
+  return undefined;
+}
+
+/** The live session (or API key) of a token hash with its enabled user, from the database. */
+async function lookUp(db: Kysely<Database>, request: FastifyRequest, token: string, tokenHash: string, now: number) {
   const generation = sessionCache.generation();
   if (isKeyToken(token)) return resolveKeyToken(db, tokenHash, generation, { ip: request.ip, now });
   const row = await findLiveSession(db, tokenHash, now);
@@ -51,20 +54,33 @@ async function resolveAuth(db: Kysely<Database>, request: FastifyRequest): Promi
   return session;
 }
 
+/**
+ * Resolves the Access-Token header to a live session of an enabled user (or an API key) and sets
+ * `request.auth`, or throws `login_required`. A cached caller is admitted without a promise (most
+ * calls): only a cache miss returns one, settled once the database answered.
+ */
+function authenticate(db: Kysely<Database>, request: FastifyRequest): Promise<void> | undefined {
+  const token = request.headers[TOKEN_HEADER];
+  if (typeof token !== 'string' || token.length < 16 || token.length > 256) return admit(request, null);
+  const tokenHash = hashToken(token);
+  const now = Date.now();
+  const cached = sessionCache.get(tokenHash, now);
+  if (cached) return admit(request, cached);
+  return lookUp(db, request, token, tokenHash, now).then((found) => admit(request, found));
+}
+
 async function authPlugin(app: FastifyInstance, options: { db: Kysely<Database> }) {
   app.decorateRequest('auth', null);
-  app.decorate('authenticate', async (request: FastifyRequest) => {
-    request.auth = await resolveAuth(options.db, request);
-    if (!request.auth) throw new AppError('login_required', 'please sign in');
-    const { apiKey } = request.auth;
-    if (apiKey) checkKeyUse(apiKey, { ip: request.ip, method: request.method, route: request.routeOptions.url ?? '' });
-  });
+  app.decorate('authenticate', (request: FastifyRequest) => authenticate(options.db, request));
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** onRequest hook for folders of routes that need a signed-in user. */
-    authenticate(request: FastifyRequest): Promise<void>;
+    /**
+     * Sets `request.auth` from the Access-Token header or throws `login_required`: at once when the
+     * caller is cached, else through the promise it returns (see route-policy.ts, its one user).
+     */
+    authenticate(request: FastifyRequest): Promise<void> | undefined;
   }
 }
 

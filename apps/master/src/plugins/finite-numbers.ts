@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { invalidParam } from '../errors.ts';
+import { addRouteHook, methodsOf } from './route-hooks.ts';
 
 /** The path of the first number in `value` that is not finite, or undefined. */
 export function nonFiniteAt(value: unknown, path: string): string | undefined {
@@ -13,22 +14,37 @@ export function nonFiniteAt(value: unknown, path: string): string | undefined {
   return undefined;
 }
 
+const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Where a number can come from: a query or path schema (Ajv coerces text to numbers) or a body
+ * (JSON.parse reads 1e309 as Infinity, schema or not). A bodiless route without either schema only
+ * ever holds text, so it is not checked.
+ */
+const mayHoldNumbers = (route: RouteOptions) =>
+  route.schema?.querystring !== undefined ||
+  route.schema?.params !== undefined ||
+  methodsOf(route).some((method) => !BODILESS.has(method));
+
+function refuseNonFinite(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
+  for (const [context, value] of [
+    ['querystring', request.query],
+    ['params', request.params],
+    ['body', request.body],
+  ] as const) {
+    const field = nonFiniteAt(value, context);
+    if (field) return done(invalidParam(field, 'must be a finite number'));
+  }
+  done();
+}
+
 /**
  * Ajv coerces a query or path text such as `1e309` to Infinity and then skips the range keywords,
  * which only look at finite numbers: the value would reach the database. After validation a number
  * can only sit where the schema asked for one, so any that is not finite is refused here.
  */
 async function finiteNumbersPlugin(app: FastifyInstance) {
-  app.addHook('preHandler', async (request: FastifyRequest) => {
-    for (const [context, value] of [
-      ['querystring', request.query],
-      ['params', request.params],
-      ['body', request.body],
-    ] as const) {
-      const field = nonFiniteAt(value, context);
-      if (field) throw invalidParam(field, 'must be a finite number');
-    }
-  });
+  addRouteHook(app, 'preHandler', mayHoldNumbers, refuseNonFinite);
 }
 
 export const finiteNumbers = fp(finiteNumbersPlugin, { name: 'finite-numbers' });

@@ -36,9 +36,23 @@ const fakeAuth = fp(
   { name: 'auth' },
 );
 
-async function appWith(register: (app: ReturnType<typeof Fastify>) => void) {
+// The real authenticate answers a cached caller at once (no promise) and throws at once without a token.
+const syncAuth = fp(
+  async (app) => {
+    app.decorateRequest('auth', null);
+    app.decorate('authenticate', (request: FastifyRequest) => {
+      if (request.headers.user !== 'customer') throw Object.assign(new Error('please sign in'), { statusCode: 401 });
+      const user = { id: 7, type: 2, access: '[]' } as unknown as UserRow;
+      request.auth = { user, sessionId: 1, expiresAt: Date.now() + 60_000, impersonatorId: null };
+      return undefined;
+    });
+  },
+  { name: 'auth' },
+);
+
+async function appWith(register: (app: ReturnType<typeof Fastify>) => void, auth = fakeAuth) {
   const app = Fastify();
-  await app.register(fakeAuth);
+  await app.register(auth);
   await app.register(routePolicy);
   await app.register(envelope);
   register(app);
@@ -78,6 +92,18 @@ describe('route policies', () => {
     expect(await call('GET', '/orders', 'finance')).toEqual([200, { kind: 'admin', userId: 3 }]);
     expect((await call('POST', '/key', 'impersonating'))[0]).toBe(403);
     expect(await call('POST', '/key', 'customer')).toEqual([200, { kind: 'user', userId: 1 }]);
+    await app.close();
+  });
+
+  it('takes a caller authenticated at once, and a refusal thrown at once', async () => {
+    const app = await appWith((app) => {
+      app.get('/self', { config: { policy: policy.self } }, async (request: FastifyRequest) => scopeOf(request));
+      app.get('/nodes', { config: { policy: policy.admin('admin:node') } }, async () => 'nodes');
+    }, syncAuth);
+    const get = (url: string, user?: string) => app.inject({ method: 'GET', url, headers: user ? { user } : {} });
+    expect((await get('/self', 'customer')).json()).toEqual({ kind: 'user', userId: 7 });
+    expect((await get('/self')).statusCode).toBe(401);
+    expect((await get('/nodes', 'customer')).statusCode).toBe(403);
     await app.close();
   });
 });

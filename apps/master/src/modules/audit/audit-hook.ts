@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { addRouteHook, methodsOf } from '../../plugins/route-hooks.ts';
 import { actionName, maskSecrets, targetIds } from './audit-entry.ts';
 import { insertOpLog } from './op-logs.repository.ts';
 
@@ -25,7 +26,10 @@ function answeredId(payload: unknown): unknown {
  * goes out, so the entry exists once the caller has it. Agent calls (/agent/v1) and reads are not.
  */
 async function auditPlugin(app: FastifyInstance, options: { db: Kysely<Database> }) {
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  // Only write routes under /v1 carry the hook: reads pay nothing for it.
+  const isLoggedRoute = (route: RouteOptions) =>
+    route.url.startsWith('/v1/') && methodsOf(route).some((method) => WRITES.has(method));
+  addRouteHook(app, 'onSend', isLoggedRoute, async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const route = request.routeOptions.url;
     const auth = request.auth;
     if (!auth || !WRITES.has(request.method) || !route?.startsWith('/v1/') || reply.statusCode >= 400) return payload;

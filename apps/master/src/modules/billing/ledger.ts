@@ -3,6 +3,7 @@ import { MAX_BALANCE_CENTS, type OrderChannel, type OrderKind } from '@rampart/c
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
+import { sessionCache } from '../auth/session-cache.ts';
 
 /**
  * The balance ledger: every change to a user's balance is an order row written in the same
@@ -41,6 +42,8 @@ export async function debit(trx: Trx, userId: number, amount: number, entry: Ord
     .where('balance', '>=', amount)
     .returning('balance')
     .executeTakeFirst();
+  // GET /v1/user answers the cached user: it must not show the balance from before.
+  sessionCache.forgetUser(userId);
   if (!updated) {
     const user = await trx.selectFrom('users').select('balance').where('id', '=', userId).executeTakeFirst();
     if (!user) throw new AppError('not_found', `user ${userId} does not exist`);
@@ -73,6 +76,7 @@ export async function addToBalance(trx: Trx, userId: number, amount: number, fie
     .where('balance', '<=', MAX_BALANCE_CENTS - amount)
     .returning('balance')
     .executeTakeFirst();
+  sessionCache.forgetUser(userId);
   if (updated) return Number(updated.balance);
   const balance = await balanceOf(trx, userId);
   throw invalidParam(

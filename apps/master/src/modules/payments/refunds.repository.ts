@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { AppError, invalidParam } from '../../errors.ts';
+import { sessionCache } from '../auth/session-cache.ts';
 import { toMoney } from '../billing/ledger.ts';
 
 export interface RefundedOrder {
@@ -104,6 +105,9 @@ export async function holdRefund(
     if (isUniqueViolation(error))
       throw new AppError('conflict', 'refund_no: a refund with this number is under way; call again to see it');
     throw error;
+  } finally {
+    // After the commit: GET /v1/user answers the cached user, whose balance this changed.
+    sessionCache.forgetUser(order.user_id);
   }
 }
 
@@ -119,7 +123,7 @@ export async function completeRefund(db: Kysely<Database>, id: number, providerR
 
 /** The provider refused: the held refund is gone and the balance gets it back, in one transaction. */
 export async function releaseRefund(db: Kysely<Database>, id: number) {
-  await db.transaction().execute(async (trx) => {
+  const userId = await db.transaction().execute(async (trx) => {
     const released = await trx
       .deleteFrom('orders')
       .where('id', '=', id)
@@ -127,11 +131,14 @@ export async function releaseRefund(db: Kysely<Database>, id: number) {
       .where('kind', '=', 'refund')
       .returning(['user_id', 'amount'])
       .executeTakeFirst();
-    if (!released) return;
+    if (!released) return undefined;
     await trx
       .updateTable('users')
       .set((eb) => ({ balance: eb('balance', '+', -Number(released.amount)) }))
       .where('id', '=', released.user_id)
       .execute();
+    return released.user_id;
   });
+  // After the commit: GET /v1/user answers the cached user, whose balance this changed.
+  if (userId !== undefined) sessionCache.forgetUser(userId);
 }

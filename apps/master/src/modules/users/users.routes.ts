@@ -15,9 +15,8 @@ export async function currentUserRoutes(app: App, { db, messenger }: AppContext)
     { config: { policy: policy.self }, schema: { tags, response: { 200: Envelope(User) } } },
     async (request) => {
       const { user } = caller(request);
-      // The session cache may hold the user from before a purchase or a recharge: the balance is read now.
-      const fresh = await db.selectFrom('users').select('balance').where('id', '=', user.id).executeTakeFirst();
-      return ok(presentUser({ ...user, balance: fresh?.balance ?? user.balance }));
+      // The cached user is current: every balance change forgets the user's cached sessions (billing/ledger.ts).
+      return ok(presentUser(user));
     },
   );
 
