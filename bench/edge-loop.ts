@@ -8,9 +8,9 @@ import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import { acceptFirstPendingNode, adminToken, api, MasterProcess } from '../apps/agent/test/support/master-process.ts';
 import { freePort } from '../apps/agent/test/support/ports.ts';
 import { openDatabase } from '../apps/master/src/db/database.ts';
-import { migrateToLatest } from '../apps/master/src/db/migrate.ts';
+import { masterPid, measureShipping, rawSqliteInsertRate, shippingLine } from './log-shipping.ts';
 import { NGINX } from './nginx-process.ts';
-import { median, pause, ROOT, tempDir, until, wrk } from './support.ts';
+import { median, ROOT, tempDir, until } from './support.ts';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 100);
 const percentile = (values: number[], p: number) =>
@@ -96,23 +96,24 @@ export async function edgeLoop(originPorts: { a: number; b: number }): Promise<s
         ).n,
       );
     try {
-      await pause(2500);
-      await stopAgent();
-      const before = await stored();
-      const load = wrk(`http://127.0.0.1:${ports.http}/`, {
-        seconds: 3,
-        connections: 32,
-        lua: 'wrk.headers["Host"] = "loop.bench.test"',
+      const figures = await measureShipping({
+        httpPort: ports.http,
+        host: 'loop.bench.test',
+        stopAgent,
+        startAgent: () => {
+          agent = spawnAgent();
+          return agent.pid ?? 0;
+        },
+        stored,
+        loadSeconds: 3,
+        masterPid: masterPid(master.dataDir),
       });
-      await pause(1500); // nginx flushes its log buffer every second
-      const started = performance.now();
-      agent = spawnAgent();
-      await until(async () => ((await stored()) >= before + load.requests ? true : undefined), 120_000);
-      const shipped = load.requests / ((performance.now() - started) / 1000);
-      const raw = await rawInsertRate(load.requests);
-      lines.push(
-        `log shipping: ${load.requests} lines from the nginx log to stored rows at ${shipped.toFixed(0)} lines/s (agent start included); raw bulk insert ${raw.toFixed(0)} lines/s; ratio ${(shipped / raw).toFixed(2)}`,
-      );
+      const before = process.cpuUsage();
+      const raw = await rawSqliteInsertRate(figures.lines);
+      const used = process.cpuUsage(before);
+      const rawLarge = await rawSqliteInsertRate(figures.lines, 5000);
+      const rawCpu = { client: Math.round((used.user + used.system) / 1000), store: 0 };
+      lines.push(shippingLine('sqlite', { ...figures, raw, rawLarge, rawCpu }));
     } finally {
       await store.close();
     }
@@ -122,39 +123,4 @@ export async function edgeLoop(originPorts: { a: number; b: number }): Promise<s
     await master.stop();
   }
   return lines;
-}
-
-/** Rows/s for a plain bulk insert of `count` access-log rows into a fresh logs database. */
-async function rawInsertRate(count: number): Promise<number> {
-  const database = openDatabase({ dataDir: tempDir('rampart-bench-raw-') });
-  await migrateToLatest(database);
-  const row = {
-    node_id: 1,
-    site_id: 1,
-    time_ms: Date.now(),
-    client_ip: '127.0.0.1',
-    method: 'GET',
-    host: 'loop.bench.test',
-    uri: '/',
-    status: 200,
-    bytes_sent: 160,
-    bytes_received: 80,
-    request_time_ms: 0,
-    upstream_time_ms: 0,
-    cache_status: '',
-    user_agent: '',
-    referer: '',
-    block_reason: '',
-  };
-  const batch = Array.from({ length: 500 }, () => row);
-  const started = performance.now();
-  for (let done = 0; done < count; done += 1000) {
-    await database.logs.transaction().execute(async (trx) => {
-      await trx.insertInto('access_logs').values(batch).execute();
-      await trx.insertInto('access_logs').values(batch).execute();
-    });
-  }
-  const rate = (Math.ceil(count / 1000) * 1000) / ((performance.now() - started) / 1000);
-  await database.close();
-  return rate;
 }

@@ -2,6 +2,7 @@
 // bookkeeping, insert, rollups) against a raw bulk insert of the same rows into the same store: the
 // SQLite logs file, and ClickHouse (RAMPART_LOGS_URL, a private instance started here; the raw
 // insert is one JSONEachRow insert a batch, as the store writes it, its materialized views included).
+// Also the CPU this process used a line (client and master; ClickHouse's server apart).
 // Usage: node bench/log-ingest.ts   (BENCH_STORES=sqlite or clickhouse to run one)
 
 import type { AccessLogLine } from '@rampart/contracts';
@@ -59,6 +60,11 @@ async function benchStore(store: string) {
   const events = await openEventStore(env.RAMPART_LOGS_URL, database.logs);
   try {
     const credential = await insertBenchNode(database.db, 'bench');
+    const cpuUs = (since: NodeJS.CpuUsage) => {
+      const used = process.cpuUsage(since);
+      return (used.user + used.system) / (BATCHES * LINES);
+    };
+    let cpu = process.cpuUsage();
     let started = performance.now();
     for (let seq = 1; seq <= BATCHES; seq++) {
       const response = await fetch(`${base}/agent/v1/logs`, {
@@ -69,6 +75,8 @@ async function benchStore(store: string) {
       if (((await response.json()) as { code: number }).code !== 0) throw new Error('ingest failed');
     }
     const apiRate = (BATCHES * LINES) / ((performance.now() - started) / 1000);
+    const apiCpu = cpuUs(cpu);
+    cpu = process.cpuUsage();
 
     started = performance.now();
     for (let batch = 0; batch < BATCHES; batch++) {
@@ -89,8 +97,11 @@ async function benchStore(store: string) {
       }
     }
     const rawRate = (BATCHES * LINES) / ((performance.now() - started) / 1000);
+    const rawCpu = cpuUs(cpu);
+    // CPU of this process (client and master in one; ClickHouse's server not included): steadier than rates on a busy machine.
     console.log(
-      `${store}: POST /agent/v1/logs ${apiRate.toFixed(0)} lines/s; raw bulk insert ${rawRate.toFixed(0)} lines/s; ratio ${(apiRate / rawRate).toFixed(2)}`,
+      `${store}: POST /agent/v1/logs ${apiRate.toFixed(0)} lines/s; raw bulk insert ${rawRate.toFixed(0)} lines/s; ratio ${(apiRate / rawRate).toFixed(2)}; ` +
+        `CPU here ${apiCpu.toFixed(1)} us/line through the API, ${rawCpu.toFixed(1)} us/row raw`,
     );
   } finally {
     await events.close();

@@ -2,7 +2,6 @@ import {
   type EdgeSnapshot,
   LogBatchAck,
   type LogBatchAck as LogBatchAckBody,
-  type LogBatchBody,
   NODE_TOKEN_HEADER,
   type NodeMetricsBody,
 } from '@rampart/contracts';
@@ -181,9 +180,16 @@ export class Agent {
     }
     if (!identity || signal.aborted) return;
     const auth = { [NODE_TOKEN_HEADER]: identity.credential };
-    this.shipper.setSender(async (batch: LogBatchBody, batchSignal) => {
+    this.shipper.setSender(async (batch, batchSignal) => {
       const ack = await this.client.call<LogBatchAckBody>(
-        { method: 'POST', path: '/agent/v1/logs', headers: auth, body: batch, signal: batchSignal, timeoutMs: 30_000 },
+        {
+          method: 'POST',
+          path: '/agent/v1/logs',
+          headers: auth,
+          json: batch.body,
+          signal: batchSignal,
+          timeoutMs: 30_000,
+        },
         LogBatchAck,
       );
       this.figures.shipped(batch);

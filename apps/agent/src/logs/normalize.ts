@@ -58,6 +58,11 @@ export function parseStreamLine(text: string): StreamLogLine | null {
 export function upstreamTime(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value !== 'string') return null;
+  // The usual case, one upstream: no list to split.
+  if (!value.includes(',') && !value.includes(':')) {
+    const single = Number.parseFloat(value);
+    return Number.isFinite(single) ? Math.round(single * 1000) / 1000 : null;
+  }
   const parts = value
     .split(/[,:]/)
     .map((part) => Number.parseFloat(part.trim()))

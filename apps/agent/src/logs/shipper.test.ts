@@ -147,6 +147,35 @@ describe('LogShipper', () => {
     expect([...stored.keys()]).toEqual([1, 2]);
   });
 
+  it('sends the next batch while one is unanswered, and after a failure again from the oldest', async () => {
+    const calls: number[] = [];
+    let failFirst: (error: Error) => void = () => undefined;
+    const shipper = make({ batchLines: 10, inFlight: 2 });
+    shipper.setSender((batch) => {
+      calls.push(batch.seq);
+      expect(JSON.parse(Buffer.from(batch.body).toString())).toEqual({
+        seq: batch.seq,
+        access: batch.access,
+        stream: batch.stream,
+      });
+      if (batch.seq === 1 && calls.length === 1) {
+        return new Promise((_, reject) => {
+          failFirst = reject;
+        });
+      }
+      return Promise.resolve({ seq: batch.seq, duplicate: false });
+    });
+    await writeLines(0, 30);
+    await shipper.start();
+    // Batch 1 hangs: 2 and 3 go out meanwhile, one beside it at a time.
+    await until(() => calls.includes(3));
+    expect(calls.slice(0, 3)).toEqual([1, 2, 3]);
+    failFirst(new TypeError('connection reset'));
+    await until(() => shipper.spool.pendingBatches === 0);
+    expect(calls.filter((seq) => seq === 1)).toHaveLength(2);
+    expect(calls.filter((seq) => seq !== 1)).toEqual([2, 3]);
+  });
+
   it('drops and counts a batch the master refuses for good', async () => {
     const shipper = make();
     shipper.setSender(async (batch) => {

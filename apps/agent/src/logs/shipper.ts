@@ -11,14 +11,19 @@ import type { WafAudit } from './waf-audit.ts';
 
 const checkAck = Compile(LogBatchAck);
 
+/** A batch to send: its lines, and `body`, the same as the request's JSON (made once, when it was spooled). */
+export type OutgoingBatch = LogBatchBody & { readonly body: Uint8Array<ArrayBuffer> };
+
 /** Sends one batch to the master (POST /agent/v1/logs) and returns its acknowledgement. */
-export type SendBatch = (batch: LogBatchBody, signal: AbortSignal) => Promise<LogBatchAck>;
+export type SendBatch = (batch: OutgoingBatch, signal: AbortSignal) => Promise<LogBatchAck>;
 
 export interface ShipperOptions {
   paths: Pick<AgentPaths, 'accessLog' | 'streamLog' | 'spoolDir' | 'logCursorFile'>;
   spoolMaxBytes: number;
   /** A batch is closed at this many lines... */
   batchLines?: number;
+  /** Batches sent at once: the next is on its way while the master stores one (it stores each (node, seq) once). */
+  inFlight?: number;
   /** ...or about this many bytes of log text (the master limits request bodies)... */
   batchBytes?: number;
   /** ...or this long after its first line. */
@@ -45,6 +50,7 @@ export class LogShipper {
   private readonly batchBytes: number;
   private readonly batchMs: number;
   private readonly pollMs: number;
+  private readonly inFlight: number;
   private access: FileTailer | null = null;
   private stream: FileTailer | null = null;
   private pending = emptyBatch();
@@ -58,8 +64,10 @@ export class LogShipper {
 
   constructor(options: ShipperOptions) {
     this.options = options;
-    this.batchLines = options.batchLines ?? 1000;
-    this.batchBytes = options.batchBytes ?? 512 * 1024;
+    // Large batches: each costs the master a request and a transaction, and ClickHouse a part per table.
+    this.batchLines = options.batchLines ?? 5000;
+    this.batchBytes = options.batchBytes ?? 2 * 1024 * 1024;
+    this.inFlight = options.inFlight ?? 2;
     this.batchMs = options.batchMs ?? 1000;
     this.pollMs = options.pollMs ?? 200;
     this.spool = new Spool(options.paths.spoolDir, options.paths.logCursorFile, options.spoolMaxBytes);
@@ -76,7 +84,8 @@ export class LogShipper {
 
   async start(): Promise<void> {
     const cursor = await this.spool.open();
-    const tailerOptions = { graceMs: this.options.rotationGraceMs ?? 1000 };
+    // A log nginx has not written yet (no stream in use) is looked for once a poll, not at every read.
+    const tailerOptions = { graceMs: this.options.rotationGraceMs ?? 1000, missingRetryMs: this.pollMs };
     this.access = new FileTailer(this.options.paths.accessLog, cursor.access, tailerOptions);
     this.stream = new FileTailer(this.options.paths.streamLog, cursor.stream, tailerOptions);
     this.loops = [this.collectLoop(), this.sendLoop()];
@@ -192,49 +201,90 @@ export class LogShipper {
     this.wake?.();
   }
 
+  /**
+   * Sends the spool's batches oldest first, up to `inFlight` at a time. After a failure the ones
+   * still on their way are let finish, then, after a backoff, sending starts again from the oldest
+   * batch not acknowledged (the master recognises a batch it stored already by its seq).
+   */
   private async sendLoop(): Promise<void> {
     const signal = this.controller.signal;
     const backoff = new Backoff(500, 30_000);
+    const sending = new Map<number, Promise<void>>();
+    /** The newest seq handed to the sender since the last failure. */
+    let last = 0;
+    let failed: { seq: number; error: unknown } | null = null;
     while (!signal.aborted) {
-      const batch = this.sender ? await this.spool.oldest() : null;
-      if (!batch || !this.sender) {
-        // A stop that came while the spool was being read must not wait for the timer.
-        if (signal.aborted) return;
-        await new Promise<void>((resolve) => {
-          this.wake = resolve;
-          setTimeout(resolve, 1000).unref();
-        });
+      const sender = this.sender;
+      const room = sender !== null && failed === null && sending.size < this.inFlight;
+      const batch = room ? await this.spool.oldest(last) : null;
+      if (batch && sender) {
+        last = batch.seq;
+        const sent = this.sendOne(batch, sender, signal).then(
+          () => backoff.reset(),
+          (error: unknown) => {
+            if (failed === null || batch.seq < failed.seq) failed = { seq: batch.seq, error };
+          },
+        );
+        sending.set(
+          batch.seq,
+          sent.finally(() => sending.delete(batch.seq)),
+        );
+        continue;
+      }
+      if (sending.size > 0) {
+        // A batch sealed meanwhile may go out beside the ones on their way.
+        await Promise.race([...sending.values(), this.woken()]);
         this.wake = null;
         continue;
       }
-      try {
-        await this.send(batch, this.sender, signal);
-        backoff.reset();
-      } catch (error) {
+      if (failed !== null) {
+        const { seq, error } = failed;
+        failed = null;
+        last = 0;
         if (signal.aborted) return;
-        if (error instanceof MasterError && !error.retryable && !error.unauthorized) {
-          // The master will never take this batch: count its lines as dropped, go on with the next.
-          this.options.log.error('the master refused a log batch; dropping it', {
-            seq: batch.seq,
-            error: errorText(error),
-          });
-          await this.spool.addDropped(batch.access.length + batch.stream.length);
-          await this.spool.remove(batch.seq);
-          continue;
-        }
         const delay = backoff.next();
         this.options.log.warn('log shipping failed; kept in the spool', {
-          seq: batch.seq,
+          seq,
           error: errorText(error),
           retry_ms: delay,
         });
         await pause(delay, signal);
+        continue;
       }
+      // A stop that came while the spool was being read must not wait for the timer.
+      if (signal.aborted) return;
+      await Promise.race([this.woken(), pause(1000, signal)]);
+      this.wake = null;
+    }
+    await Promise.all(sending.values());
+  }
+
+  /** Resolves at the next seal (or stop). */
+  private woken(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.wake = resolve;
+    });
+  }
+
+  /** One batch: acknowledged and removed, or refused for good and dropped; throws when worth retrying. */
+  private async sendOne(batch: SpooledBatch, sender: SendBatch, signal: AbortSignal): Promise<void> {
+    try {
+      await this.send(batch, sender, signal);
+    } catch (error) {
+      if (signal.aborted || !(error instanceof MasterError) || error.retryable || error.unauthorized) throw error;
+      // The master will never take this batch: count its lines as dropped, go on with the next.
+      this.options.log.error('the master refused a log batch; dropping it', {
+        seq: batch.seq,
+        error: errorText(error),
+      });
+      await this.spool.addDropped(batch.access.length + batch.stream.length);
+      await this.spool.remove(batch.seq);
     }
   }
 
   private async send(batch: SpooledBatch, sender: SendBatch, signal: AbortSignal): Promise<void> {
-    const ack = await sender({ seq: batch.seq, access: batch.access, stream: batch.stream }, signal);
+    const { seq, access, stream, body } = batch;
+    const ack = await sender({ seq, access, stream, body }, signal);
     if (!checkAck.Check(ack) || ack.seq !== batch.seq) {
       throw new MasterError('bad_answer', `log batch ${batch.seq} acknowledged as ${JSON.stringify(ack)}`, 502);
     }

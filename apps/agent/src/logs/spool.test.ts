@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AccessLogLine } from '@rampart/contracts';
@@ -61,6 +61,21 @@ describe('Spool', () => {
     expect((await spool.oldest())?.access[0]?.uri).toBe('/b');
     await spool.remove(2);
     expect(await spool.oldest()).toBeNull();
+  });
+
+  it('writes each batch as its body and cursor, and gives the same body from memory or from disk', async () => {
+    const spool = new Spool(spoolDir, cursorFile, 1 << 20);
+    await spool.open();
+    const made = await spool.add([line('/a')], [], at(10));
+    const file = await readFile(join(spoolDir, '000000000001.json'), 'utf8');
+    expect(file).toBe(JSON.stringify({ seq: 1, access: [line('/a')], stream: [], cursor: made?.cursor }));
+    const body = JSON.stringify({ seq: 1, access: [line('/a')], stream: [] });
+    expect((await spool.oldest())?.body.toString()).toBe(body);
+    expect(await spool.oldest(1)).toBeNull();
+    // After a restart the batch comes from its file.
+    const again = new Spool(spoolDir, cursorFile, 1 << 20);
+    await again.open();
+    expect((await again.oldest())?.body.toString()).toBe(body);
   });
 
   it('after a crash between the batch and the cursor file, resumes after the batch', async () => {

@@ -19,7 +19,16 @@ export interface SpooledBatch {
   stream: StreamLogLine[];
   /** The cursor right after this batch: written with it, so batch and checkpoint cannot disagree. */
   cursor: LogCursor;
+  /** The request body (POST /agent/v1/logs: seq, access, stream) as UTF-8 JSON, made once with the batch. */
+  body: Buffer<ArrayBuffer>;
 }
+
+/** Batches made by this process are kept in memory up to this many bytes of body: sent without a read. */
+const RECENT_BYTES = 16 * 1024 * 1024;
+
+/** The JSON of a LogBatchBody, keys in the contract's order. */
+const bodyOf = (seq: number, access: AccessLogLine[], stream: StreamLogLine[]) =>
+  Buffer.from(`{"seq":${seq},"access":${JSON.stringify(access)},"stream":${JSON.stringify(stream)}}`);
 
 const EMPTY: LogCursor = { seq: 0, access: null, stream: null, dropped: 0 };
 const NAME = /^(\d{12})\.json$/;
@@ -35,6 +44,9 @@ export class Spool {
   private maxBytesValue: number;
   private sizes = new Map<number, number>();
   private cursorValue: LogCursor = { ...EMPTY };
+  /** Batches written by this process, not acknowledged yet, by seq (their files hold the same). */
+  private recent = new Map<number, SpooledBatch>();
+  private recentBytes = 0;
 
   constructor(dir: string, cursorFile: string, maxBytes: number) {
     this.dir = dir;
@@ -70,6 +82,7 @@ export class Spool {
     const saved = (await readJsonFile(this.cursorFile)) as Partial<LogCursor> | null;
     let cursor: LogCursor = { ...EMPTY, ...saved };
     this.sizes.clear();
+    this.forgetRecent();
     const seqs: number[] = [];
     for (const name of await readdir(this.dir)) {
       const match = NAME.exec(name);
@@ -103,23 +116,30 @@ export class Spool {
       return null;
     }
     const seq = base.seq + 1;
-    const batch: SpooledBatch = { seq, access, stream, cursor: { ...base, seq } };
-    const content = JSON.stringify(batch);
+    const cursor = { ...base, seq };
+    const body = bodyOf(seq, access, stream);
+    // The file is the body with the cursor after it: JSON.stringify({seq, access, stream, cursor}).
+    const content = Buffer.concat([body.subarray(0, -1), Buffer.from(`,"cursor":${JSON.stringify(cursor)}}`)]);
     if (this.usedBytes + content.length > this.maxBytesValue) {
       await this.saveCursor({ ...base, dropped: base.dropped + access.length + stream.length });
       return null;
     }
     await writeFileAtomic(this.fileOf(seq), content, 0o600);
     this.sizes.set(seq, content.length);
+    const batch: SpooledBatch = { seq, access, stream, cursor, body };
+    if (this.recentBytes + body.length <= RECENT_BYTES) {
+      this.recent.set(seq, batch);
+      this.recentBytes += body.length;
+    }
     await this.saveCursor(batch.cursor);
     return batch;
   }
 
-  /** The oldest batch not yet acknowledged. */
-  async oldest(): Promise<SpooledBatch | null> {
-    const seqs = [...this.sizes.keys()].sort((a, b) => a - b);
+  /** The oldest batch not yet acknowledged (after `after`: the ones before it are being sent). */
+  async oldest(after = 0): Promise<SpooledBatch | null> {
+    const seqs = [...this.sizes.keys()].filter((seq) => seq > after).sort((a, b) => a - b);
     for (const seq of seqs) {
-      const batch = await this.read(seq);
+      const batch = this.recent.get(seq) ?? (await this.read(seq));
       if (batch) return batch;
       this.sizes.delete(seq);
     }
@@ -130,6 +150,11 @@ export class Spool {
   async remove(seq: number): Promise<void> {
     await rm(this.fileOf(seq), { force: true });
     this.sizes.delete(seq);
+    const kept = this.recent.get(seq);
+    if (kept) {
+      this.recent.delete(seq);
+      this.recentBytes -= kept.body.length;
+    }
   }
 
   /** Counts lines lost after the fact (a batch the master refused for good). */
@@ -146,9 +171,15 @@ export class Spool {
     await writeFileAtomic(this.cursorFile, JSON.stringify(cursor), 0o600);
   }
 
+  private forgetRecent(): void {
+    this.recent.clear();
+    this.recentBytes = 0;
+  }
+
   private async read(seq: number): Promise<SpooledBatch | null> {
     try {
-      return JSON.parse(await readFile(this.fileOf(seq), 'utf8')) as SpooledBatch;
+      const stored = JSON.parse(await readFile(this.fileOf(seq), 'utf8')) as Omit<SpooledBatch, 'body'>;
+      return { ...stored, body: bodyOf(stored.seq, stored.access, stored.stream) };
     } catch {
       return null;
     }

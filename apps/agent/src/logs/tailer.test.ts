@@ -99,4 +99,15 @@ describe('FileTailer', () => {
     expect(await tailer.read(10)).toEqual(['x']);
     await tailer.close();
   });
+
+  it('looks for a missing file again only after missingRetryMs', async () => {
+    const tailer = new FileTailer(path, null, { ...options(), missingRetryMs: 200 });
+    expect(await tailer.read(10)).toEqual([]);
+    await writeFile(path, 'x\n');
+    clock = 199;
+    expect(await tailer.read(10)).toEqual([]);
+    clock = 200;
+    expect(await tailer.read(10)).toEqual(['x']);
+    await tailer.close();
+  });
 });

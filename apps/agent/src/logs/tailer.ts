@@ -12,6 +12,8 @@ export interface TailerOptions {
   /** How long the old file is still read after a new one appears (nginx writes to it until it reopens). */
   graceMs?: number;
   chunkBytes?: number;
+  /** After the file was found missing, how long before looking again (each look is two stat calls). */
+  missingRetryMs?: number;
   now?: () => number;
 }
 
@@ -26,6 +28,8 @@ export class FileTailer {
   private readonly rotatedPath: string;
   private readonly graceMs: number;
   private readonly chunkBytes: number;
+  private readonly missingRetryMs: number;
+  private missingUntil = 0;
   private readonly now: () => number;
   private handle: FileHandle | null = null;
   private ino = 0;
@@ -40,6 +44,7 @@ export class FileTailer {
     this.rotatedPath = options.rotatedPath ?? `${path}.1`;
     this.graceMs = options.graceMs ?? 1000;
     this.chunkBytes = options.chunkBytes ?? 256 * 1024;
+    this.missingRetryMs = options.missingRetryMs ?? 0;
     this.now = options.now ?? Date.now;
     this.resumeFrom = position;
   }
@@ -52,7 +57,13 @@ export class FileTailer {
 
   /** Up to `maxLines` complete lines (without the newline); empty when there is nothing new. */
   async read(maxLines: number): Promise<string[]> {
-    if (!this.handle && !(await this.openInitial())) return [];
+    if (!this.handle) {
+      if (this.now() < this.missingUntil) return [];
+      if (!(await this.openInitial())) {
+        this.missingUntil = this.now() + this.missingRetryMs;
+        return [];
+      }
+    }
     const lines: string[] = [];
     while (lines.length < maxLines) {
       const newline = this.pending.indexOf(0x0a);
@@ -79,7 +90,8 @@ export class FileTailer {
   /** Reads more bytes after what is pending; false at the end of the file. */
   private async fill(): Promise<boolean> {
     const handle = this.handle!;
-    const buffer = Buffer.alloc(this.chunkBytes);
+    // Not zero-filled: only the bytes read are used.
+    const buffer = Buffer.allocUnsafe(this.chunkBytes);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset + this.pending.length);
     if (bytesRead === 0) return false;
     this.pending = Buffer.concat([this.pending, buffer.subarray(0, bytesRead)]);

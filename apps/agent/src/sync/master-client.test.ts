@@ -60,6 +60,13 @@ describe('MasterClient', () => {
     expect(await client.call({ method: 'GET', path: '/gzip' }, schema)).toEqual({ n: 2 });
   });
 
+  it('sends a body serialised beforehand as it is, as JSON', async () => {
+    const json = Buffer.from('{"seq":1,"access":[],"stream":[]}');
+    expect(await client.call({ method: 'POST', path: '/ok', json }, schema)).toEqual({ n: 1 });
+    expect(seen?.body).toBe('{"seq":1,"access":[],"stream":[]}');
+    expect(seen?.headers).toMatchObject({ 'content-type': 'application/json' });
+  });
+
   it('turns error envelopes into MasterError with retry and auth hints', async () => {
     const refused = await client.call({ method: 'GET', path: '/refused' }, null).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(MasterError);

@@ -30,6 +30,8 @@ export interface MasterRequest {
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
+  /** A body already serialised as JSON (sent as is, instead of `body`). */
+  json?: string | Uint8Array<ArrayBuffer>;
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -75,15 +77,16 @@ export class MasterClient {
     const timeout = AbortSignal.timeout(request.timeoutMs ?? 15_000);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
     const sentAt = Date.now();
+    const body = request.json ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
     const response = await fetch(`${this.baseUrl}${request.path}`, {
       method: request.method,
       headers: {
         accept: 'application/json',
         'accept-encoding': 'gzip',
-        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...request.headers,
       },
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      body,
       signal,
     });
     const receivedAt = Date.now();

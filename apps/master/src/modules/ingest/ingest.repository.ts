@@ -1,52 +1,77 @@
-import type { AccessLogLine, LogBatchBody, NodeMetricsBody, StreamLogLine } from '@rampart/contracts';
-import type { Kysely } from 'kysely';
+import type { LogBatchBody, NodeMetricsBody } from '@rampart/contracts';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { ClickHouseStore } from '../../db/clickhouse/store.ts';
 import type { Dialect } from '../../db/database.ts';
 import type { EventStore } from '../../db/events.ts';
-import { ipKey } from '../../db/ip-key.ts';
 import type { LogDatabase } from '../../db/logs-schema.ts';
 import { ensureDayPartitions } from '../../db/partitions.ts';
 import { addNodeRollups } from '../monitor/node-rollup.repository.ts';
 import { addStreamRollups } from '../monitor/stream-rollup.repository.ts';
 import { addTrafficRollups } from '../monitor/traffic-rollup.repository.ts';
 import { addUsageSamples } from '../usage/usage-samples.repository.ts';
+import {
+  ACCESS_COLUMNS,
+  accessRow,
+  ipKeys,
+  NO_ACCESS,
+  NO_STREAM,
+  pushAccessValues,
+  pushStreamValues,
+  STREAM_COLUMNS,
+  streamRow,
+} from './log-rows.ts';
 
-// 17 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
+// Node metrics' site minutes: 500 rows a statement stay far below SQLite's bound-parameter limit.
 const CHUNK = 500;
 
-const accessRow = (nodeId: number, line: AccessLogLine) => ({
-  node_id: nodeId,
-  site_id: line.site_id,
-  time_ms: Math.round(line.time * 1000),
-  client_ip: line.client_ip,
-  method: line.method,
-  host: line.host,
-  uri: line.uri,
-  status: line.status,
-  bytes_sent: line.bytes_sent,
-  bytes_received: line.bytes_received,
-  request_time_ms: Math.round(line.request_time * 1000),
-  upstream_time_ms: line.upstream_time === null ? null : Math.round(line.upstream_time * 1000),
-  cache_status: line.cache_status,
-  user_agent: line.user_agent,
-  referer: line.referer,
-  block_reason: line.block_reason,
-  client_ip_key: ipKey(line.client_ip),
-});
+/**
+ * Rows a statement: as many as fit (17 columns x 500 stay far below SQLite's bound-parameter
+ * limit), the rest in smaller steps, so a store prepares four statements a table, not one a size.
+ */
+const STEPS = [500, 100, 20, 1];
 
-const streamRow = (nodeId: number, line: StreamLogLine) => ({
-  node_id: nodeId,
-  stream_id: line.stream_id,
-  time_ms: Math.round(line.time * 1000),
-  client_ip: line.client_ip,
-  protocol: line.protocol,
-  status: line.status,
-  bytes_sent: line.bytes_sent,
-  bytes_received: line.bytes_received,
-  session_time_ms: Math.round(line.session_time * 1000),
-  upstream: line.upstream,
-  client_ip_key: ipKey(line.client_ip),
-});
+/**
+ * The multi-row INSERT of `rows` rows, compiled by Kysely once per dialect, table and size: a batch
+ * binds its values to ready SQL (the same text each time, so SQLite's statement cache finds it at
+ * once), instead of building and compiling a query of thousands of values.
+ */
+const insertTexts = new Map<string, string>();
+function insertText(trx: Kysely<LogDatabase>, dialect: Dialect, table: 'access_logs' | 'stream_logs', rows: number) {
+  const key = `${dialect}:${table}:${rows}`;
+  let text = insertTexts.get(key);
+  if (text === undefined) {
+    text =
+      table === 'access_logs'
+        ? trx
+            .insertInto(table)
+            .values(Array(rows).fill(accessRow(0, NO_ACCESS)))
+            .compile().sql
+        : trx
+            .insertInto(table)
+            .values(Array(rows).fill(streamRow(0, NO_STREAM)))
+            .compile().sql;
+    insertTexts.set(key, text);
+  }
+  return text;
+}
+
+/** Inserts rows given as one flat list of values, `columns` a row, in the compiled column order. */
+async function insertValues(
+  trx: Kysely<LogDatabase>,
+  dialect: Dialect,
+  table: 'access_logs' | 'stream_logs',
+  columns: number,
+  values: unknown[],
+): Promise<void> {
+  const count = values.length / columns;
+  let at = 0;
+  for (const step of STEPS) {
+    for (; count - at >= step; at += step) {
+      const text = insertText(trx, dialect, table, step);
+      await trx.executeQuery(CompiledQuery.raw(text, values.slice(at * columns, (at + step) * columns)));
+    }
+  }
+}
 
 /** The batch's (node, seq) row: false when it is already there (the batch was stored before). */
 async function claimBatch(trx: Kysely<LogDatabase>, nodeId: number, batch: LogBatchBody): Promise<boolean> {
@@ -91,22 +116,18 @@ export async function ingestLogBatch(
     'ms',
     batch.stream.map((line) => Math.round(line.time * 1000)),
   );
+  // The values are made before the transaction: the connection is held for the writes only.
+  const keyOf = ipKeys();
+  const access: unknown[] = [];
+  for (const line of batch.access) pushAccessValues(access, nodeId, line, keyOf);
+  const stream: unknown[] = [];
+  for (const line of batch.stream) pushStreamValues(stream, nodeId, line, keyOf);
   return logs.transaction().execute(async (trx) => {
     if (!(await claimBatch(trx, nodeId, batch))) return false;
-    for (let i = 0; i < batch.access.length; i += CHUNK) {
-      await trx
-        .insertInto('access_logs')
-        .values(batch.access.slice(i, i + CHUNK).map((line) => accessRow(nodeId, line)))
-        .execute();
-    }
+    await insertValues(trx, dialect, 'access_logs', ACCESS_COLUMNS, access);
     await addTrafficRollups(trx, batch.access);
     await addUsageSamples(trx, batch.access);
-    for (let i = 0; i < batch.stream.length; i += CHUNK) {
-      await trx
-        .insertInto('stream_logs')
-        .values(batch.stream.slice(i, i + CHUNK).map((line) => streamRow(nodeId, line)))
-        .execute();
-    }
+    await insertValues(trx, dialect, 'stream_logs', STREAM_COLUMNS, stream);
     await addStreamRollups(trx, batch.stream);
     return true;
   });
@@ -136,20 +157,22 @@ async function ingestIntoClickHouse(
   nodeId: number,
   batch: LogBatchBody,
 ): Promise<boolean> {
+  // The rows are made before the transaction (the logs connection is held for the claim and the
+  // insert only); their ids are set once taken.
+  const keyOf = ipKeys();
+  const access = batch.access.map((line) => ({ id: 0, ...accessRow(nodeId, line, keyOf) }));
+  const stream = batch.stream.map((line) => ({ id: 0, ...streamRow(nodeId, line, keyOf) }));
   return logs.transaction().execute(async (trx) => {
     if (!(await claimBatch(trx, nodeId, batch))) return false;
-    const firstAccess = await takeIds(trx, 'access', batch.access.length);
-    const firstStream = await takeIds(trx, 'stream', batch.stream.length);
-    await Promise.all([
-      clickhouse.insert(
-        'access_logs',
-        batch.access.map((line, i) => ({ id: firstAccess + i, ...accessRow(nodeId, line) })),
-      ),
-      clickhouse.insert(
-        'stream_logs',
-        batch.stream.map((line, i) => ({ id: firstStream + i, ...streamRow(nodeId, line) })),
-      ),
-    ]);
+    const firstAccess = await takeIds(trx, 'access', access.length);
+    const firstStream = await takeIds(trx, 'stream', stream.length);
+    access.forEach((row, i) => {
+      row.id = firstAccess + i;
+    });
+    stream.forEach((row, i) => {
+      row.id = firstStream + i;
+    });
+    await Promise.all([clickhouse.insert('access_logs', access), clickhouse.insert('stream_logs', stream)]);
     return true;
   });
 }

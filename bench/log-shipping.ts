@@ -1,0 +1,350 @@
+// Log shipping end to end: nginx writes access lines while the agent is stopped, then the agent
+// starts and ships them; lines/s until every line is a stored, queryable row, against a raw bulk
+// insert of as many rows into a fresh store of the same kind. The SQLite logs file, and ClickHouse
+// (RAMPART_LOGS_URL, a private instance started here). Also reported: the agent's start (until its
+// first batch is stored) and the shipping alone (first stored batch to the last).
+// Usage: node bench/log-shipping.ts   (BENCH_STORES=sqlite or clickhouse; BENCH_LOAD_SECONDS=3;
+//        BENCH_CPU_PROF=dir writes --cpu-prof profiles of the master and the agent there)
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Site } from '@rampart/contracts';
+import { Nginx } from '../apps/agent/src/apply/nginx.ts';
+import { agentPaths } from '../apps/agent/src/paths.ts';
+import { agentCommandLine } from '../apps/agent/test/support/agent.ts';
+import { edgeRequest } from '../apps/agent/test/support/http.ts';
+import { acceptFirstPendingNode, adminToken, api, MasterProcess } from '../apps/agent/test/support/master-process.ts';
+import { freePort } from '../apps/agent/test/support/ports.ts';
+import { openDatabase } from '../apps/master/src/db/database.ts';
+import { openEventStore } from '../apps/master/src/db/events.ts';
+import { migrateToLatest } from '../apps/master/src/db/migrate.ts';
+import { launchClickHouse } from '../apps/master/src/test/clickhouse-server.ts';
+import { NGINX, startPlainNginx } from './nginx-process.ts';
+import { pause, ROOT, tempDir, wrk } from './support.ts';
+
+export type LogStoreKind = 'sqlite' | 'clickhouse';
+
+export interface ShippingFigures {
+  lines: number;
+  /** Lines/s from the agent's start to the last row stored (the headline). */
+  endToEnd: number;
+  /** Milliseconds from the agent's start to its first batch stored. */
+  startMs: number;
+  /** Lines/s from the first batch stored to the last (the shipping alone). */
+  shippingOnly: number;
+  raw: number;
+  /** The raw insert with 5000 rows an insert (ClickHouse) or a transaction (SQLite). */
+  rawLarge: number;
+  /** CPU milliseconds (user + system, from /proc) the agent used from its start, and the master meanwhile. */
+  cpu: { agent: number; agentStart: number; master: number; store: number };
+  /** CPU milliseconds of the raw insert: this process (the client) and the ClickHouse server. */
+  rawCpu: { client: number; store: number };
+  /** The same for the raw insert 5000 rows at a time (absent where not measured). */
+  rawLargeCpu?: { client: number; store: number };
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** User + system CPU milliseconds a process used so far. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** The process whose command line has `argument` (a private server's port). */
+function processWith(argument: string): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(argument)) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error(`no process with ${argument}`);
+}
+
+/** The master process serving `dataDir` (MasterProcess keeps its child to itself). */
+export function masterPid(dataDir: string): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (!command.includes('apps/master/src/server.ts')) continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`RAMPART_DATA_DIR=${dataDir}`)) {
+        return Number(entry);
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error('master process not found');
+}
+
+/** Counts stored access rows: the logs database, or ClickHouse when the master writes there. */
+type RowCounter = () => Promise<number>;
+
+/**
+ * With an agent already serving `host` on `httpPort`: stops it, loads nginx for `loadSeconds`,
+ * starts it again and times the shipping of every line written meanwhile.
+ */
+export async function measureShipping(options: {
+  httpPort: number;
+  host: string;
+  stopAgent: () => Promise<void>;
+  /** Starts the agent; returns its pid. */
+  startAgent: () => number;
+  stored: RowCounter;
+  loadSeconds: number;
+  masterPid: number;
+  /** The ClickHouse server, when the logs go there. */
+  storePid?: number;
+}): Promise<Omit<ShippingFigures, 'raw' | 'rawLarge' | 'rawCpu'>> {
+  await pause(2500);
+  await options.stopAgent();
+  const before = await options.stored();
+  const load = wrk(`http://127.0.0.1:${options.httpPort}/`, {
+    seconds: options.loadSeconds,
+    connections: 32,
+    lua: `wrk.headers["Host"] = "${options.host}"`,
+  });
+  await pause(1500); // nginx flushes its log buffer every second
+  const target = before + load.requests;
+  const masterBefore = cpuMs(options.masterPid);
+  const storeBefore = options.storePid ? cpuMs(options.storePid) : 0;
+  const started = performance.now();
+  const agent = options.startAgent();
+  let first = 0;
+  let agentStart = 0;
+  for (;;) {
+    const now = await options.stored().catch(() => before);
+    if (first === 0 && now > before) {
+      first = performance.now();
+      agentStart = cpuMs(agent);
+    }
+    if (now >= target) break;
+    if (performance.now() - started > 180_000) throw new Error(`timed out at ${now - before}/${load.requests} rows`);
+    await pause(20);
+  }
+  const done = performance.now();
+  const cpu = {
+    agent: cpuMs(agent),
+    agentStart,
+    master: cpuMs(options.masterPid) - masterBefore,
+    store: options.storePid ? cpuMs(options.storePid) - storeBefore : 0,
+  };
+  const firstBatch = Math.min(first, done);
+  return {
+    lines: load.requests,
+    endToEnd: load.requests / ((done - started) / 1000),
+    startMs: firstBatch - started,
+    // The first stored batch is already in when timing starts: the rest over the time they took.
+    shippingOnly: done > firstBatch ? load.requests / ((done - firstBatch) / 1000) : Number.NaN,
+    cpu,
+  };
+}
+
+const rawRow = () => ({
+  node_id: 1,
+  site_id: 1,
+  time_ms: Date.now(),
+  client_ip: '127.0.0.1',
+  method: 'GET',
+  host: 'loop.bench.test',
+  uri: '/',
+  status: 200,
+  bytes_sent: 160,
+  bytes_received: 80,
+  request_time_ms: 0,
+  upstream_time_ms: 0,
+  cache_status: '',
+  user_agent: '',
+  referer: '',
+  block_reason: '',
+});
+
+/** Rows/s for a plain bulk insert of `count` access-log rows into a fresh SQLite logs database. */
+export async function rawSqliteInsertRate(count: number, rowsPerTransaction = 1000): Promise<number> {
+  const database = openDatabase({ dataDir: tempDir('rampart-bench-raw-') });
+  await migrateToLatest(database);
+  const batch = Array.from({ length: 500 }, rawRow);
+  const started = performance.now();
+  for (let done = 0; done < count; done += rowsPerTransaction) {
+    await database.logs.transaction().execute(async (trx) => {
+      for (let rows = 0; rows < rowsPerTransaction; rows += 500)
+        await trx.insertInto('access_logs').values(batch).execute();
+    });
+  }
+  const rate = (Math.ceil(count / rowsPerTransaction) * rowsPerTransaction) / ((performance.now() - started) / 1000);
+  await database.close();
+  return rate;
+}
+
+/**
+ * Rows/s for a plain bulk insert of `count` access-log rows into a fresh ClickHouse database: one
+ * JSONEachRow insert of 1000 rows at a time, materialized views included (as the store writes).
+ */
+export async function rawClickHouseInsertRate(httpUrl: string, count: number, rowsPerInsert = 1000): Promise<number> {
+  const database = openDatabase({ dataDir: tempDir('rampart-bench-raw-') });
+  await migrateToLatest(database);
+  const events = await openEventStore(`${httpUrl}/raw_${Date.now()}`, database.logs);
+  if (events.kind !== 'clickhouse') throw new Error('not ClickHouse');
+  const row = rawRow();
+  const started = performance.now();
+  for (let done = 0; done < count; done += rowsPerInsert) {
+    await events.clickhouse.insert(
+      'access_logs',
+      Array.from({ length: rowsPerInsert }, (_, i) => ({ id: done + i + 1, ...row, client_ip_key: null })),
+    );
+  }
+  const rate = (Math.ceil(count / rowsPerInsert) * rowsPerInsert) / ((performance.now() - started) / 1000);
+  await events.close();
+  await database.close();
+  return rate;
+}
+
+/** The real master (SQLite logs, or ClickHouse), the agent as a process and its nginx, one site. */
+async function benchStore(kind: LogStoreKind, origin: number, loadSeconds: number): Promise<ShippingFigures> {
+  const clickhouse = kind === 'clickhouse' ? await launchClickHouse() : undefined;
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, kind)}`] : [];
+  // MasterProcess passes this process's env on: the store and the profiler for the master only.
+  const saved = { logs: process.env.RAMPART_LOGS_URL, options: process.env.NODE_OPTIONS };
+  if (clickhouse) process.env.RAMPART_LOGS_URL = `${clickhouse.httpUrl}/bench`;
+  if (profile.length > 0) process.env.NODE_OPTIONS = [saved.options ?? '', ...profile].join(' ').trim();
+  const master = new MasterProcess(await freePort(), tempDir('rampart-bench-master-'));
+  try {
+    await master.start();
+  } finally {
+    process.env.NODE_OPTIONS = saved.options;
+    if (saved.options === undefined) delete process.env.NODE_OPTIONS;
+    if (saved.logs === undefined) delete process.env.RAMPART_LOGS_URL;
+    else process.env.RAMPART_LOGS_URL = saved.logs;
+  }
+  const admin = await adminToken(master);
+  const ports = { http: await freePort(), https: await freePort() };
+  const agentDir = tempDir('rampart-bench-agent-');
+  const { install_token } = await api<{ install_token: string }>(master, 'GET', '/v1/nodes/install-token', admin);
+  const args = [
+    ...profile,
+    join(ROOT, 'apps/agent/src/main.ts'),
+    ...agentCommandLine({ master: master.url, token: install_token, dataDir: agentDir, controlPort: await freePort() }),
+  ];
+  const spawnAgent = () =>
+    spawn(process.execPath, args, { stdio: ['ignore', 'ignore', process.env.BENCH_VERBOSE ? 'inherit' : 'ignore'] });
+  let agent: ChildProcess = spawnAgent();
+  const stopAgent = async () => {
+    if (agent.exitCode !== null || agent.signalCode !== null) return;
+    const exited = new Promise((done) => agent.once('exit', done));
+    agent.kill('SIGTERM');
+    await exited;
+  };
+  const database = openDatabase({ dataDir: master.dataDir });
+  const chPid = clickhouse ? processWith(`--http_port=${new URL(clickhouse.httpUrl).port}`) : undefined;
+  const events = clickhouse ? await openEventStore(`${clickhouse.httpUrl}/bench`, database.logs) : undefined;
+  const stored: RowCounter = async () => {
+    if (events?.kind === 'clickhouse') {
+      const result = await events.clickhouse.client.query({ query: 'SELECT count() AS n FROM access_logs' });
+      const rows = (await result.json<{ n: string }>()).data;
+      return Number(rows[0]?.n ?? 0);
+    }
+    const row = await database.logs
+      .selectFrom('access_logs')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  try {
+    await acceptFirstPendingNode(master, admin, { http_port: ports.http, https_port: ports.https });
+    await api<Site>(master, 'POST', '/v1/sites', admin, {
+      domains: ['loop.bench.test'],
+      origins: [{ address: '127.0.0.1', port: origin, weight: 1, backup: false }],
+    });
+    const deadline = performance.now() + 30_000;
+    while ((await edgeRequest(ports.http, { host: 'loop.bench.test' }).catch(() => null))?.status !== 200) {
+      if (performance.now() > deadline) throw new Error('the edge did not serve the site');
+      await pause(50);
+    }
+    const figures = await measureShipping({
+      httpPort: ports.http,
+      host: 'loop.bench.test',
+      stopAgent,
+      startAgent: () => {
+        agent = spawnAgent();
+        return agent.pid ?? 0;
+      },
+      stored,
+      loadSeconds,
+      masterPid: masterPid(master.dataDir),
+      ...(chPid && { storePid: chPid }),
+    });
+    const [clientBefore, storeBefore] = [process.cpuUsage(), chPid ? cpuMs(chPid) : 0];
+    const raw = clickhouse
+      ? await rawClickHouseInsertRate(clickhouse.httpUrl, figures.lines)
+      : await rawSqliteInsertRate(figures.lines);
+    const client = process.cpuUsage(clientBefore);
+    const rawCpu = {
+      client: Math.round((client.user + client.system) / 1000),
+      store: chPid ? cpuMs(chPid) - storeBefore : 0,
+    };
+    // The agent ships up to 5000 lines a batch: the same raw insert with that many rows at a time.
+    const [largeBefore, largeStoreBefore] = [process.cpuUsage(), chPid ? cpuMs(chPid) : 0];
+    const rawLarge = clickhouse
+      ? await rawClickHouseInsertRate(clickhouse.httpUrl, figures.lines, 5000)
+      : await rawSqliteInsertRate(figures.lines, 5000);
+    const large = process.cpuUsage(largeBefore);
+    const rawLargeCpu = {
+      client: Math.round((large.user + large.system) / 1000),
+      store: chPid ? cpuMs(chPid) - largeStoreBefore : 0,
+    };
+    return { ...figures, raw, rawLarge, rawCpu, rawLargeCpu };
+  } finally {
+    await events?.close();
+    await database.close();
+    await stopAgent().catch(() => undefined);
+    const paths = agentPaths(agentDir);
+    await new Nginx({ binary: NGINX, prefix: paths.nginxDir, errorLog: paths.errorLog, pidFile: paths.pidFile }).stop(
+      2000,
+    );
+    await master.stop();
+    await clickhouse?.close();
+  }
+}
+
+export const shippingLine = (store: string, f: ShippingFigures) =>
+  `log shipping (${store}): ${f.lines} lines from the nginx log to stored rows at ${f.endToEnd.toFixed(0)} lines/s ` +
+  `(agent start included: ${f.startMs.toFixed(0)} ms to the first stored batch; shipping alone ${f.shippingOnly.toFixed(0)} lines/s); ` +
+  `raw bulk insert ${f.raw.toFixed(0)} lines/s; ratio ${(f.endToEnd / f.raw).toFixed(2)} (shipping alone ${(f.shippingOnly / f.raw).toFixed(2)}); ` +
+  `raw at 5000 rows a time ${f.rawLarge.toFixed(0)} lines/s: ratio ${(f.endToEnd / f.rawLarge).toFixed(2)} (shipping alone ${(f.shippingOnly / f.rawLarge).toFixed(2)}); ` +
+  `CPU: agent ${f.cpu.agent} ms (${f.cpu.agentStart} ms of it to the first stored batch; ${(((f.cpu.agent - f.cpu.agentStart) * 1000) / f.lines).toFixed(1)} us/line after), ` +
+  `master ${f.cpu.master} ms (${((f.cpu.master * 1000) / f.lines).toFixed(1)} us/line)` +
+  (f.cpu.store > 0 ? `, ClickHouse ${f.cpu.store} ms` : '') +
+  `; raw insert CPU: ${f.rawCpu.client} ms` +
+  (f.rawCpu.store > 0 ? ` + ClickHouse ${f.rawCpu.store} ms` : '') +
+  ` (${(((f.rawCpu.client + f.rawCpu.store) * 1000) / f.lines).toFixed(1)} us/row); ` +
+  `CPU ratio raw / shipping ${((f.rawCpu.client + f.rawCpu.store) / (f.cpu.agent + f.cpu.master + f.cpu.store)).toFixed(2)} ` +
+  `(agent's start included; without its CPU up to the first stored batch ${((f.rawCpu.client + f.rawCpu.store) / (f.cpu.agent - f.cpu.agentStart + f.cpu.master + f.cpu.store)).toFixed(2)})` +
+  (f.rawLargeCpu
+    ? `; raw at 5000 rows a time CPU ${f.rawLargeCpu.client} ms` +
+      (f.rawLargeCpu.store > 0 ? ` + ClickHouse ${f.rawLargeCpu.store} ms` : '') +
+      `: CPU ratio ${((f.rawLargeCpu.client + f.rawLargeCpu.store) / (f.cpu.agent + f.cpu.master + f.cpu.store)).toFixed(2)} ` +
+      `(without the agent's start ${((f.rawLargeCpu.client + f.rawLargeCpu.store) / (f.cpu.agent - f.cpu.agentStart + f.cpu.master + f.cpu.store)).toFixed(2)})`
+    : '');
+
+if (import.meta.main) {
+  const stores = (process.env.BENCH_STORES ?? 'sqlite,clickhouse').split(',') as LogStoreKind[];
+  const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 3);
+  const origin = await freePort();
+  const originNginx = startPlainNginx(
+    'origin',
+    `    access_log off;
+    server { listen 127.0.0.1:${origin}; location / { return 200 "origin\\n"; } }`,
+  );
+  try {
+    console.log(`date: ${new Date().toISOString()}  node ${process.version}  load ${loadSeconds} s, wrk -t1 -c32`);
+    for (const store of stores) console.log(shippingLine(store, await benchStore(store, origin, loadSeconds)));
+  } finally {
+    originNginx.stop();
+  }
+}
