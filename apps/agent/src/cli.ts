@@ -1,3 +1,4 @@
+// The agent process: options, start, and a clean stop on SIGTERM or SIGINT (main.ts loads it).
 import { Agent } from './agent.ts';
 import { createLogger, errorText } from './logger.ts';
 import { OptionsError, parseOptions } from './options.ts';
