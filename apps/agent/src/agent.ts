@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import {
   type EdgeSnapshot,
   LogBatchAck,
@@ -9,7 +10,10 @@ import packageJson from '../package.json' with { type: 'json' };
 import { Applier } from './apply/applier.ts';
 import { Nginx } from './apply/nginx.ts';
 import { workersAreOtherUser } from './apply/nginx-user.ts';
+import { refreshOcsp } from './apply/ocsp.ts';
+import { rotateTicketKeysIfDue, ticketKeyFiles } from './apply/ticket-keys.ts';
 import { prepareDataDir } from './data-dir.ts';
+import { readOrCreateKey } from './fs-atomic.ts';
 import { HealthProber } from './health/prober.ts';
 import { errorText, type Logger } from './logger.ts';
 import { rotateIfLarge } from './logs/rotate.ts';
@@ -307,6 +311,8 @@ export class Agent {
       try {
         if ((await this.nginx.pid()) === null && (await this.applier.store.proven())) await this.reviveNginx();
         if (tick % ROTATE_TICKS === 0) await this.rotateLogs();
+        if (tick % TICKET_TICKS === 0) await this.rotateTicketKeys();
+        if (tick % OCSP_TICKS === OCSP_FIRST_TICK) await this.stapleOcsp();
       } catch (error) {
         this.log.warn('maintenance failed', { error: errorText(error) });
       }
@@ -328,6 +334,27 @@ export class Agent {
     }
   }
 
+  /** Session ticket keys older than 12 hours: the current one becomes the previous one, nginx reloads. */
+  private async rotateTicketKeys(): Promise<void> {
+    const reload = async () => {
+      if ((await this.nginx.pid()) !== null) await this.nginx.reload();
+    };
+    if (await rotateTicketKeysIfDue(ticketKeyFiles(this.paths.dataDir), { reload })) {
+      this.log.info('session ticket keys rotated');
+    }
+  }
+
+  /** OCSP responses of the live certificates that name a responder, for nginx to staple. */
+  private async stapleOcsp(): Promise<void> {
+    const stapled = await refreshOcsp({
+      routesFile: join(this.paths.currentLink, 'routes.json'),
+      controlPort: this.options.controlPort,
+      secret: await readOrCreateKey(this.paths.challengeKeyFile),
+      log: this.log,
+    });
+    if (stapled > 0) this.log.info('OCSP responses refreshed', { certificates: stapled });
+  }
+
   private async rotateLogs(): Promise<void> {
     const positions = this.shipper.positions();
     const reopen = () => this.nginx.reopenLogs();
@@ -342,6 +369,11 @@ export class Agent {
 const WATCH_MS = 1000;
 /** Log rotation every 30 checks. */
 const ROTATE_TICKS = 30;
+/** Ticket key age checked every 10 minutes. */
+const TICKET_TICKS = 600;
+/** OCSP responses fetched every hour, the first time a minute after start. */
+const OCSP_TICKS = 3600;
+const OCSP_FIRST_TICK = 60;
 
 /** How long a stop waits for an apply or a job in progress. */
 const STOP_GRACE_MS = 1500;

@@ -1,28 +1,96 @@
 -- Certificate of an HTTPS handshake, chosen by SNI from the routing table. A name no HTTPS site
 -- serves (or no SNI at all) ends the handshake, as `ssl_reject_handshake` would.
 local routes = require "rampart.routes"
+local tls_ocsp = require "rampart.tls_ocsp"
 local ssl = require "ngx.ssl"
+local lrucache = require "resty.lrucache"
+local ffi = require "ffi"
+
+local C = ffi.C
 
 local ngx = ngx
 local lower = string.lower
 
 local _M = {}
 
--- Parsed certificates of this worker, by the routing table's entry: a new table (a reload or a
--- swap of the routing data) starts afresh, and the old entries go with the old table.
-local parsed = setmetatable({}, { __mode = "k" })
+-- Parsed certificates of this worker, by the routing table's entry: a changed certificate is a new
+-- entry (a reload or a swap of the routing data), and the old ones age out. Bounded, so a node of
+-- many certificates keeps the ones its clients ask for.
+local parsed = lrucache.new(10000)
+
+-- OpenSSL 3 decodes a PEM key by setting up every decoder it has, per key. A decoder set up once
+-- per worker for each key type decodes a certificate's key on its first handshake in a worker in
+-- 20-25 µs of CPU instead of 370-420 µs (2,000 P-256 and 300 RSA keys, all matching their certificates).
+for _, declaration in ipairs({
+  [[void *OSSL_DECODER_CTX_new_for_pkey(void **pkey, const char *input_type, const char *input_struct,
+      const char *keytype, int selection, void *libctx, const char *propquery);]],
+  "int OSSL_DECODER_from_data(void *ctx, const unsigned char **pdata, size_t *pdata_len);",
+  "void OSSL_DECODER_CTX_free(void *ctx);",
+  "void EVP_PKEY_free(void *pkey);",
+  "void ERR_clear_error(void);",
+}) do
+  pcall(ffi.cdef, declaration) -- one declared before (by lua-resty-core) stays as it is
+end
+-- Absent before OpenSSL 3: keys are then parsed as lua-resty-core does.
+local has_decoder = pcall(function()
+  return C.OSSL_DECODER_CTX_new_for_pkey, C.OSSL_DECODER_from_data, C.OSSL_DECODER_CTX_free,
+    C.EVP_PKEY_free, C.ERR_clear_error
+end)
+local KEYPAIR = 0x87 -- EVP_PKEY_KEYPAIR
+-- Each decoder writes the key it made into its own slot.
+local decoders = {}
+local data_in = ffi.new("const unsigned char *[1]")
+local size_in = ffi.new("size_t[1]")
+
+local function decoder_for(keytype)
+  local decoder = decoders[keytype]
+  if decoder then return decoder end
+  local slot = ffi.new("void *[1]")
+  local ctx = C.OSSL_DECODER_CTX_new_for_pkey(slot, "PEM", nil, keytype, KEYPAIR, nil, nil)
+  if ctx == nil then return nil end
+  decoder = { ctx = ctx, slot = slot }
+  decoders[keytype] = decoder
+  return decoder
+end
+
+local function decode_key(pem, keytype)
+  local decoder = decoder_for(keytype)
+  if not decoder then return nil end
+  decoder.slot[0] = nil
+  data_in[0] = pem
+  size_in[0] = #pem
+  if C.OSSL_DECODER_from_data(decoder.ctx, data_in, size_in) ~= 1 or decoder.slot[0] == nil then
+    C.ERR_clear_error() -- the failed try must not show in this handshake's errors
+    -- Set up afresh next time rather than reuse one that failed halfway.
+    C.OSSL_DECODER_CTX_free(decoder.ctx)
+    decoders[keytype] = nil
+    return nil
+  end
+  return ffi.gc(decoder.slot[0], C.EVP_PKEY_free)
+end
+
+local function parse_key(pem)
+  if has_decoder then
+    -- An RSA key's PEM is over a thousand characters, an EC key's a few hundred.
+    local first, second = "EC", "RSA"
+    if #pem > 1000 then first, second = "RSA", "EC" end
+    local key = decode_key(pem, first) or decode_key(pem, second)
+    if key then return key end
+  end
+  return ssl.parse_pem_priv_key(pem)
+end
 
 local function pair_for(id)
   local pem = routes.certs[id]
   if not pem then return nil end
-  local pair = parsed[pem]
+  local pair = parsed:get(pem)
   if pair then return pair end
   local cert, err = ssl.parse_pem_cert(pem.cert)
   if not cert then return nil, err end
-  local key, key_err = ssl.parse_pem_priv_key(pem.key)
+  local key, key_err = parse_key(pem.key)
   if not key then return nil, key_err end
-  pair = { cert = cert, key = key }
-  parsed[pem] = pair
+  pair = { cert = cert, key = key, ocsp = tls_ocsp.key(id, pem) }
+  parsed:set(pem, pair)
   return pair
 end
 
@@ -45,6 +113,7 @@ function _M.choose()
     ngx.log(ngx.ERR, "rampart: setting certificate ", site.cert, " failed: ", set_err)
     return ngx.exit(ngx.ERROR)
   end
+  tls_ocsp.staple(pair.ocsp)
 end
 
 return _M

@@ -14,6 +14,7 @@ import type { Nginx } from './nginx.ts';
 import { proveLive, refusedSites } from './probe.ts';
 import { type Lookup, resolveOrigins } from './resolve.ts';
 import { indexRoutes, type RoutesDelta, type RoutesIndex, routesDelta } from './routes-delta.ts';
+import { ensureTicketKeys, ticketKeyFiles } from './ticket-keys.ts';
 import { findCrs } from './waf-runtime.ts';
 
 export interface ApplierOptions {
@@ -128,6 +129,7 @@ export class Applier {
     }
 
     const challengeSecret = await readOrCreateKey(this.options.paths.challengeKeyFile);
+    await ensureTicketKeys(ticketKeyFiles(this.options.paths.dataDir));
     let renderStarted = started;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       let tree: RenderedTree;
@@ -272,6 +274,8 @@ export class Applier {
     const pid = await nginx.pid();
     if (pid !== null && (await proveLive(render.controlPort, proven.token, 300))) return proven;
     if (pid === null) {
+      // The proven tree names the ticket key files: a wiped tls directory must not keep nginx down.
+      await ensureTicketKeys(ticketKeyFiles(this.options.paths.dataDir));
       const started = await nginx.start(this.store.liveConfPath);
       if (!started.ok)
         throw new Error(`nginx did not start with the last proven config: ${firstFatal(started.output)}`);
@@ -407,6 +411,7 @@ export class Applier {
       luaDir: LUA_DIR,
       crs: this.options.crs === undefined ? findCrs(modulesDir) : this.options.crs,
       wafAuditLog: paths.wafAuditLog,
+      ticketKeys: ticketKeyFiles(paths.dataDir),
     };
   }
 }

@@ -27,6 +27,10 @@ const OPTIONS: RenderOptions = {
       unicodeMap: '/etc/nginx/unicode.mapping',
     },
     wafAuditLog: '/var/lib/rampart-agent/logs/waf-audit.log',
+    ticketKeys: {
+      current: '/var/lib/rampart-agent/tls/ticket-current.key',
+      previous: '/var/lib/rampart-agent/tls/ticket-previous.key',
+    },
   },
   controlPort: 8190,
   listenAddress: '',

@@ -189,6 +189,8 @@ export function renderMainConfig(
     '    # Protection: request counters of rate filters, and the bans this node sets (both survive reloads).',
     '    lua_shared_dict rampart_limits 64m;',
     '    lua_shared_dict rampart_bans 16m;',
+    '    # OCSP responses the agent fetched, stapled to handshakes (tls_ocsp.lua).',
+    '    lua_shared_dict rampart_ocsp 8m;',
     ...(parts.http.bandwidthCaps ? [`    lua_shared_dict ${BANDWIDTH_DICT} 1m;`] : []),
     '    lua_regex_match_limit 100000;',
     '    # The routing table is read once, in the master: workers share it until a swap replaces it in',
@@ -232,6 +234,14 @@ export function renderMainConfig(
     '    ssl_protocols TLSv1.2 TLSv1.3;',
     '    ssl_session_cache shared:rampart_ssl:16m;',
     '    ssl_session_timeout 1h;',
+    // Keys of the node, not of one reload: tickets stay good across reloads and a rotation (the
+    // first key encrypts, the second still decrypts what it gave out).
+    ...(paths.ticketKeys
+      ? [
+          `    ssl_session_ticket_key ${quote(paths.ticketKeys.current, 'ticketKeys')};`,
+          `    ssl_session_ticket_key ${quote(paths.ticketKeys.previous, 'ticketKeys')};`,
+        ]
+      : []),
     '',
     '    # The path without the query string, as the client sent it (cache keys of rules that ignore the query).',
     '    map $request_uri $rampart_request_path {',
@@ -262,6 +272,14 @@ export function renderMainConfig(
     `            client_body_buffer_size ${routesMb}m;`,
     '            client_body_in_single_buffer on;',
     '            content_by_lua_block { require("rampart.routes").swap_request() }',
+    '        }',
+    '        # OCSP responses of the certificates, posted by the agent (tls_ocsp.lua).',
+    '        location = /ocsp {',
+    '            default_type text/plain;',
+    '            client_max_body_size 64k;',
+    '            client_body_buffer_size 64k;',
+    '            client_body_in_single_buffer on;',
+    '            content_by_lua_block { require("rampart.tls_ocsp").put_request() }',
     '        }',
     '        location = /swaps {',
     '            default_type application/json;',

@@ -15,6 +15,8 @@ export interface RenderPaths {
   crs?: CrsPaths | null;
   /** Where ModSecurity writes the transactions its rules matched (JSON lines the agent reads). */
   wafAuditLog?: string;
+  /** Session ticket keys (apply/ticket-keys.ts); absent: nginx makes its own at every reload. */
+  ticketKeys?: { current: string; previous: string } | null;
 }
 
 export interface RenderOptions {

@@ -1,0 +1,259 @@
+// HTTPS through the edge (the certificate chosen by SNI in Lua) against a hand-written plain nginx
+// with the same certificates in its config, the same origin and `ssl_session_cache shared:SSL:10m`:
+// kept-alive HTTPS and HTTP/2 (h2load), full handshakes with ECDSA P-256 and RSA 2048 certificates,
+// and resumed ones (session tickets, TLS 1.3 and 1.2) (tls-load.c, one request per connection).
+// Each with the edge holding 2 certificates, then 10,000 (full ECDSA handshakes then spread over
+// all of them). One worker everywhere; edge and plain alternate for the given rounds; medians of
+// the rates and of the nginx worker's CPU time per request.
+// Usage: node bench/edge-tls.ts   (BENCH_SECONDS, BENCH_ROUNDS; needs gcc, libssl-dev, h2load)
+import { rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import type { EdgeCert, EdgeSite } from '@rampart/contracts';
+import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
+import { createEdge, type TestEdge } from '../apps/agent/test/support/edge.ts';
+import { edgeRequest } from '../apps/agent/test/support/http.ts';
+import { startBenchOrigin, startPlainNginx } from './nginx-process.ts';
+import { freePort, median, tempDir, wrkRounds } from './support.ts';
+import { cpuSeconds, h2load, handshakes, type LoadResult, makeCerts, workerOf } from './tls-load.ts';
+
+/** One line of the report: medians of the rounds. */
+export interface TlsFigure {
+  name: string;
+  /** Requests (one per handshake where handshakes are measured) a second. */
+  edge: number;
+  plain: number;
+  /** Median of the rounds' edge/plain ratios. */
+  ratio: number;
+  target: number;
+  /** The nginx worker's CPU time per request, µs. */
+  edgeCpuUs: number;
+  plainCpuUs: number;
+  /** The handshake client's CPU seconds per second of the edge's runs (1 = its core is full). */
+  clientLoad: number;
+}
+
+interface Side {
+  port: (kind: 'ec' | 'rsa') => number;
+  pidFile: string;
+}
+
+interface TlsCase {
+  name: string;
+  run: (side: Side, seconds: number, many: boolean) => LoadResult;
+  /** Measured only with the 10,000 certificates loaded. */
+  manyOnly?: boolean;
+  /** With 10,000 certificates, each handshake asks for one not parsed yet (`cold.first`). */
+  cold?: boolean;
+}
+
+/** Where the next run of handshakes to certificates not parsed yet starts in the list of names. */
+const cold = { first: 0 };
+
+const TARGET = 0.9;
+const MANY = 10_000;
+
+const CASES: TlsCase[] = [
+  {
+    name: 'HTTPS kept-alive, ECDSA (h2load --h1 -c32)',
+    run: (side, seconds) => h2load(side.port('ec'), 'ecdsa.test', 'h1', seconds),
+  },
+  {
+    name: 'HTTP/2, ECDSA (h2load -c32 -m10)',
+    run: (side, seconds) => h2load(side.port('ec'), 'ecdsa.test', 'h2', seconds),
+  },
+  {
+    name: 'full handshakes, ECDSA P-256, TLS 1.3',
+    run: (side, seconds, many) =>
+      handshakes({
+        port: side.port('ec'),
+        // With 10,000 certificates each connection asks for one the edge's worker has not parsed
+        // yet: each run of the edge goes on through the names where the last one ended.
+        ...(many ? { sni: 's%d.many.test', names: MANY - 2, first: cold.first } : { sni: 'ecdsa.test' }),
+        resume: false,
+        tls: '1.3',
+        seconds,
+      }),
+    cold: true,
+  },
+  {
+    // Each worker parses a certificate on its first handshake: spread over 200 names, all but the
+    // first few hundred handshakes find theirs parsed (the steady state of a busy node).
+    name: 'full handshakes, ECDSA P-256, TLS 1.3, SNI over 200 of the certificates',
+    run: (side, seconds) =>
+      handshakes({ port: side.port('ec'), sni: 's%d.many.test', names: 200, resume: false, tls: '1.3', seconds }),
+    manyOnly: true,
+  },
+  {
+    name: 'full handshakes, RSA 2048, TLS 1.3',
+    run: (side, seconds) => handshakes({ port: side.port('rsa'), sni: 'rsa.test', resume: false, tls: '1.3', seconds }),
+  },
+  {
+    name: 'resumed handshakes (ticket), ECDSA, TLS 1.3',
+    run: (side, seconds) => resumed(side.port('ec'), '1.3', seconds),
+  },
+  {
+    name: 'resumed handshakes, ECDSA, TLS 1.2',
+    run: (side, seconds) => resumed(side.port('ec'), '1.2', seconds),
+  },
+];
+
+function resumed(port: number, tls: '1.2' | '1.3', seconds: number): LoadResult {
+  const result = handshakes({ port, sni: 'ecdsa.test', resume: true, tls, seconds });
+  // Each client process's first handshake is a full one.
+  if ((result.resumed ?? 0) < result.requests * 0.9) {
+    throw new Error(`only ${result.resumed} of ${result.requests} handshakes resumed on port ${port}`);
+  }
+  return result;
+}
+
+interface TlsServers {
+  edge: TestEdge;
+  sides: { edge: Side; plain: Side };
+  /** Loads 9,998 more sites, each with a certificate of its own. */
+  loadMany: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+async function startServers(): Promise<TlsServers> {
+  const origin = await startBenchOrigin();
+  const [ec] = makeCerts('ec', 'ecdsa.test', 1);
+  const [rsa] = makeCerts('rsa', 'rsa.test', 1);
+  const files = tempDir('rampart-bench-tls-');
+  const pemFile = (name: string, text: string) => {
+    const path = join(files, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const ports = { ec: await freePort(), rsa: await freePort() };
+  const server = (port: number, pair: { cert: string; key: string }, name: string) => `
+    server {
+      listen 127.0.0.1:${port} ssl http2;
+      ssl_certificate ${pemFile(`${name}.pem`, pair.cert)};
+      ssl_certificate_key ${pemFile(`${name}.key`, pair.key)};
+      location / { proxy_pass http://origin; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $host; }
+    }`;
+  // As an operator would write it: the protocols the edge serves, a shared session cache, nginx's
+  // own session tickets (on by default, keys made at start-up and shared by the workers).
+  const plain = startPlainNginx(
+    'tls-plain',
+    `    access_log logs/access.log combined buffer=64k flush=1s;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_session_cache shared:SSL:10m;
+    upstream origin { server 127.0.0.1:${origin.port}; keepalive 64; }
+    ${server(ports.ec, ec!, 'ec')}
+    ${server(ports.rsa, rsa!, 'rsa')}`,
+  );
+  const edge = await createEdge({ proveTimeoutMs: 180_000, waf: false });
+  const close = async () => {
+    await edge.close();
+    plain.stop();
+    origin.nginx.stop();
+    rmSync(files, { recursive: true, force: true });
+  };
+  const site = (id: number, domain: string, certId: number): EdgeSite =>
+    makeSite({
+      id,
+      domains: [domain],
+      origins: [{ address: '127.0.0.1', port: origin.port, weight: 1, backup: false }],
+      https_listen: true,
+      cert_id: certId,
+      http2: true,
+    });
+  const cert = (id: number, pair: { cert: string; key: string }): EdgeCert => ({
+    id,
+    cert_pem: pair.cert,
+    key_pem: pair.key,
+  });
+  const base = { sites: [site(1, 'ecdsa.test', 1), site(2, 'rsa.test', 2)], certs: [cert(1, ec!), cert(2, rsa!)] };
+  const apply = async (version: number, parts: typeof base) => {
+    const outcome = await edge.applier.apply(edge.snapshot({ version, ...parts }));
+    if (!outcome.applied || outcome.errors.length > 0) {
+      throw new Error(`edge did not apply: ${outcome.error} ${JSON.stringify(outcome.errors)}`);
+    }
+    for (const host of ['ecdsa.test', 'rsa.test']) {
+      const answer = await edgeRequest(edge.ports.https, { host, tls: true });
+      if (answer.status !== 200) throw new Error(`${host}: ${answer.status} over HTTPS`);
+    }
+  };
+  try {
+    await apply(1, base);
+    const sides = {
+      edge: { port: () => edge.ports.https, pidFile: edge.paths.pidFile },
+      plain: { port: (kind: 'ec' | 'rsa') => ports[kind], pidFile: join(plain.dir, 'nginx.pid') },
+    };
+    const loadMany = async () => {
+      const pairs = makeCerts('ec', 's%d.many.test', MANY - 2);
+      await apply(2, {
+        sites: [...base.sites, ...pairs.map((_, i) => site(10 + i, `s${i}.many.test`, 10 + i))],
+        certs: [...base.certs, ...pairs.map((pair, i) => cert(10 + i, pair))],
+      });
+      const answer = await edgeRequest(edge.ports.https, { host: 's7.many.test', tls: true });
+      if (answer.cert?.subject?.CN !== 's7.many.test') throw new Error('the edge did not choose s7.many.test by SNI');
+    };
+    return { edge, sides, loadMany, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+function measure(servers: TlsServers, seconds: number, rounds: number, many: boolean): TlsFigure[] {
+  const { sides } = servers;
+  const workers = { edge: workerOf(sides.edge.pidFile), plain: workerOf(sides.plain.pidFile) };
+  const suffix = many ? `, edge with ${MANY.toLocaleString('en')} certificates` : ', edge with 2 certificates';
+  return CASES.filter((tlsCase) => many || !tlsCase.manyOnly).map((tlsCase) => {
+    const runs = { edge: [] as number[], plain: [] as number[], edgeCpu: [] as number[], plainCpu: [] as number[] };
+    const client: number[] = [];
+    const ratios: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const rates: Record<'edge' | 'plain', number> = { edge: 0, plain: 0 };
+      for (const name of ['edge', 'plain'] as const) {
+        const before = cpuSeconds(workers[name]);
+        const result = tlsCase.run(sides[name], seconds, many);
+        // Client process p takes steps p, p+8, …: the furthest is about 8 times its share.
+        if (name === 'edge' && many && tlsCase.cold) cold.first += Math.ceil(result.requests * 1.5) + 8;
+        const cpuUs = ((cpuSeconds(workers[name]) - before) * 1e6) / result.requests;
+        rates[name] = result.requests / result.seconds;
+        runs[name].push(rates[name]);
+        runs[name === 'edge' ? 'edgeCpu' : 'plainCpu'].push(cpuUs);
+        if (name === 'edge') client.push(result.clientCpu / result.seconds);
+      }
+      ratios.push(rates.edge / rates.plain);
+    }
+    return {
+      name: `${tlsCase.name}${suffix}`,
+      edge: median(runs.edge),
+      plain: median(runs.plain),
+      ratio: median(ratios),
+      target: TARGET,
+      edgeCpuUs: median(runs.edgeCpu),
+      plainCpuUs: median(runs.plainCpu),
+      clientLoad: median(client),
+    };
+  });
+}
+
+/** Every TLS figure: 2 certificates on the edge, then 10,000. */
+export async function tlsFigures(seconds: number, rounds: number): Promise<TlsFigure[]> {
+  const servers = await startServers();
+  try {
+    const few = measure(servers, seconds, rounds, false);
+    await servers.loadMany();
+    return [...few, ...measure(servers, seconds, rounds, true)];
+  } finally {
+    await servers.close();
+  }
+}
+
+export const tlsLine = (figure: TlsFigure) =>
+  `${figure.name}: edge ${figure.edge.toFixed(0)}/s (${figure.edgeCpuUs.toFixed(0)} µs CPU a request), plain nginx ${figure.plain.toFixed(0)}/s (${figure.plainCpuUs.toFixed(0)} µs), ratio ${figure.ratio.toFixed(3)} (target ${figure.target}), CPU ratio plain/edge ${(figure.plainCpuUs / figure.edgeCpuUs).toFixed(3)}${Number.isNaN(figure.clientLoad) ? '' : `, client core ${(figure.clientLoad * 100).toFixed(0)}% busy`}`;
+
+if (import.meta.main) {
+  const { seconds, rounds } = wrkRounds();
+  const header = `date: ${new Date().toISOString()}  node ${process.version}  ${seconds} s a run, ${rounds} alternating rounds, medians; load ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`;
+  console.log(header);
+  for (const figure of await tlsFigures(seconds, rounds)) console.log(tlsLine(figure));
+}
