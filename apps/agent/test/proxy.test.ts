@@ -83,6 +83,15 @@ describe('sites through a real nginx', () => {
           }),
           makeSite({ id: 20, domains: ['gzip.test'], origins: [origin(a.port)], gzip: true }),
           makeSite({ id: 21, domains: ['sticky.test'], balance: 'ip_hash', origins: [origin(a.port), origin(b.port)] }),
+          makeSite({ id: 22, domains: ['bare.test'], origins: [origin(a.port)], gzip: true }),
+          makeSite({
+            id: 23,
+            domains: ['own-ip.test'],
+            origins: [origin(a.port)],
+            gzip: true,
+            request_headers: [{ name: 'X-Real-IP', value: '192.0.2.7' }],
+          }),
+          makeSite({ id: 24, domains: ['nozip.test'], origins: [origin(a.port)], gzip: false }),
         ],
         acme_challenges: [{ token: 'tok_en-1', key_authorization: 'tok_en-1.thumb-print' }],
       }),
@@ -105,6 +114,33 @@ describe('sites through a real nginx', () => {
     expect(seen.headers['x-edge']).toBe('rampart 1');
     expect(seen.headers['x-forwarded-for']).toBe('127.0.0.1');
     expect(answer.headers['x-served-by']).toBe('edge-a');
+  });
+
+  it("sends nginx's own forwarding headers for a site without headers of its own, and the site's where it has them", async () => {
+    const seen = async (host: string, headers: Record<string, string> = {}) =>
+      JSON.parse((await edgeRequest(edge.ports.http, { host, headers })).body);
+    // `br`: nginx compresses only for gzip, so the body stays readable here.
+    const bare = await seen('bare.test', {
+      'accept-encoding': 'br',
+      upgrade: 'websocket',
+      'x-real-ip': '6.6.6.6',
+      'x-forwarded-for': '198.51.100.1',
+    });
+    expect(bare).toMatchObject({ origin: 'a', host: 'bare.test' });
+    expect(bare.headers).toMatchObject({
+      'x-real-ip': '127.0.0.1',
+      'x-forwarded-for': '198.51.100.1, 127.0.0.1',
+      'x-forwarded-proto': 'http',
+      'accept-encoding': 'br',
+    });
+    expect(bare.headers.upgrade).toBeUndefined();
+    const own = await seen('own-ip.test');
+    expect(own.headers['x-real-ip']).toBe('192.0.2.7');
+    expect(own.headers['x-forwarded-for']).toBe('127.0.0.1');
+    // gzip off: the origin still learns what the client accepts, and the edge compresses nothing.
+    const nozip = await edgeRequest(edge.ports.http, { host: 'nozip.test', headers: { 'accept-encoding': 'gzip' } });
+    expect(JSON.parse(nozip.body).headers['accept-encoding']).toBe('gzip');
+    expect(nozip.headers['content-encoding']).toBeUndefined();
   });
 
   it('matches wildcard domains and sends the configured origin Host', async () => {

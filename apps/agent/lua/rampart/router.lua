@@ -152,10 +152,13 @@ function _M.route()
   -- Accept-Encoding when these are empty.
   local origin_scheme = site.scheme == "follow" and scheme or site.scheme
   if origin_scheme == "https" then var.rampart_origin_scheme_set = "https" end
+  -- True once a proxy header differs from nginx's own value: `location /` sends only those.
+  local own_headers = false
   local origin_host = site.origin_host
   if origin_host ~= "" then
     var.rampart_ssl_set = origin_host
     var.rampart_host_set = origin_host
+    own_headers = true
   end
   if not site.gzip then
     local accept_encoding = var.http_accept_encoding
@@ -164,13 +167,19 @@ function _M.route()
       -- stays out, while the origin still receives it (from the variable).
       var.rampart_accept_encoding_set = accept_encoding
       ngx.req.clear_header("Accept-Encoding")
+      own_headers = true
     end
   end
   local headers = site.request_headers
   for i = 1, #headers do
     local header = headers[i]
     local name = VARIABLE_HEADERS[header[1]]
-    if name then var[name] = header[3] else ngx.req.set_header(header[2], header[3]) end
+    if name then
+      var[name] = header[3]
+      own_headers = true
+    else
+      ngx.req.set_header(header[2], header[3])
+    end
   end
 
   -- WAF sites take the `_waf` twin of each location, unless an ACL allow entry decided or the request
@@ -202,6 +211,10 @@ function _M.route()
   end
   if site.decorated then return ngx.exec(waf_tx and "@rampart_decorated_waf" or "@rampart_decorated") end
   if waf_tx then return ngx.exec("@rampart_waf") end
+  -- `location /` passes to the plain upstream by name with nginx's own header values; the twins
+  -- read the header maps of the server.
+  if origin_scheme == "https" then return ngx.exec("@rampart_https_origin") end
+  if own_headers then return ngx.exec("@rampart_own_headers") end
 end
 
 return _M

@@ -79,6 +79,33 @@ const HEADER_MAPS: Array<[string, string, string]> = [
 ];
 
 const PROXY_PASS = 'proxy_pass $rampart_origin_scheme://$rampart_upstream;';
+/**
+ * The upstream of a location: named, so that a request evaluates no proxy_pass variables (a script,
+ * a URL parse and an upstream looked up by name). The `_https` twins reach the origin over TLS; the
+ * `_waf` twins keep the variables, since inspection costs a hundred times more.
+ */
+const ORIGIN_PASS = {
+  http: 'proxy_pass http://rampart_origin_http;',
+  https: 'proxy_pass https://rampart_origin_https;',
+  waf: PROXY_PASS,
+};
+
+/** Where the router sends a plain proxied request of a site whose origin is reached over TLS. */
+const HTTPS_ORIGIN_LOCATION = '@rampart_https_origin';
+/** Where it sends one of a site that sets proxy headers (origin host, X-Real-IP...) of its own. */
+const OWN_HEADERS_LOCATION = '@rampart_own_headers';
+/**
+ * The proxy headers of `location /`, nginx's own values (the server's maps cost a script each). The
+ * client's Accept-Encoding passes as it came; an empty value sends no header and drops the client's.
+ */
+const DEFAULT_PROXY_HEADERS = [
+  'proxy_set_header Host $host;',
+  'proxy_set_header X-Real-IP $remote_addr;',
+  'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+  'proxy_set_header X-Forwarded-Proto $scheme;',
+  'proxy_set_header Upgrade "";',
+  'proxy_set_header Connection "";',
+];
 const HEADER_FILTER = 'header_filter_by_lua_block { rampart_respond.headers() }';
 /** An empty value (no cache lookup) adds no header; `always`: a cached 404 shows its status too. */
 const CACHE_STATUS_HEADER = 'add_header X-Cache-Status $upstream_cache_status always;';
@@ -162,9 +189,20 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
     ...(options.bandwidthCaps ? ['log_by_lua_block { rampart_router.release() }'] : []),
     ...errorPageLines(errorRoutes),
     '',
+    // The common case pays for no map and no proxy_pass variable: a site that sets proxy headers
+    // of its own, or reaches its origin over TLS, is sent by the router to a twin below instead.
     'location / {',
     '    rewrite_by_lua_block { rampart_router.route() }',
-    `    ${PROXY_PASS}`,
+    ...DEFAULT_PROXY_HEADERS.map((line) => `    ${line}`),
+    `    ${ORIGIN_PASS.http}`,
+    '}',
+    '',
+    `location ${OWN_HEADERS_LOCATION} {`,
+    `    ${ORIGIN_PASS.http}`,
+    '}',
+    '',
+    `location ${HTTPS_ORIGIN_LOCATION} {`,
+    `    ${ORIGIN_PASS.https}`,
     '}',
     '',
     '# Sites with response headers to set (HSTS, their own) go through here; the rest never pay for it.',
@@ -236,17 +274,6 @@ function wafLocations(rulesFile: string, unknownHost: boolean, wafLines: string[
     ...(unknownHost ? unknownHostLocation : []),
   ];
 }
-
-/**
- * The upstream of a cache location: named, so that a hit evaluates no proxy_pass variables (a script,
- * a URL parse and an upstream looked up by name). The `_https` twins reach the origin over TLS; the
- * `_waf` twins keep the variables, since inspection costs a hundred times more.
- */
-const ORIGIN_PASS = {
-  http: 'proxy_pass http://rampart_origin_http;',
-  https: 'proxy_pass https://rampart_origin_https;',
-  waf: PROXY_PASS,
-};
 
 /**
  * The named locations with the proxy_cache settings of one TTL profile (nginx cannot take a TTL from a
