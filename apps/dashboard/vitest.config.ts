@@ -6,7 +6,7 @@ export default defineProject({
   plugins: [react()],
   test: {
     name: 'dashboard',
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'build/**/*.test.ts'],
     environment: 'node',
     // A worker keeps its imported modules from one file to the next (re-importing antd and React for
     // each of 69 files was 85% of this project's time); each test renders into its own container.

@@ -1,9 +1,12 @@
 import type { ActiveAnnouncement } from '@rampart/contracts';
-import Alert from 'antd/es/alert';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
-import { useLocales } from '../../shared/i18n/useLocales.ts';
-import { ANNOUNCEMENTS_LOCALES } from './locales/bundle.ts';
+
+// antd (about 40 kB gzip) loads only when there is something to show: most sign-ins have no announcement.
+const AnnouncementAlerts = lazy(async () => ({
+  default: (await import('./AnnouncementAlerts.tsx')).AnnouncementAlerts,
+}));
 
 /**
  * The announcements shown now, above the login form, in the page's language. Asked each time the
@@ -11,7 +14,7 @@ import { ANNOUNCEMENTS_LOCALES } from './locales/bundle.ts';
  * Without TanStack Query, which only the console loads.
  */
 export const LoginAnnouncements = () => {
-  const { i18n } = useLocales(ANNOUNCEMENTS_LOCALES);
+  const { i18n } = useTranslation();
   const http = useHttp();
   const [active, setActive] = useState<ActiveAnnouncement[]>([]);
   useEffect(() => {
@@ -26,20 +29,9 @@ export const LoginAnnouncements = () => {
     return () => controller.abort();
   }, [http]);
   if (active.length === 0) return null;
-  const zh = i18n.language === 'zh-CN';
   return (
-    <div data-testid="login-announcements" style={{ display: 'grid', gap: 8, marginBottom: 16 }}>
-      {active.map((announcement) => (
-        <Alert
-          key={announcement.id}
-          type="info"
-          showIcon
-          title={zh ? announcement.title_zh : announcement.title_en}
-          description={
-            <span style={{ whiteSpace: 'pre-wrap' }}>{zh ? announcement.text_zh : announcement.text_en}</span>
-          }
-        />
-      ))}
-    </div>
+    <Suspense fallback={null}>
+      <AnnouncementAlerts active={active} zh={i18n.language === 'zh-CN'} />
+    </Suspense>
   );
 };

@@ -1,10 +1,13 @@
-import Table from 'antd/es/table';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes, formatNumber } from '../monitor/model/units.ts';
-import { DailyTrafficChart } from '../usage/shared/DailyTrafficChart.tsx';
-import { type TopSite, useAdminOverview } from './api.ts';
+import { LazyDailyTrafficChart } from '../usage/shared/LazyDailyTrafficChart.tsx';
+import { useAdminOverview } from './api.ts';
 import { Figures } from './Figures.tsx';
 import { PANEL } from './panel.ts';
+
+// antd's Table (about 60 kB gzip beyond what the console has) loads with the data, after the first paint.
+const TopSitesTable = lazy(async () => ({ default: (await import('./TopSitesTable.tsx')).TopSitesTable }));
 
 type Figure = readonly [string, string, string];
 
@@ -48,41 +51,15 @@ export const AdminFigures = () => {
       )}
       {data.trend && (
         <div style={PANEL}>
-          <DailyTrafficChart days={data.trend} label={t('overview.trend')} testId="overview-trend" />
+          <LazyDailyTrafficChart days={data.trend} label={t('overview.trend')} testId="overview-trend" />
         </div>
       )}
       {data.top_sites && (
-        <div style={PANEL}>
-          <Table<TopSite>
-            rowKey="site_id"
-            size="small"
-            data-testid="overview-top-sites"
-            title={() => t('overview.admin.topSites')}
-            pagination={false}
-            dataSource={data.top_sites}
-            columns={[
-              {
-                key: 'domain',
-                dataIndex: 'domain',
-                title: t('overview.admin.domain'),
-                ellipsis: true,
-                render: (domain: string, row) => domain || `#${row.site_id}`,
-              },
-              {
-                key: 'bytes_out',
-                dataIndex: 'bytes_out',
-                title: t('overview.figures.traffic'),
-                render: (value: number) => formatBytes(value, language),
-              },
-              {
-                key: 'requests',
-                dataIndex: 'requests',
-                title: t('overview.figures.requests'),
-                render: (value: number) => formatNumber(value, language),
-              },
-            ]}
-          />
-        </div>
+        <Suspense fallback={null}>
+          <div style={PANEL}>
+            <TopSitesTable sites={data.top_sites} />
+          </div>
+        </Suspense>
       )}
     </>
   );

@@ -1,10 +1,13 @@
-import List from 'antd/es/list';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes, formatNumber } from '../monitor/model/units.ts';
-import { DailyTrafficChart } from '../usage/shared/DailyTrafficChart.tsx';
+import { LazyDailyTrafficChart } from '../usage/shared/LazyDailyTrafficChart.tsx';
 import { useUserOverview } from './api.ts';
 import { Figures } from './Figures.tsx';
 import { PANEL } from './panel.ts';
+
+// antd's List (with the pagination it brings) loads with the data, after the first paint.
+const ExpiringCerts = lazy(async () => ({ default: (await import('./ExpiringCerts.tsx')).ExpiringCerts }));
 
 /** A user's home: their sites and streams, today's and this month's traffic, its trend and expiring certificates. */
 export const UserFigures = () => {
@@ -13,7 +16,6 @@ export const UserFigures = () => {
   const { data } = useUserOverview();
   if (!data) return null;
   const number = (value: number) => formatNumber(value, language);
-  const when = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
   return (
     <>
       <Figures
@@ -35,23 +37,14 @@ export const UserFigures = () => {
         ]}
       />
       <div style={PANEL}>
-        <DailyTrafficChart days={data.trend} label={t('overview.trend')} testId="overview-trend" />
+        <LazyDailyTrafficChart days={data.trend} label={t('overview.trend')} testId="overview-trend" />
       </div>
       {data.certs_expiring_list.length > 0 && (
-        <div style={PANEL}>
-          <List
-            data-testid="overview-expiring-certs"
-            size="small"
-            header={t('overview.mine.certsExpiring')}
-            dataSource={data.certs_expiring_list}
-            renderItem={(cert) => (
-              <List.Item>
-                {cert.name || `#${cert.id}`} ·{' '}
-                {t('overview.mine.notAfter', { date: when.format(new Date(cert.not_after)) })}
-              </List.Item>
-            )}
-          />
-        </div>
+        <Suspense fallback={null}>
+          <div style={PANEL}>
+            <ExpiringCerts certs={data.certs_expiring_list} />
+          </div>
+        </Suspense>
       )}
     </>
   );

@@ -1,6 +1,9 @@
 import type { TFunction } from 'i18next';
 import { unitFormat, valueAxis } from '../../../shared/chart/valueAxis.ts';
 
+/** The daily chart's height in pixels (its placeholder while ECharts loads has the same). */
+export const DAILY_TRAFFIC_CHART_HEIGHT = 280;
+
 export interface DailyTraffic {
   date: string;
   bytes_out: number;

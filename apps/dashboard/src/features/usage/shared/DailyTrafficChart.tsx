@@ -1,7 +1,12 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EChart } from '../../../shared/chart/EChart.tsx';
-import { type DailyTraffic, dailyTrafficOption, isDailyTrafficEmpty } from '../model/usageChart.ts';
+import {
+  DAILY_TRAFFIC_CHART_HEIGHT,
+  type DailyTraffic,
+  dailyTrafficOption,
+  isDailyTrafficEmpty,
+} from '../model/usageChart.ts';
 import './echarts.ts';
 
 interface DailyTrafficChartProps {
@@ -16,5 +21,13 @@ export const DailyTrafficChart = ({ days, p95Bps, label, testId }: DailyTrafficC
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const option = useMemo(() => dailyTrafficOption(days, t, language, p95Bps), [days, t, language, p95Bps]);
-  return <EChart option={option} label={label} testId={testId} height={280} empty={isDailyTrafficEmpty(days)} />;
+  return (
+    <EChart
+      option={option}
+      label={label}
+      testId={testId}
+      height={DAILY_TRAFFIC_CHART_HEIGHT}
+      empty={isDailyTrafficEmpty(days)}
+    />
+  );
 };

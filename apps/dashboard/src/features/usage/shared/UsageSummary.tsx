@@ -4,6 +4,8 @@ import Statistic from 'antd/es/statistic';
 import { useTranslation } from 'react-i18next';
 import { formatBitRate, formatBytes, formatNumber } from '../../monitor/model/units.ts';
 import { DailyTrafficChart } from './DailyTrafficChart.tsx';
+// This chart also draws the peak line and the 95th percentile.
+import './peakEcharts.ts';
 
 /** A month's figures (traffic, 95th percentile, peak, forecast) and its daily chart. */
 export const UsageSummary = ({ usage }: { usage: Usage }) => {
