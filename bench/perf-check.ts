@@ -1,0 +1,195 @@
+// The performance gate: counts that do not change with the machine's load, each against a limit.
+//  - Instructions nginx spends on a request, under callgrind (bench/callgrind.ts): a proxied
+//    request, a cache hit without and with protection, a WAF-inspected dynamic request and a static
+//    request on a WAF site. Each may grow by at most 10 % over bench/perf-baseline.json.
+//  - The dashboard's gzip JavaScript of the login route and of the shell with its first page, each
+//    within its budget (bench/dashboard-size.ts).
+// A baseline is raised on purpose only, in a commit of its own that says why:
+//   PERF_UPDATE=1 node bench/perf-check.ts   (then edit the reason in bench/perf-baseline.json)
+// Usage: npm run perf:check   (builds the dashboard first; needs valgrind, h2load, nginx, chromium)
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_SITE_PROTECTION } from '@rampart/contracts';
+import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
+import { createEdge } from '../apps/agent/test/support/edge.ts';
+import { instructionsPerRequest, type NginxUnderTest, type RequestLoad, thousands } from './callgrind.ts';
+import { startCacheBenchServers } from './edge-cache.ts';
+import { BROWSER_HEADERS } from './edge-cache-instructions.ts';
+import { PROXY_HOST, startProxyBenchServers } from './edge-proxy.ts';
+import { startBenchOrigin } from './nginx-process.ts';
+import { ROOT } from './support.ts';
+
+const BASELINE_FILE = join(ROOT, 'bench/perf-baseline.json');
+/** How much a count may grow over its baseline before the check fails. */
+export const ALLOWED_GROWTH = 0.1;
+
+export const GATED = ['proxy', 'cacheHit', 'cacheHitProtected', 'wafDynamic', 'wafStatic'] as const;
+export type Gated = (typeof GATED)[number];
+
+const LABELS: Record<Gated, string> = {
+  proxy: 'proxied request, cache off, a site with its defaults',
+  cacheHit: 'cache hit, 4 KiB, site without protection',
+  cacheHitProtected: 'cache hit, 4 KiB, ACL (1,000 CIDRs) + 5 CC rules',
+  wafDynamic: 'WAF site (block, CRS paranoia 1), dynamic request',
+  wafStatic: 'WAF site, static file (skips the engine)',
+};
+
+interface Baseline {
+  /** Why the numbers are what they are (the commit that last raised one says so too). */
+  reason: string;
+  /** Instructions a request. */
+  instructions: Record<Gated, number>;
+}
+
+export interface GateLine {
+  label: string;
+  value: string;
+  limit: string;
+  ok: boolean;
+}
+
+/** A WAF site in block mode on an edge of its own, in front of an origin answering every path. */
+async function startWafEdge() {
+  const origin = await startBenchOrigin();
+  const edge = await createEdge({ proveTimeoutMs: 60_000 });
+  const close = async () => {
+    await edge.close();
+    origin.nginx.stop();
+  };
+  try {
+    const outcome = await edge.applier.apply(
+      edge.snapshot({
+        version: 1,
+        sites: [
+          makeSite({
+            id: 1,
+            domains: ['waf.test'],
+            origins: [{ address: '127.0.0.1', port: origin.port, weight: 1, backup: false }],
+            protection: { ...DEFAULT_SITE_PROTECTION, waf: { mode: 'block', paranoia: 1, exclusions: [] } },
+          }),
+        ],
+      }),
+    );
+    if (!outcome.applied || outcome.errors.length > 0) {
+      throw new Error(`edge did not apply: ${outcome.error} ${JSON.stringify(outcome.errors)}`);
+    }
+    const server: NginxUnderTest = {
+      conf: join(edge.paths.currentLink, 'nginx.conf'),
+      prefix: edge.paths.nginxDir,
+      port: edge.ports.http,
+    };
+    return { server, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Counts every gated figure, and the plain nginx baselines beside them (reported, not gated). */
+export async function countInstructions(): Promise<{ counts: Record<Gated, number>; plain: Record<string, number> }> {
+  const counts = {} as Record<Gated, number>;
+  const plain: Record<string, number> = {};
+  const proxy = await startProxyBenchServers();
+  try {
+    const load: RequestLoad = { host: PROXY_HOST, paths: ['/'] };
+    counts.proxy = (await instructionsPerRequest(proxy.edge, load)).perRequest;
+    plain['plain nginx proxy'] = (await instructionsPerRequest(proxy.plain, load)).perRequest;
+  } finally {
+    await proxy.close();
+  }
+  const cache = await startCacheBenchServers();
+  try {
+    const count = async (target: 'open' | 'guarded' | 'disk') => {
+      const { nginx, host, url } = cache.targets[target];
+      return (await instructionsPerRequest(nginx, { host, paths: [new URL(url).pathname], headers: BROWSER_HEADERS }))
+        .perRequest;
+    };
+    counts.cacheHit = await count('open');
+    counts.cacheHitProtected = await count('guarded');
+    plain['plain nginx, the file from disk'] = await count('disk');
+  } finally {
+    await cache.close();
+  }
+  const waf = await startWafEdge();
+  try {
+    const headers = { 'user-agent': 'Mozilla/5.0 bench' };
+    // ModSecurity runs a few hundred rules on a dynamic request: fewer requests give the same count.
+    counts.wafDynamic = (
+      await instructionsPerRequest(
+        waf.server,
+        { host: 'waf.test', paths: ['/page?id=1', '/search?q=shoes'], headers },
+        {
+          requests: 600,
+        },
+      )
+    ).perRequest;
+    counts.wafStatic = (
+      await instructionsPerRequest(waf.server, {
+        host: 'waf.test',
+        paths: ['/img/logo.png', '/css/site.css', '/js/app.js'],
+        headers,
+      })
+    ).perRequest;
+  } finally {
+    await waf.close();
+  }
+  return { counts, plain };
+}
+
+export function readBaseline(): Baseline {
+  return JSON.parse(readFileSync(BASELINE_FILE, 'utf8')) as Baseline;
+}
+
+export function instructionGate(counts: Record<Gated, number>, baseline: Baseline): GateLine[] {
+  return GATED.map((name) => {
+    const limit = baseline.instructions[name] * (1 + ALLOWED_GROWTH);
+    return {
+      label: `${LABELS[name]}: instructions a request`,
+      value: thousands(counts[name]),
+      limit: `≤ ${thousands(limit)} (baseline ${thousands(baseline.instructions[name])} + ${ALLOWED_GROWTH * 100} %)`,
+      ok: counts[name] <= limit,
+    };
+  });
+}
+
+async function dashboardGate(): Promise<GateLine[]> {
+  const { routeBudgets } = await import('./dashboard-size.ts');
+  return (await routeBudgets()).map((route) => {
+    // The login route's budget is all it loads; the console's is its first screen: its chart and
+    // tables load after the first paint, from chunks of their own (issue 33).
+    const [gzipKb, files, what] =
+      route.route === 'login'
+        ? [route.gzipKb, route.files, 'gzip JavaScript']
+        : [
+            route.firstScreen.gzipKb,
+            route.firstScreen.files,
+            `gzip JavaScript of the first screen (${route.gzipKb.toFixed(1)} kB in all, with what loads after the first paint)`,
+          ];
+    return {
+      label: `dashboard, ${route.route}: ${what}`,
+      value: `${gzipKb.toFixed(1)} kB in ${files} files`,
+      limit: `≤ ${route.budgetKb} kB`,
+      ok: gzipKb <= route.budgetKb,
+    };
+  });
+}
+
+if (import.meta.main) {
+  const { counts, plain } = await countInstructions();
+  if (process.env.PERF_UPDATE === '1') {
+    const rounded = Object.fromEntries(GATED.map((name) => [name, Math.round(counts[name])])) as Record<Gated, number>;
+    const reason = readBaseline().reason;
+    writeFileSync(BASELINE_FILE, `${JSON.stringify({ reason, instructions: rounded }, null, 2)}\n`);
+    console.log(`wrote ${BASELINE_FILE}: say why in its reason and commit it on its own`);
+  }
+  const lines = [...instructionGate(counts, readBaseline()), ...(await dashboardGate())];
+  console.log(`date: ${new Date().toISOString()}  callgrind (user-space instructions of nginx) and bundle sizes`);
+  for (const [label, value] of Object.entries(plain))
+    console.log(`  reference, ${label}: ${thousands(value)} instructions`);
+  for (const line of lines) console.log(`${line.ok ? 'ok  ' : 'FAIL'} ${line.label}: ${line.value} (${line.limit})`);
+  const failed = lines.filter((line) => !line.ok);
+  if (failed.length > 0) {
+    console.error(`perf:check failed: ${failed.length} figure(s) over their limit`);
+    process.exit(1);
+  }
+}
