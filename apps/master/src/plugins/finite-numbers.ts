@@ -5,11 +5,28 @@ import { addRouteHook, methodsOf } from './route-hooks.ts';
 
 /** The path of the first number in `value` that is not finite, or undefined. */
 export function nonFiniteAt(value: unknown, path: string): string | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
+  const keys = nonFiniteKeys(value);
+  return keys === undefined ? undefined : [path, ...keys].join('/');
+}
+
+/**
+ * The keys down to the first number that is not finite, or undefined. The path is built only for
+ * that one: an agent's batch of 5,000 log lines holds some 100,000 values.
+ */
+function nonFiniteKeys(value: unknown): string[] | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : [];
   if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const found = nonFiniteAt(item, `${path}/${key}`);
-    if (found) return found;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const found = nonFiniteKeys(value[index]);
+      if (found) return [String(index), ...found];
+    }
+    return undefined;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const found = nonFiniteKeys((value as Record<string, unknown>)[key]);
+    if (found) return [key, ...found];
   }
   return undefined;
 }
