@@ -20,6 +20,7 @@ export default defineConfig({
             'apps/master/src/**/*.test.ts',
             'apps/agent/src/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           environment: 'node',
           // A worker keeps its modules, migrated databases and schemas from one file to the next:

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { GATED, type Gated, instructionGate } from './perf-check.ts';
+
+const counts = (value: number) => Object.fromEntries(GATED.map((name) => [name, value])) as Record<Gated, number>;
+const baseline = { reason: 'test', instructions: counts(10_000) };
+
+describe('the performance gate', () => {
+  it('passes a count up to 10 % over its baseline and fails one past it', () => {
+    expect(instructionGate(counts(11_000), baseline).every((line) => line.ok)).toBe(true);
+    const over = { ...counts(10_000), cacheHit: 11_001 };
+    const failed = instructionGate(over, baseline).filter((line) => !line.ok);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.label).toContain('cache hit, 4 KiB, site without protection');
+  });
+
+  it('gates every figure the baseline names', () => {
+    expect(instructionGate(counts(1), baseline).map((line) => line.label)).toHaveLength(GATED.length);
+  });
+});

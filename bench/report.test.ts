@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { BENCHES, readFigures } from './report.ts';
+
+const bench = (name: string) => {
+  const found = BENCHES.find((entry) => entry.name === name);
+  if (!found) throw new Error(`no bench ${name}`);
+  return found;
+};
+
+describe('the bench report', () => {
+  it('reads a figure from what its bench printed and compares it with the target', () => {
+    const output =
+      'proxy, cache off: edge 46149 req/s, 21.0 µs CPU a request (p99 1.93 ms, worker busy 97 %); plain nginx 51990 req/s, 18.6 µs (p99 1.64 ms, worker busy 97 %); ratio by rate 0.890 (rounds 0.90 0.89 0.81), by CPU a request 0.961 (rounds 0.96 0.96 0.95)';
+    const rows = readFigures(bench('proxy'), output);
+    expect(rows.map((row) => [row.value, row.status])).toEqual([
+      ['0.89', 'MISSED'],
+      ['0.961', 'met'],
+    ]);
+    expect(rows[0]).toMatchObject({ result: '46149 req/s', baseline: 'plain nginx 51990 req/s' });
+  });
+
+  it('says a figure was not found rather than guessing it when the bench failed', () => {
+    const rows = readFigures(bench('api'), 'bench failed: Error: listen EADDRINUSE');
+    expect(rows).toEqual([expect.objectContaining({ status: 'not found', value: '' })]);
+  });
+
+  it('reads every case a bench prints one a line, each against its own target', () => {
+    const output = [
+      'full handshakes, RSA 2048: edge 1444/s (660 µs CPU a request), plain nginx 1504/s (625 µs), ratio 0.960 (target 0.9), CPU ratio plain/edge 0.947, client core 30% busy',
+      'HTTP/2: edge 20979/s (39 µs CPU a request), plain nginx 34524/s (28 µs), ratio 0.608 (target 0.9), CPU ratio plain/edge 0.724',
+    ].join('\n');
+    const rows = readFigures(bench('tls'), output);
+    expect(rows.map((row) => [row.figure, row.value, row.status])).toEqual([
+      ['full handshakes, RSA 2048 (CPU a request)', '0.947', 'met'],
+      ['HTTP/2 (CPU a request)', '0.724', 'MISSED'],
+    ]);
+    expect(readFigures(bench('tls'), '')).toEqual([expect.objectContaining({ status: 'not found' })]);
+  });
+
+  it('holds a budget as a most, not a least', () => {
+    const output = [
+      'login route JS: 151.0 kB gzip in 7 files (target ≤ 150 kB)',
+      '  of which requested before the first contentful paint: 151.0 kB in 7 files',
+      "  of which the first screen (the build's chunks): 151.0 kB in 7 files",
+    ].join('\n');
+    const login = readFigures(bench('dashboard'), output).find((row) => row.figure.includes('login'));
+    expect(login).toMatchObject({ value: '151', status: 'MISSED' });
+  });
+});
