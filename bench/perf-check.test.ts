@@ -13,6 +13,14 @@ describe('the performance gate', () => {
     expect(failed[0]?.label).toContain('cache hit, 4 KiB, site without protection');
   });
 
+  it('passes a count well under its baseline and says the baseline should come down', () => {
+    const lines = instructionGate({ ...counts(10_000), proxy: 8_000 }, baseline);
+    expect(lines.every((line) => line.ok)).toBe(true);
+    expect(lines.filter((line) => line.limit.includes('lower the baseline')).map((line) => line.label)).toEqual([
+      expect.stringContaining('proxied request'),
+    ]);
+  });
+
   it('gates every figure the baseline names', () => {
     expect(instructionGate(counts(1), baseline).map((line) => line.label)).toHaveLength(GATED.length);
   });
