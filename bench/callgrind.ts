@@ -107,16 +107,13 @@ export async function instructionsPerRequest(
   try {
     const first = load.paths[0] ?? '/';
     let status = 0;
-    let exitCode: number | null = null;
-    child.once('exit', (code) => {
-      exitCode = code;
-    });
     await until(async () => {
-      if (exitCode !== null) throw new Error('stopped');
+      if (child.exitCode !== null) throw new Error('stopped');
       status = (await edgeRequest(port, { host: load.host, path: first })).status;
       return status === 200 ? true : undefined;
     }, 120_000).catch(() => {
-      const why = exitCode !== null ? `exited with ${exitCode}` : `answered ${status || 'nothing'} for ${first}`;
+      const why =
+        child.exitCode !== null ? `exited with ${child.exitCode}` : `answered ${status || 'nothing'} for ${first}`;
       throw new Error(`the nginx under callgrind ${why} (config ${copy})`);
     });
     // Warm-up: LuaJIT's traces form in the first hundreds of requests.

@@ -10,7 +10,7 @@ import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import { cpuSeconds, workersOf } from './nginx-cpu.ts';
-import { startPlainNginx } from './nginx-process.ts';
+import { edgeNginxFiles, plainNginxFiles, startPlainNginx } from './nginx-process.ts';
 import { blocklistAcl, protection, realisticRules } from './protection-rules.ts';
 import { freePort, median, tempDir, wrk, wrkRounds } from './support.ts';
 
@@ -94,16 +94,8 @@ export async function startCacheBenchServers(): Promise<CacheBenchServers> {
       const hit = await edgeRequest(edge.ports.http, { host, path: FILE });
       if (hit.headers['x-cache-status'] !== 'HIT') throw new Error(`${host}: expected a HIT, got ${hit.status}`);
     }
-    const plainNginx = {
-      conf: join(plain.dir, 'nginx.conf'),
-      prefix: plain.dir,
-      pidFile: join(plain.dir, 'nginx.pid'),
-    };
-    const edgeNginx = {
-      conf: join(edge.paths.currentLink, 'nginx.conf'),
-      prefix: edge.paths.nginxDir,
-      pidFile: edge.paths.pidFile,
-    };
+    const plainNginx = plainNginxFiles(plain);
+    const edgeNginx = edgeNginxFiles(edge);
     const target = (port: number, host: string, nginx: Omit<CacheTargetServer['nginx'], 'port'>) => ({
       url: `http://127.0.0.1:${port}${FILE}`,
       host,

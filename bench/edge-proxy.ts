@@ -16,7 +16,7 @@ import { createEdge } from '../apps/agent/test/support/edge.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import type { NginxUnderTest } from './callgrind.ts';
 import { cpuSeconds, workersOf } from './nginx-cpu.ts';
-import { startPlainNginx } from './nginx-process.ts';
+import { edgeNginxFiles, plainNginxFiles, startPlainNginx } from './nginx-process.ts';
 import { freePort, median, wrk, wrkRounds } from './support.ts';
 
 export const PROXY_HOST = 'bench.test';
@@ -75,18 +75,8 @@ export async function startProxyBenchServers(): Promise<ProxyBenchServers> {
     return {
       originPort,
       origin: { pidFile: join(origin.dir, 'nginx.pid') },
-      plain: {
-        conf: join(plain.dir, 'nginx.conf'),
-        prefix: plain.dir,
-        port: plainPort,
-        pidFile: join(plain.dir, 'nginx.pid'),
-      },
-      edge: {
-        conf: join(edge.paths.currentLink, 'nginx.conf'),
-        prefix: edge.paths.nginxDir,
-        port: edge.ports.http,
-        pidFile: edge.paths.pidFile,
-      },
+      plain: { ...plainNginxFiles(plain), port: plainPort },
+      edge: { ...edgeNginxFiles(edge), port: edge.ports.http },
       close,
     };
   } catch (error) {

@@ -11,9 +11,10 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { makeStream } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
+import { cpuSeconds, workersOf } from './nginx-cpu.ts';
 import { startPlainNginx } from './nginx-process.ts';
 import { freePort, median, tempDir, wrkRounds } from './support.ts';
-import { cBinary, cpuSeconds, onCore1, workerOf } from './tls-load.ts';
+import { cBinary, onCore1 } from './tls-load.ts';
 
 export interface StreamFigure {
   name: string;
@@ -124,8 +125,8 @@ export async function streamFigures(seconds: number, rounds: number): Promise<St
       throw new Error(`edge did not apply: ${outcome.error} ${JSON.stringify(outcome.errors)}`);
     }
     const sides = {
-      edge: { ports: edgePorts, worker: workerOf(edge.paths.pidFile) },
-      plain: { ports: plainPorts, worker: workerOf(join(plain.dir, 'nginx.pid')) },
+      edge: { ports: edgePorts, workers: workersOf(edge.paths.pidFile) },
+      plain: { ports: plainPorts, workers: workersOf(join(plain.dir, 'nginx.pid')) },
     };
     return CASES.map((streamCase) => {
       const runs = { edge: [] as number[], plain: [] as number[], edgeCpu: [] as number[], plainCpu: [] as number[] };
@@ -133,10 +134,10 @@ export async function streamFigures(seconds: number, rounds: number): Promise<St
       for (let round = 0; round < rounds; round++) {
         for (const name of ['edge', 'plain'] as const) {
           const side = sides[name];
-          const before = cpuSeconds(side.worker);
+          const before = cpuSeconds(side.workers);
           const units = streamCase.run(side.ports[streamCase.port], seconds);
           runs[name].push(units / seconds);
-          runs[name === 'edge' ? 'edgeCpu' : 'plainCpu'].push(((cpuSeconds(side.worker) - before) * 1e6) / units);
+          runs[name === 'edge' ? 'edgeCpu' : 'plainCpu'].push(((cpuSeconds(side.workers) - before) * 1e6) / units);
         }
         ratios.push(runs.edge.at(-1)! / runs.plain.at(-1)!);
       }

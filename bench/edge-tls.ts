@@ -13,9 +13,10 @@ import type { EdgeCert, EdgeSite } from '@rampart/contracts';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from '../apps/agent/test/support/edge.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
+import { cpuSeconds, workersOf } from './nginx-cpu.ts';
 import { startBenchOrigin, startPlainNginx } from './nginx-process.ts';
 import { freePort, median, tempDir, wrkRounds } from './support.ts';
-import { cpuSeconds, h2load, handshakes, type LoadResult, makeCerts, workerOf } from './tls-load.ts';
+import { h2load, handshakes, type LoadResult, makeCerts } from './tls-load.ts';
 
 /** One line of the report: medians of the rounds. */
 export interface TlsFigure {
@@ -200,7 +201,7 @@ async function startServers(): Promise<TlsServers> {
 
 function measure(servers: TlsServers, seconds: number, rounds: number, many: boolean): TlsFigure[] {
   const { sides } = servers;
-  const workers = { edge: workerOf(sides.edge.pidFile), plain: workerOf(sides.plain.pidFile) };
+  const workers = { edge: workersOf(sides.edge.pidFile), plain: workersOf(sides.plain.pidFile) };
   const suffix = many ? `, edge with ${MANY.toLocaleString('en')} certificates` : ', edge with 2 certificates';
   return CASES.filter((tlsCase) => many || !tlsCase.manyOnly).map((tlsCase) => {
     const runs = { edge: [] as number[], plain: [] as number[], edgeCpu: [] as number[], plainCpu: [] as number[] };

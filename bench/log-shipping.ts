@@ -19,6 +19,7 @@ import { openDatabase } from '../apps/master/src/db/database.ts';
 import { openEventStore } from '../apps/master/src/db/events.ts';
 import { migrateToLatest } from '../apps/master/src/db/migrate.ts';
 import { launchClickHouse } from '../apps/master/src/test/clickhouse-server.ts';
+import { cpuSeconds } from './nginx-cpu.ts';
 import { NGINX, startPlainNginx } from './nginx-process.ts';
 import { pause, ROOT, tempDir, wrk } from './support.ts';
 
@@ -43,14 +44,8 @@ export interface ShippingFigures {
   rawLargeCpu?: { client: number; store: number };
 }
 
-const TICK_MS = 10; // USER_HZ is 100 on Linux
-
 /** User + system CPU milliseconds a process used so far. */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
+const cpuMs = (pid: number): number => Math.round(cpuSeconds([pid]) * 1000);
 
 /** The process whose command line has `argument` (a private server's port). */
 function processWith(argument: string): number {

@@ -1,15 +1,22 @@
-// The CPU time of nginx workers, read from /proc: benches report it a request beside the rate,
-// because a busy machine disturbs it far less than the rate.
+// The CPU time of processes (nginx workers, the master, the agent), read from /proc: benches report
+// it a request beside the rate, because a busy machine disturbs it far less than the rate.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The worker processes of an nginx, from its pid file (or the prefix directory holding nginx.pid). */
+/**
+ * The worker processes of an nginx serving now (not those shutting down after a reload), from its
+ * pid file (or the prefix directory holding nginx.pid).
+ */
 export function workersOf(pidFile: string): number[] {
   const master = readFileSync(pidFile.endsWith('.pid') ? pidFile : join(pidFile, 'nginx.pid'), 'utf8').trim();
   const workers = readFileSync(`/proc/${master}/task/${master}/children`, 'utf8')
     .trim()
     .split(/\s+/)
-    .filter((pid) => pid !== '' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker process'))
+    .filter((pid) => {
+      if (pid === '') return false;
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return command.includes('worker process') && !command.includes('shutting down');
+    })
     .map(Number);
   if (workers.length === 0) throw new Error(`no worker under nginx ${master}`);
   return workers;

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TestEdge } from '../apps/agent/test/support/edge.ts';
 import { freePort, tempDir } from './support.ts';
 
 export const NGINX = process.env.RAMPART_NGINX ?? '/usr/sbin/nginx';
@@ -35,6 +36,25 @@ export function startPlainNginx(name: string, httpBlock: string, main: string[] 
     stop: () => execFileSync(NGINX, ['-p', dir, '-c', conf, '-s', 'quit']),
   };
 }
+
+/** The files of an nginx a bench counts, pins or copies: its live config, its prefix, its pid file. */
+export interface NginxFiles {
+  conf: string;
+  prefix: string;
+  pidFile: string;
+}
+
+export const plainNginxFiles = (plain: PlainNginx): NginxFiles => ({
+  conf: join(plain.dir, 'nginx.conf'),
+  prefix: plain.dir,
+  pidFile: join(plain.dir, 'nginx.pid'),
+});
+
+export const edgeNginxFiles = (edge: TestEdge): NginxFiles => ({
+  conf: join(edge.paths.currentLink, 'nginx.conf'),
+  prefix: edge.paths.nginxDir,
+  pidFile: edge.paths.pidFile,
+});
 
 /**
  * Memory of an nginx master and its children in MB, as PSS: pages shared between them (the parsed

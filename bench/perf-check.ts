@@ -16,7 +16,7 @@ import { instructionsPerRequest, type NginxUnderTest, type RequestLoad, thousand
 import { startCacheBenchServers } from './edge-cache.ts';
 import { BROWSER_HEADERS } from './edge-cache-instructions.ts';
 import { PROXY_HOST, startProxyBenchServers } from './edge-proxy.ts';
-import { startBenchOrigin } from './nginx-process.ts';
+import { edgeNginxFiles, startBenchOrigin } from './nginx-process.ts';
 import { ROOT } from './support.ts';
 
 const BASELINE_FILE = join(ROOT, 'bench/perf-baseline.json');
@@ -73,11 +73,7 @@ async function startWafEdge() {
     if (!outcome.applied || outcome.errors.length > 0) {
       throw new Error(`edge did not apply: ${outcome.error} ${JSON.stringify(outcome.errors)}`);
     }
-    const server: NginxUnderTest = {
-      conf: join(edge.paths.currentLink, 'nginx.conf'),
-      prefix: edge.paths.nginxDir,
-      port: edge.ports.http,
-    };
+    const server: NginxUnderTest = { ...edgeNginxFiles(edge), port: edge.ports.http };
     return { server, close };
   } catch (error) {
     await close();

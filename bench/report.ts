@@ -5,6 +5,7 @@
 // Usage: npm run bench   (BENCH_SECONDS, BENCH_ROUNDS: passed to the benches; BENCH_ONLY=proxy,waf
 // runs only the named benches; needs what each bench needs: wrk, h2load, nginx, chromium, valgrind)
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './support.ts';
 
@@ -335,9 +336,7 @@ if (import.meta.main) {
     if (process.env.BENCH_VERBOSE) console.error(output);
     rows.push(...readFigures(bench, output));
   }
-  console.log(
-    `date: ${new Date().toISOString()}  load average ${execFileSync('cat', ['/proc/loadavg'], { encoding: 'utf8' }).trim()}`,
-  );
+  console.log(`date: ${new Date().toISOString()}  load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
   console.log('| bench | figure | result | baseline | ratio or value | target | status |');
   console.log('|---|---|---|---|---|---|---|');
   for (const row of rows) {

@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { summarise } from './cpu-profile-summary.ts';
+import { cpuSeconds } from './nginx-cpu.ts';
 import { seededDataDir, USER_ACCOUNT, USER_PASSWORD } from './signed-in-seed.ts';
 import { freePort, median, ROOT, start, stop, tempDir, waitFor200, wrk } from './support.ts';
 
@@ -16,14 +17,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SITES = Number(process.env.BENCH_SITES ?? 0);
 const PROFILE = process.env.BENCH_PROFILE === '1';
-const TICKS_PER_SECOND = 100;
-
-/** User + system CPU seconds of a process so far (fields 14 and 15 of /proc/<pid>/stat). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
 
 async function startMaster(dataDir: string, nodeArgs: string[]) {
   const port = await freePort();
@@ -51,9 +44,9 @@ interface Run {
 
 /** One wrk run (-c32) and the server's CPU per answered request. */
 function measure(pid: number, url: string, lua?: string): Run {
-  const before = cpuSeconds(pid);
+  const before = cpuSeconds([pid]);
   const result = wrk(url, { seconds: SECONDS, connections: 32, ...(lua ? { lua } : {}) });
-  return { perSecond: result.requestsPerSecond, cpuMicros: ((cpuSeconds(pid) - before) * 1e6) / result.requests };
+  return { perSecond: result.requestsPerSecond, cpuMicros: ((cpuSeconds([pid]) - before) * 1e6) / result.requests };
 }
 
 const dataDir = await seededDataDir(SITES);

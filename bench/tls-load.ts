@@ -112,22 +112,3 @@ export function h2load(port: number, sni: string, protocol: 'h1' | 'h2', seconds
   const elapsed = Number(finished[1]) / (finished[2] === 'ms' ? 1000 : 1);
   return { requests: Number(done[1]), seconds: elapsed, clientCpu: Number.NaN };
 }
-
-/** The pid of the one worker of an nginx serving now (not one shutting down after a reload). */
-export function workerOf(pidFile: string): number {
-  const master = readFileSync(pidFile, 'utf8').trim();
-  const children = readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(/\s+/);
-  const worker = children.find((pid) => {
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return cmdline.includes('worker process') && !cmdline.includes('shutting down');
-  });
-  if (!worker) throw new Error(`no worker under nginx ${master}`);
-  return Number(worker);
-}
-
-/** User and system CPU seconds of a process so far. */
-export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
