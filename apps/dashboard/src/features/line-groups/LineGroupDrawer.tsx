@@ -5,7 +5,7 @@ import Form from 'antd/es/form';
 import Input from 'antd/es/input';
 import Select from 'antd/es/select';
 import Switch from 'antd/es/switch';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
@@ -43,6 +43,14 @@ export const LineGroupDrawer = ({ group, groups, domains, onClose }: LineGroupDr
   const [saving, setSaving] = useState(false);
   const domainId = Form.useWatch('cname_domain_id', form);
   const domain = domains.find((entry) => entry.id === domainId)?.domain ?? '…';
+  const defaultDomainId = domains.find((entry) => entry.is_default)?.id;
+
+  // The CNAME domains may arrive after the drawer opened: a new group still starts on the default one,
+  // unless the operator has already chosen.
+  useEffect(() => {
+    if (group || defaultDomainId === undefined || form.isFieldTouched('cname_domain_id')) return;
+    if (!form.getFieldValue('cname_domain_id')) form.setFieldValue('cname_domain_id', defaultDomainId);
+  }, [group, defaultDomainId, form]);
 
   const save = async (draft: GroupDraft) => {
     const body = {
@@ -86,7 +94,7 @@ export const LineGroupDrawer = ({ group, groups, domains, onClose }: LineGroupDr
         onFinish={save}
         initialValues={{
           name: group?.name ?? '',
-          cname_domain_id: group?.cname_domain_id ?? domains.find((entry) => entry.is_default)?.id ?? 0,
+          cname_domain_id: group?.cname_domain_id ?? defaultDomainId ?? 0,
           host: group?.host ?? '',
           backup_group_id: group?.backup_group_id ?? 0,
           is_default: group?.is_default ?? false,
