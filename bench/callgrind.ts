@@ -5,8 +5,8 @@
 // does not depend on how busy or fast the machine is, so it can gate (bench/perf-check.ts); the
 // kernel's share (the system calls) is not in it.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import { NGINX } from './nginx-process.ts';
 import { freePort, tempDir, until } from './support.ts';
@@ -23,6 +23,8 @@ export interface RequestLoad {
   host: string;
   paths: readonly string[];
   headers?: Readonly<Record<string, string>>;
+  /** HTTPS on kept-alive connections, the host sent as SNI. */
+  tls?: boolean;
 }
 
 export interface InstructionCount {
@@ -60,8 +62,11 @@ function h2load(port: number, load: RequestLoad, requests: number): void {
     '-H',
     `${name}: ${value}`,
   ]);
-  const urls = load.paths.map((path) => `http://127.0.0.1:${port}${path}`);
-  const output = execFileSync('h2load', ['--h1', '-t1', '-c4', '-m1', `-n${requests}`, ...headers, ...urls], {
+  const urls = load.paths.map((path) =>
+    load.tls ? `https://${load.host}:${port}${path}` : `http://127.0.0.1:${port}${path}`,
+  );
+  const target = load.tls ? [`--connect-to=127.0.0.1:${port}`] : [];
+  const output = execFileSync('h2load', ['--h1', '-t1', '-c4', '-m1', `-n${requests}`, ...target, ...headers, ...urls], {
     encoding: 'utf8',
   });
   const done = output.match(/requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded/);
@@ -83,7 +88,8 @@ export async function instructionsPerRequest(
   const requests = options.requests ?? COUNTED_REQUESTS;
   const dir = tempDir('rampart-bench-callgrind-');
   const port = await freePort();
-  const copy = join(dir, 'nginx.conf');
+  // Beside the original: paths in it relative to its directory (certificates, say) still resolve.
+  const copy = join(dirname(server.conf), `callgrind-${basename(dir)}.conf`);
   const text = await secondInstance(readFileSync(server.conf, 'utf8'), server.port, port, dir);
   writeFileSync(copy, options.edit ? options.edit(text) : text);
   const child: ChildProcess = spawn(
@@ -104,16 +110,19 @@ export async function instructionsPerRequest(
     { stdio: 'ignore' },
   );
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  // A copy that failed stays for a look.
+  let failed = false;
   try {
     const first = load.paths[0] ?? '/';
     let status = 0;
     await until(async () => {
       if (child.exitCode !== null) throw new Error('stopped');
-      status = (await edgeRequest(port, { host: load.host, path: first })).status;
+      status = (await edgeRequest(port, { host: load.host, path: first, tls: load.tls ?? false })).status;
       return status === 200 ? true : undefined;
     }, 120_000).catch(() => {
       const why =
         child.exitCode !== null ? `exited with ${child.exitCode}` : `answered ${status || 'nothing'} for ${first}`;
+      failed = true;
       throw new Error(`the nginx under callgrind ${why} (config ${copy})`);
     });
     // Warm-up: LuaJIT's traces form in the first hundreds of requests.
@@ -131,6 +140,7 @@ export async function instructionsPerRequest(
   } finally {
     child.kill('SIGQUIT');
     await exited;
+    if (!failed) rmSync(copy, { force: true });
   }
 }
 

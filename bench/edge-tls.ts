@@ -14,7 +14,7 @@ import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from '../apps/agent/test/support/edge.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import { cpuSeconds, workersOf } from './nginx-cpu.ts';
-import { startBenchOrigin, startPlainNginx } from './nginx-process.ts';
+import { type NginxFiles, plainNginxFiles, startBenchOrigin, startPlainNginx } from './nginx-process.ts';
 import { freePort, median, tempDir, wrkRounds } from './support.ts';
 import { h2load, handshakes, type LoadResult, makeCerts } from './tls-load.ts';
 
@@ -108,15 +108,19 @@ function resumed(port: number, tls: '1.2' | '1.3', seconds: number): LoadResult 
   return result;
 }
 
-interface TlsServers {
+export interface TlsServers {
   edge: TestEdge;
   sides: { edge: Side; plain: Side };
+  /** The plain nginx's config and prefix (for a copy under callgrind). */
+  plainFiles: NginxFiles;
+  /** Its port for the ECDSA certificate. */
+  plainEcPort: number;
   /** Loads 9,998 more sites, each with a certificate of its own. */
   loadMany: () => Promise<void>;
   close: () => Promise<void>;
 }
 
-async function startServers(): Promise<TlsServers> {
+export async function startTlsServers(): Promise<TlsServers> {
   const origin = await startBenchOrigin();
   const [ec] = makeCerts('ec', 'ecdsa.test', 1);
   const [rsa] = makeCerts('rsa', 'rsa.test', 1);
@@ -192,7 +196,7 @@ async function startServers(): Promise<TlsServers> {
       const answer = await edgeRequest(edge.ports.https, { host: 's7.many.test', tls: true });
       if (answer.cert?.subject?.CN !== 's7.many.test') throw new Error('the edge did not choose s7.many.test by SNI');
     };
-    return { edge, sides, loadMany, close };
+    return { edge, sides, loadMany, close, plainFiles: plainNginxFiles(plain), plainEcPort: ports.ec };
   } catch (error) {
     await close();
     throw error;
@@ -237,7 +241,7 @@ function measure(servers: TlsServers, seconds: number, rounds: number, many: boo
 
 /** Every TLS figure: 2 certificates on the edge, then 10,000. */
 export async function tlsFigures(seconds: number, rounds: number): Promise<TlsFigure[]> {
-  const servers = await startServers();
+  const servers = await startTlsServers();
   try {
     const few = measure(servers, seconds, rounds, false);
     await servers.loadMany();

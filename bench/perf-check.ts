@@ -1,7 +1,8 @@
 // The performance gate: counts that do not change with the machine's load, each against a limit.
 //  - Instructions nginx spends on a request, under callgrind (bench/callgrind.ts): a proxied
 //    request, a cache hit without and with protection, a WAF-inspected dynamic request and a static
-//    request on a WAF site. Each may grow by at most 10 % over bench/perf-baseline.json.
+//    request on a WAF site, and an HTTPS request on a kept-alive connection (the certificate chosen
+//    by SNI in Lua). Each may grow by at most 10 % over bench/perf-baseline.json.
 //  - The dashboard's gzip JavaScript of the login route and of the shell with its first page, each
 //    within its budget (bench/dashboard-size.ts).
 // A baseline is raised on purpose only, in a commit of its own that says why:
@@ -16,6 +17,7 @@ import { instructionsPerRequest, type NginxUnderTest, type RequestLoad, thousand
 import { startCacheBenchServers } from './edge-cache.ts';
 import { BROWSER_HEADERS } from './edge-cache-instructions.ts';
 import { PROXY_HOST, startProxyBenchServers } from './edge-proxy.ts';
+import { startTlsServers } from './edge-tls.ts';
 import { edgeNginxFiles, startBenchOrigin } from './nginx-process.ts';
 import { ROOT } from './support.ts';
 
@@ -23,7 +25,7 @@ const BASELINE_FILE = join(ROOT, 'bench/perf-baseline.json');
 /** How much a count may grow over its baseline before the check fails. */
 export const ALLOWED_GROWTH = 0.1;
 
-export const GATED = ['proxy', 'cacheHit', 'cacheHitProtected', 'wafDynamic', 'wafStatic'] as const;
+export const GATED = ['proxy', 'cacheHit', 'cacheHitProtected', 'wafDynamic', 'wafStatic', 'httpsKeptAlive'] as const;
 export type Gated = (typeof GATED)[number];
 
 const LABELS: Record<Gated, string> = {
@@ -32,6 +34,7 @@ const LABELS: Record<Gated, string> = {
   cacheHitProtected: 'cache hit, 4 KiB, ACL (1,000 CIDRs) + 5 CC rules',
   wafDynamic: 'WAF site (block, CRS paranoia 1), dynamic request',
   wafStatic: 'WAF site, static file (skips the engine)',
+  httpsKeptAlive: 'HTTPS on a kept-alive connection, ECDSA P-256, TLS 1.3, proxied',
 };
 
 interface Baseline {
@@ -128,6 +131,18 @@ export async function countInstructions(): Promise<{ counts: Record<Gated, numbe
     ).perRequest;
   } finally {
     await waf.close();
+  }
+  const tls = await startTlsServers();
+  try {
+    const load: RequestLoad = { host: 'ecdsa.test', paths: ['/'], tls: true };
+    counts.httpsKeptAlive = (
+      await instructionsPerRequest({ ...edgeNginxFiles(tls.edge), port: tls.edge.ports.https }, load)
+    ).perRequest;
+    plain['plain nginx, HTTPS kept-alive'] = (
+      await instructionsPerRequest({ ...tls.plainFiles, port: tls.plainEcPort }, load)
+    ).perRequest;
+  } finally {
+    await tls.close();
   }
   return { counts, plain };
 }
