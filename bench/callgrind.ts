@@ -66,9 +66,13 @@ function h2load(port: number, load: RequestLoad, requests: number): void {
     load.tls ? `https://${load.host}:${port}${path}` : `http://127.0.0.1:${port}${path}`,
   );
   const target = load.tls ? [`--connect-to=127.0.0.1:${port}`] : [];
-  const output = execFileSync('h2load', ['--h1', '-t1', '-c4', '-m1', `-n${requests}`, ...target, ...headers, ...urls], {
-    encoding: 'utf8',
-  });
+  const output = execFileSync(
+    'h2load',
+    ['--h1', '-t1', '-c4', '-m1', `-n${requests}`, ...target, ...headers, ...urls],
+    {
+      encoding: 'utf8',
+    },
+  );
   const done = output.match(/requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded/);
   const codes = output.match(/status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/);
   if (Number(done?.[1]) !== requests || Number(codes?.[1]) !== requests) {
