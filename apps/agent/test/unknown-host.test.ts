@@ -130,6 +130,23 @@ describe('requests no site serves, through a real nginx', () => {
       expect(answer?.body).toContain('did not name a site');
     });
 
+    it('answers a Host that cannot name a site with a 400 page, as one without a Host', async () => {
+      // The CRS corpus's 920274-1 sends `Host: localhost%1F`: percent signs are not in a name.
+      const percent = await get('known.test%1F', '/bad-host');
+      expect(percent.status).toBe(400);
+      expect(percent.body).toContain('not a valid site name');
+      const chinese = await get('nobody%00.test', '/', { ...BROWSER, 'accept-language': 'zh-CN' });
+      expect(chinese.status).toBe(400);
+      expect(chinese.body).toContain('不是有效的站点名称');
+      // A control character itself never gets this far: nginx refuses the header line.
+      const control = await rawRequest(edge.ports.http, 'GET /control HTTP/1.1\r\nHost: known\x1f.test\r\n\r\n');
+      expect(control).toMatchObject({ status: 400 });
+      // Names with hyphens, underscores, a port or an IPv6 literal are still names: no site, 404.
+      expect((await get('no-site_here.test:8080', '/named')).status).toBe(404);
+      expect((await rawRequest(edge.ports.http, 'GET /v6 HTTP/1.0\r\nHost: [::1]:80\r\n\r\n'))?.status).toBe(404);
+      expect(origin.requests).toEqual([]);
+    });
+
     it('serves known sites as before', async () => {
       const known = await get('known.test', '/hello');
       expect(known.status).toBe(200);
@@ -159,6 +176,11 @@ describe('requests no site serves, through a real nginx', () => {
       expect((await get('nobody.test', '/clean')).status).toBe(404);
       // Known sites keep their own WAF setting (off here).
       expect((await get('known.test', SQLI)).status).toBe(200);
+    });
+
+    it('inspects a request whose Host cannot name a site before answering it 400', async () => {
+      expect((await get('nobody.test%1F', `${SQLI}&bad-host=1`)).status).toBe(403);
+      expect((await get('nobody.test%1F', '/clean-bad-host')).status).toBe(400);
     });
 
     it('blocks an SQL injection sent over HTTP/1.0 without a Host', async () => {

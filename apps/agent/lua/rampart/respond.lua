@@ -4,6 +4,7 @@ local routes = require "rampart.routes"
 local ngx = ngx
 local var = ngx.var
 local header = ngx.header
+local find = string.find
 
 local _M = {}
 
@@ -77,10 +78,17 @@ end
 
 --- The page of a request no site serves: 400 without a Host header (HTTP/1.0; nginx itself refuses
 --- HTTP/1.1 without one), 404 for a Host no site serves. Never cached, in the visitor's language.
+-- A name a site could have: letters, digits, hyphens, dots (and underscores, which some resolvers
+-- allow), or an IPv6 literal in brackets. nginx has already lowercased $host and taken off the port.
+local function valid_host(host)
+  return find(host, "^[%w%-%._]+$") ~= nil or find(host, "^%[[%x:%.]+%]$") ~= nil
+end
+
 function _M.unknown_host()
   local challenge = require "rampart.challenge"
   local t = challenge.text()
-  local status = var.http_host and 404 or 400
+  -- No Host, or one that cannot name a site (a percent sign, a control character): a bad request.
+  local status = (var.http_host and valid_host(var.host)) and 404 or 400
   ngx.status = status
   header["Content-Type"] = "text/html; charset=utf-8"
   header["Cache-Control"] = "no-store"
@@ -88,7 +96,7 @@ function _M.unknown_host()
   if custom then
     ngx.print(custom)
   elseif status == 400 then
-    ngx.print(challenge.page(t.no_host, t.no_host_body))
+    ngx.print(challenge.page(t.no_host, var.http_host and t.bad_host_body or t.no_host_body))
   else
     ngx.print(challenge.page(t.unknown_host, t.unknown_host_body))
   end
