@@ -11,6 +11,8 @@
 //   here); where GitHub is out of reach, any copy of the tag will do: from a clone or mirror of
 //   coreruleset/coreruleset, `git archive v3.3.4 tests | tar -x -C <dir>` gives <dir>/tests/regression/tests;
 //   BENCH_CRS_PARANOIA sets another level than 4 (1 checks the rules a paranoia-1 tree leaves out);
+//   BENCH_CRS_STATIC=skip gives the site the defaults for static files (their plain requests skip the
+//   engine, as on a site that does not inspect them) instead of inspecting them;
 //   BENCH_CORPUS_FAILURES=1 prints each failed test and why. Needs Debian's nginx with the Rampart
 //   modules, ModSecurity and the CRS.
 import { execFileSync } from 'node:child_process';
@@ -269,6 +271,8 @@ const stock = startPlainNginx(
 );
 
 const waf = { mode: 'detect' as const, paranoia: PARANOIA, exclusions: [910000] };
+/** Whether the site inspects static files (the bench's default) or lets their plain requests skip the engine. */
+const INSPECT_STATIC = process.env.BENCH_CRS_STATIC !== 'skip';
 const edge = await createEdge();
 try {
   const outcome = await edge.applier.apply(
@@ -279,7 +283,7 @@ try {
           id: 1,
           domains: [SITE],
           origins: [{ address: '127.0.0.1', port: originPort, weight: 1, backup: false }],
-          protection: { ...DEFAULT_SITE_PROTECTION, waf: { ...waf, inspect_static: true } },
+          protection: { ...DEFAULT_SITE_PROTECTION, waf: { ...waf, inspect_static: INSPECT_STATIC } },
         }),
       ],
       // Tests with another Host (or none) are inspected with the same settings as requests no site serves.
@@ -296,7 +300,7 @@ try {
   const onlyEdge = tests.filter((test) => edgePassed.has(test.title) && !stockPassed.has(test.title));
   console.log(
     [
-      `date: ${started}  CRS regression corpus: ${tests.length} tests, detect mode, paranoia ${PARANOIA}`,
+      `date: ${started}  CRS regression corpus: ${tests.length} tests, detect mode, paranoia ${PARANOIA}, static files ${INSPECT_STATIC ? 'inspected' : 'skip the engine when plain'}`,
       `edge WAF site: ${edgePassed.size} of ${tests.length} pass`,
       `stock nginx + ModSecurity + CRS: ${stockPassed.size} of ${tests.length} pass`,
       `pass on stock only (${onlyStock.length}): ${onlyStock.map((test) => test.title).join(' ')}`,

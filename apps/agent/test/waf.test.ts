@@ -165,6 +165,19 @@ describe('the signature WAF (ModSecurity with the OWASP CRS) at the edge', () =>
       expect((await send('block.test', '/static/')).status).toBe(403);
     });
 
+    it('inspects a static request for several byte ranges (the CRS Range rules), not one for a single range', async () => {
+      const ranged = (name: string, value: string) =>
+        edgeRequest(edge.ports.http, {
+          host: 'block.test',
+          path: '/doc.pdf',
+          headers: { 'user-agent': ATTACK_UA, [name]: value },
+        });
+      expect((await ranged('range', 'bytes=100-')).status).toBe(200);
+      expect((await ranged('range', 'bytes=0-99')).status).toBe(200);
+      expect((await ranged('range', 'bytes=10-11, 20-21')).status).toBe(403);
+      expect((await ranged('request-range', 'bytes=0-99')).status).toBe(403);
+    });
+
     it('inspects static paths with a query string, a body, an encoded or unusual path', async () => {
       const clean = 'Mozilla/5.0 (test)';
       expect((await send('block.test', `/a.png?q=${encodeURIComponent(ATTACK_UA)}`, { ua: clean })).status).toBe(403);
