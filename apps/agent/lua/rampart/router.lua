@@ -2,6 +2,7 @@
 -- redirect to HTTPS, and set the variables the proxy directives read. No rule is parsed here: the
 -- routing table was built when the config loaded.
 local conditions = require "rampart.conditions"
+local hotlink = require "rampart.hotlink"
 local protect = require "rampart.protect"
 local respond = require "rampart.respond"
 local routes = require "rampart.routes"
@@ -150,6 +151,13 @@ function _M.route()
     elseif decision and protect.enforce(site, decision) then
       return
     end
+  end
+
+  -- Hotlink protection after the protection rules: an ACL allow entry lets a request past it too.
+  local links = site.hotlink
+  if links and not allowed then
+    local refused = hotlink.refused(links, request and request.path or var.uri)
+    if refused then return hotlink.answer(links, refused) end
   end
 
   -- Only what differs from the defaults is written: the proxy headers come from maps in nginx.conf

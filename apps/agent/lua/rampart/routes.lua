@@ -83,6 +83,7 @@ local function valid_site(s)
   for _, rate in ipairs({ s.rate or 1, s.cap or 1 }) do
     if type(rate) ~= "number" or rate % 1 ~= 0 or rate < 1 or rate > 1250000000000 then return false end
   end
+  if s.hotlink ~= nil and not require("rampart.hotlink").compile(s.hotlink) then return false end
   if s.waf ~= nil and (type(s.waf) ~= "number" or s.waf % 1 ~= 0 or s.waf < 1 or s.waf > 89999) then return false end
   if s.waf_static ~= nil then
     -- Extensions whose plain requests skip the WAF: only with a WAF profile, at most 100, 1 to 10 a-z 0-9.
@@ -203,6 +204,7 @@ local function add_site(t, s)
       s.waf_static = nil
     end
   end
+  if s.hotlink then s.hotlink = require("rampart.hotlink").compile(s.hotlink) end
   s.cache_rule = cache_chain(s.cache)
   t.sites[#t.sites + 1] = s
 end

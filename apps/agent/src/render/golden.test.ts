@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_EDGE_SETTINGS, DEFAULT_SITE_PROTECTION, type EdgeSnapshot } from '@rampart/contracts';
+import { DEFAULT_EDGE_SETTINGS, DEFAULT_SITE_HOTLINK, DEFAULT_SITE_PROTECTION, type EdgeSnapshot } from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_CERT } from '../testing/fixture-cert.ts';
 import { makeSite, makeSnapshot, makeStream } from '../testing/snapshots.ts';
@@ -170,6 +170,25 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
           ...DEFAULT_SITE_PROTECTION,
           waf: { mode: 'detect', paranoia: 1, exclusions: [], inspect_static: true },
         },
+      }),
+      makeSite({
+        id: 16,
+        domains: ['img.example.com', '*.img.example.com'],
+        hotlink: {
+          enabled: true,
+          allow: ['*.partner.example.net', 'friend.example.org'],
+          deny: ['thief.example.net'],
+          allow_empty: false,
+          extensions: ['png', 'JPG', 'mp4'],
+          action: 'redirect',
+          redirect_url: 'https://img.example.com/no-hotlinking.html',
+        },
+      }),
+      // Saved but off: nothing of it reaches the routes.
+      makeSite({
+        id: 17,
+        domains: ['unlinked.example.com'],
+        hotlink: { ...DEFAULT_SITE_HOTLINK, allow: ['x.example.net'] },
       }),
     ],
     streams: [

@@ -11,6 +11,7 @@ import {
   type SiteProtection,
   THROTTLE_KBPS_MAX,
 } from '@rampart/contracts';
+import { type HotlinkRoute, hotlinkRoute } from './hotlink-route.ts';
 import { integer, RenderRefusal, safeText } from './quote.ts';
 import { siteSchemaErrors } from './validate.ts';
 
@@ -53,6 +54,8 @@ export interface SiteRoute {
    * characters) skip the engine; absent when the site inspects static files too.
    */
   waf_static?: string[];
+  /** Hotlink protection; absent while it is off. */
+  hotlink?: HotlinkRoute;
 }
 
 export interface Peer {
@@ -152,6 +155,7 @@ export function siteRouteBody(site: EdgeSite, context: SiteRouteContext): SiteRo
     response_headers: responseHeaders,
     cache: site.cache_rules.map((rule, i) => cacheRoute(rule, `cache_rules[${i}]`)),
     protection: site.protection ?? null,
+    ...(site.hotlink?.enabled ? { hotlink: hotlinkRoute(site.hotlink, hosts) } : {}),
     ...enforcementOf(site.enforcement),
     ...(site.bandwidth_bps === undefined
       ? {}

@@ -4,6 +4,7 @@ export * from './dnsapi.ts';
 export * from './edge-settings.ts';
 export * from './enforcement.ts';
 export * from './fields.ts';
+export * from './hotlink.ts';
 export * from './protection.ts';
 export * from './protection-api.ts';
 export * from './site.ts';

@@ -261,8 +261,9 @@ export const BlockKind = Type.Union(
     Type.Literal('challenge'),
     Type.Literal('delay'),
     Type.Literal('waf'),
+    Type.Literal('hotlink'),
   ],
-  { description: 'acl, ban, rate, challenge, delay or waf' },
+  { description: 'acl, ban, rate, challenge, delay, waf or hotlink' },
 );
 export type BlockKind = Static<typeof BlockKind>;
 
@@ -276,7 +277,7 @@ export interface BlockReason {
   detail: string;
 }
 
-const BLOCK_KINDS = new Set(['acl', 'ban', 'rate', 'challenge', 'delay', 'waf']);
+const BLOCK_KINDS = new Set(['acl', 'ban', 'rate', 'challenge', 'delay', 'waf', 'hotlink']);
 
 export function parseBlockReason(text: string): BlockReason | null {
   if (!text.startsWith('kind=')) return null;

@@ -12,6 +12,7 @@ import {
   PathPrefix,
   Port,
 } from './fields.ts';
+import { SiteHotlink } from './hotlink.ts';
 import { SiteProtection } from './protection.ts';
 
 export const Origin = Type.Object(
@@ -69,6 +70,8 @@ export const SiteSettings = Type.Object(
     enabled: Type.Boolean(),
     /** Absent on sites saved before protection existed: read as DEFAULT_SITE_PROTECTION. */
     protection: Type.Optional(SiteProtection),
+    /** Absent on sites saved before it existed: read as DEFAULT_SITE_HOTLINK (off). */
+    hotlink: Type.Optional(SiteHotlink),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 import { isIPv6 } from 'node:net';
 import type { Origin, SiteSettings } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
+import { checkHotlink } from './hotlink-rules.ts';
 import { isIpLiteral } from './site-claims.ts';
 
 export const DEFAULT_SITE_SETTINGS: Omit<SiteSettings, 'domains' | 'origins'> = {
@@ -92,6 +93,7 @@ export function checkSiteSettings(settings: SiteSettings) {
       );
     }
   }
+  if (settings.hotlink) checkHotlink(settings.hotlink, settings.domains);
   for (const [list, reserved] of [
     ['request_headers', RESERVED_REQUEST_HEADERS],
     ['response_headers', RESERVED_RESPONSE_HEADERS],

@@ -1,4 +1,4 @@
-import { DEFAULT_SITE_PROTECTION, type Site, type SiteSettings } from '@rampart/contracts';
+import { DEFAULT_SITE_HOTLINK, DEFAULT_SITE_PROTECTION, type Site, type SiteSettings } from '@rampart/contracts';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, SitesTable } from '../../db/schema.ts';
 import { cnameState, cnameTarget, NO_SITE_CNAME, type SiteCname } from '../cname/cname.repository.ts';
@@ -12,6 +12,8 @@ export type SiteRow = Selectable<SitesTable>;
 export const presentSite = (row: SiteRow, cname: SiteCname = NO_SITE_CNAME): Site => ({
   // Sites saved before protection existed have none stored.
   protection: DEFAULT_SITE_PROTECTION,
+  // And hotlink protection: off.
+  hotlink: DEFAULT_SITE_HOTLINK,
   ...(JSON.parse(row.settings) as SiteSettings),
   id: row.id,
   user_id: row.user_id,
