@@ -121,7 +121,9 @@ export async function instructionsPerRequest(
     let status = 0;
     await until(async () => {
       if (child.exitCode !== null) throw new Error('stopped');
-      status = (await edgeRequest(port, { host: load.host, path: first, tls: load.tls ?? false })).status;
+      status = (
+        await edgeRequest(port, { host: load.host, path: first, tls: load.tls ?? false, headers: { ...load.headers } })
+      ).status;
       return status === 200 ? true : undefined;
     }, 120_000).catch(() => {
       const why =

@@ -67,6 +67,13 @@ describe('hotlink protection, through a real nginx', () => {
     const refused = await get('img.test', '/a.png', 'https://other.test/steal');
     expect(refused.status).toBe(403);
     expect(refused.body).toContain('Access denied');
+    // Decided again the same way (each worker remembers its decisions by Referer), long ones too.
+    expect((await get('img.test', '/b.png', 'https://other.test/steal')).status).toBe(403);
+    expect((await get('img.test', '/b.png', 'http://img.test/page')).status).toBe(200);
+    const long = `https://other.test/${'x'.repeat(600)}`;
+    expect((await get('img.test', '/a.png', long)).status).toBe(403);
+    expect((await get('img.test', '/a.png', long)).status).toBe(403);
+    expect((await get('img.test', '/a.png', `https://cdn.partner.test/${'y'.repeat(600)}`)).status).toBe(200);
     // A look-alike name is not under the allowed one, nor is user info a host.
     expect((await get('img.test', '/a.png', 'https://evilpartner.test/')).status).toBe(403);
     expect((await get('img.test', '/a.png', 'https://partner.test@evil.test/')).status).toBe(403);

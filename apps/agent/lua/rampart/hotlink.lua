@@ -7,7 +7,6 @@ local find = string.find
 local sub = string.sub
 local byte = string.byte
 local lower = string.lower
-local match = string.match
 
 local _M = {}
 
@@ -39,7 +38,16 @@ function _M.compile(h)
   if h.redirect ~= nil and (type(h.redirect) ~= "string" or #h.redirect > 2048 or not find(h.redirect, REDIRECT)) then
     return nil
   end
-  return { exts = exts, allow = allow, deny = deny, allow_empty = h.allow_empty == true, redirect = h.redirect }
+  return {
+    exts = exts,
+    allow = allow,
+    deny = deny,
+    allow_empty = h.allow_empty == true,
+    redirect = h.redirect,
+    -- Decisions by Referer, in this worker, for this routing table.
+    seen = {},
+    remembered = 0,
+  }
 end
 
 -- Whether `host` or a domain it is under is in `set`.
@@ -53,10 +61,69 @@ local function listed(set, host)
   return false
 end
 
+-- Only plain finds and subs from here on: LuaJIT compiles them into the router's trace, where a
+-- pattern (string.match, a find with magic characters) would stop compiling the request.
+local MAX_EXT = 16
+-- Decisions remembered per site and Referer (most requests for a site's files come from a few pages),
+-- until this many, then forgotten all at once.
+local REMEMBERED = 2000
+-- Longer ones are decided every time: the memory stays under 2000 × 512 bytes a site and worker.
+local MAX_REMEMBERED_LENGTH = 512
+
+-- The last position of `char` in `text` at or after `from`, or nil.
+local function last_of(text, char, from)
+  local last
+  local at = find(text, char, from, true)
+  while at do
+    last = at
+    at = find(text, char, at + 1, true)
+  end
+  return last
+end
+
 -- The extension of the path's last segment, in lower case, or nil.
 local function extension(uri)
-  local ext = match(uri, "%.([%w]+)$")
-  return ext and lower(ext)
+  local length = #uri
+  local dot = last_of(uri, ".", length > MAX_EXT + 1 and length - MAX_EXT or 1)
+  if not dot or dot == length or find(uri, "/", dot, true) then return nil end
+  return lower(sub(uri, dot + 1))
+end
+
+-- The host a Referer URL names (lower case, without user info or port), or nil.
+local function referer_host(referer)
+  local scheme_end = find(referer, "://", 1, true)
+  if not scheme_end or scheme_end == 1 then return nil end
+  local from = scheme_end + 3
+  -- The authority ends at the first /, ? or #.
+  local to = #referer + 1
+  for _, char in ipairs({ "/", "?", "#" }) do
+    local at = find(referer, char, from, true)
+    if at and at < to then to = at end
+  end
+  to = to - 1
+  -- User info ends at the authority's last @.
+  local at = last_of(referer, "@", from)
+  if at and at <= to then from = at + 1 end
+  if from > to then return nil end
+  if byte(referer, from) == 91 then -- [
+    local close = find(referer, "]", from, true)
+    if not close or close > to then return nil end
+    return lower(sub(referer, from, close))
+  end
+  local colon = find(referer, ":", from, true)
+  if colon and colon <= to then to = colon - 1 end
+  if from > to then return nil end
+  return lower(sub(referer, from, to))
+end
+
+-- The decision for a Referer: false when it passes, else the host (or the Referer) it is refused for.
+local function decide(h, referer)
+  local host = referer_host(referer)
+  -- A Referer that names no host (a relative or mangled value) is refused like an unlisted one.
+  if not host then return referer end
+  if listed(h.deny, host) then return host end
+  if h.allow and not listed(h.allow, host) then return host end
+  return false
 end
 
 --- Nil when the request may have the file; else the referer's host ("" without a Referer) it was refused for.
@@ -68,18 +135,20 @@ function _M.refused(h, uri)
     if h.allow_empty then return nil end
     return ""
   end
-  local host = match(referer, "^[%a][%w+.-]*://([^/?#]+)")
-  if host then
-    -- No user info or port: the name only.
-    host = lower(match(host, "([^@]*)$"))
-    if byte(host, 1) == 91 then host = match(host, "^(%[[^%]]*%])") or host
-    else host = match(host, "^([^:]*)") end
+  if #referer > MAX_REMEMBERED_LENGTH then return decide(h, referer) or nil end
+  local seen = h.seen
+  local decision = seen[referer]
+  if decision == nil then
+    decision = decide(h, referer)
+    if h.remembered >= REMEMBERED then
+      seen = {}
+      h.seen = seen
+      h.remembered = 0
+    end
+    seen[referer] = decision
+    h.remembered = h.remembered + 1
   end
-  -- A Referer that names no host (a relative or mangled value) is refused like an unlisted one.
-  if not host or host == "" then return referer end
-  if listed(h.deny, host) then return host end
-  if h.allow and not listed(h.allow, host) then return host end
-  return nil
+  return decision or nil
 end
 
 --- Answers a refused request: 302 to the site's URL, or 403 with the edge's page.

@@ -1,0 +1,118 @@
+// What a site feature costs a request, counted under callgrind (bench/callgrind.ts) instead of
+import { readFileSync } from 'node:fs';
+// timed: one edge serves the same site twice, without the feature and with it, and each is asked
+// for a proxied file (no cache rule) and a cache hit, with the same request headers. The target is
+// at most 5 % more instructions than the site without it, on both.
+// Usage: node bench/edge-site-features.ts   (BENCH_REQUESTS: requests counted, default 4000)
+import { DEFAULT_SITE_HOTLINK, type EdgeSite } from '@rampart/contracts';
+import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
+import { createEdge } from '../apps/agent/test/support/edge.ts';
+import { edgeRequest } from '../apps/agent/test/support/http.ts';
+import { COUNTED_REQUESTS, instructionsPerRequest, thousands } from './callgrind.ts';
+import { edgeNginxFiles, startBenchOrigin } from './nginx-process.ts';
+
+/** The budget of a feature over the same site without it. */
+export const FEATURE_BUDGET = 0.05;
+
+/** A browser on a page of the site's own domain asking for an image. */
+const HEADERS = { 'user-agent': 'Mozilla/5.0 bench', accept: 'image/*', referer: 'https://www.example.test/gallery' };
+const PROXIED = '/p/photo.png';
+const CACHED = '/static/photo.png';
+
+interface Feature {
+  name: string;
+  settings: Partial<EdgeSite>;
+}
+
+const hosts = (prefix: string) => Array.from({ length: 20 }, (_, i) => `*.${prefix}${i}.example.net`);
+
+export const FEATURES: readonly Feature[] = [
+  {
+    name: 'hotlink protection (20 allowed and 20 denied hosts, the Referer allowed)',
+    settings: {
+      hotlink: {
+        ...DEFAULT_SITE_HOTLINK,
+        enabled: true,
+        allow: ['*.example.test', ...hosts('partner').slice(1)],
+        deny: hosts('thief'),
+        allow_empty: false,
+      },
+    },
+  },
+];
+
+export interface FeatureCost {
+  name: string;
+  proxied: { without: number; with: number };
+  cached: { without: number; with: number };
+}
+
+export async function featureCosts(): Promise<FeatureCost[]> {
+  const origin = await startBenchOrigin();
+  const edge = await createEdge({ proveTimeoutMs: 60_000, waf: false });
+  try {
+    const site = (id: number, settings: Partial<EdgeSite>) =>
+      makeSite({
+        id,
+        domains: [`s${id}.bench.test`],
+        origins: [{ address: '127.0.0.1', port: origin.port, weight: 1, backup: false }],
+        gzip: true,
+        cache_rules: [{ match: 'prefix', value: '/static/', ttl: 3600, ignore_query: false, honor_origin: false }],
+        ...settings,
+      });
+    const sites = [site(1, {}), ...FEATURES.map((feature, i) => site(i + 2, feature.settings))];
+    const outcome = await edge.applier.apply(edge.snapshot({ version: 2, sites }));
+    if (!outcome.applied || outcome.errors.length > 0) {
+      throw new Error(`edge did not apply: ${outcome.error} ${JSON.stringify(outcome.errors)}`);
+    }
+    const server = { ...edgeNginxFiles(edge), port: edge.ports.http };
+    // Every answer checked, and the cache filled by the edge's own workers, before a copy of its
+    // config runs under callgrind (as another user: it must find the cache files there to read).
+    const ids = [1, ...FEATURES.map((_, i) => i + 2)];
+    for (const id of ids) {
+      for (const path of [PROXIED, CACHED, CACHED]) {
+        const answer = await edgeRequest(edge.ports.http, { host: `s${id}.bench.test`, path, headers: HEADERS });
+        if (answer.status !== 200) {
+          const log = readFileSync(edge.paths.errorLog, 'utf8').split('\n').slice(-5).join('\n');
+          throw new Error(`s${id}.bench.test${path}: ${answer.status}\n${log}`);
+        }
+        if (path === CACHED && answer.headers['x-cache-status'] === 'MISS') continue;
+        if (path === CACHED && answer.headers['x-cache-status'] !== 'HIT') {
+          throw new Error(`s${id}.bench.test${path}: expected a cache hit, got ${answer.headers['x-cache-status']}`);
+        }
+      }
+    }
+    const count = async (id: number, path: string) =>
+      (await instructionsPerRequest(server, { host: `s${id}.bench.test`, paths: [path], headers: HEADERS })).perRequest;
+    const base = { proxied: await count(1, PROXIED), cached: await count(1, CACHED) };
+    const costs: FeatureCost[] = [];
+    for (const [i, feature] of FEATURES.entries()) {
+      costs.push({
+        name: feature.name,
+        proxied: { without: base.proxied, with: await count(i + 2, PROXIED) },
+        cached: { without: base.cached, with: await count(i + 2, CACHED) },
+      });
+    }
+    return costs;
+  } finally {
+    await edge.close();
+    origin.nginx.stop();
+  }
+}
+
+const line = (kind: string, pair: { without: number; with: number }) => {
+  const growth = pair.with / pair.without - 1;
+  const verdict = growth <= FEATURE_BUDGET ? 'met' : 'missed';
+  return `  ${kind}: ${thousands(pair.with)} against ${thousands(pair.without)} without, ${(growth * 100).toFixed(1)} % (target ≤ ${FEATURE_BUDGET * 100} %: ${verdict})`;
+};
+
+if (import.meta.main) {
+  console.log(
+    `date: ${new Date().toISOString()}  callgrind, user-space instructions of nginx a request, ${COUNTED_REQUESTS} requests counted after a warm-up`,
+  );
+  for (const cost of await featureCosts()) {
+    console.log(cost.name);
+    console.log(line('proxied request', cost.proxied));
+    console.log(line('cache hit', cost.cached));
+  }
+}
