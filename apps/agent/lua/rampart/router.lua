@@ -11,9 +11,9 @@ local ngx = ngx
 local var = ngx.var
 local req = ngx.req
 local sub = string.sub
+local byte = string.byte
 local lower = string.lower
 local find = string.find
-local match = string.match
 local floor = math.floor
 -- Open requests per capped site; the dict exists only while a site of this config has a cap.
 local open_requests = ngx.shared.rampart_open
@@ -44,8 +44,17 @@ end
 -- True for a request of a WAF site's static file that cannot carry a payload to the engine: GET or
 -- HEAD, no query string, no body (no length header, no chunks, no HTTP/2 data), no upgrade, a raw
 -- path of unreserved characters and slashes only (no percent-encoding, quotes, <, =, spaces; no dot
--- segment or hidden name), at most one byte range, and a last segment whose extension is in the site's set. Everything else
--- goes through the WAF. Only variables and string finds: no table is built per request.
+-- segment or hidden name), at most one byte range, and a last segment whose extension is in the
+-- site's set. Everything else goes through the WAF. Only variables, plain finds and byte reads: no
+-- table is built per request, and no pattern stops LuaJIT from compiling it.
+local SLASH, DOT = 47, 46
+-- The bytes a static file's raw path may hold: letters, digits, - . _ ~ and /.
+local PATH_BYTE = {}
+for b = 48, 57 do PATH_BYTE[b] = true end
+for b = 65, 90 do PATH_BYTE[b] = true end
+for b = 97, 122 do PATH_BYTE[b] = true end
+for _, b in ipairs({ 45, DOT, 95, 126, SLASH }) do PATH_BYTE[b] = true end
+
 local function static_file(exts)
   local method = var.request_method
   if method ~= "GET" and method ~= "HEAD" then return false end
@@ -58,9 +67,15 @@ local function static_file(exts)
   local range = var.http_range
   if (range and find(range, ",", 1, true)) or var.http_request_range then return false end
   local uri = var.request_uri
-  if not find(uri, "^/[%w%-%._~/]*$") or find(uri, "/.", 1, true) then return false end
-  local ext = match(uri, "%.([^./]+)$")
-  if ext == nil or exts[lower(ext)] ~= true then return false end
+  if byte(uri, 1) ~= SLASH or find(uri, "/.", 1, true) then return false end
+  -- A byte loop, not a pattern: LuaJIT compiles it with the rest of the request.
+  local dot
+  for i = 2, #uri do
+    local b = byte(uri, i)
+    if not PATH_BYTE[b] then return false end
+    if b == DOT then dot = i elseif b == SLASH then dot = nil end
+  end
+  if not dot or dot == #uri or exts[lower(sub(uri, dot + 1))] ~= true then return false end
   if req.http_version() >= 2 then
     -- HTTP/2 frames a body without a length header: read what came (nothing when the client closed
     -- its side with the headers, which costs no wait) and inspect the request if there is any.
