@@ -8,7 +8,7 @@ import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import { acceptFirstPendingNode, adminToken, api, MasterProcess } from '../apps/agent/test/support/master-process.ts';
 import { freePort } from '../apps/agent/test/support/ports.ts';
 import { openDatabase } from '../apps/master/src/db/database.ts';
-import { masterPid, measureShipping, rawSqliteInsertRate, shippingLine } from './log-shipping.ts';
+import { masterPid, measureShipping, rawSqliteInsert, shippingLine } from './log-shipping.ts';
 import { NGINX } from './nginx-process.ts';
 import { median, ROOT, tempDir, until } from './support.ts';
 
@@ -108,12 +108,17 @@ export async function edgeLoop(originPorts: { a: number; b: number }): Promise<s
         loadSeconds: 3,
         masterPid: masterPid(master.dataDir),
       });
-      const before = process.cpuUsage();
-      const raw = await rawSqliteInsertRate(figures.lines);
-      const used = process.cpuUsage(before);
-      const rawLarge = await rawSqliteInsertRate(figures.lines, 5000);
-      const rawCpu = { client: Math.round((used.user + used.system) / 1000), store: 0 };
-      lines.push(shippingLine('sqlite', { ...figures, raw, rawLarge, rawCpu }));
+      const raw = await rawSqliteInsert(figures.lines);
+      const rawLarge = await rawSqliteInsert(figures.lines, 5000);
+      lines.push(
+        shippingLine('sqlite', {
+          ...figures,
+          raw: raw.rate,
+          rawLarge: rawLarge.rate,
+          rawCpu: raw.cpu,
+          rawLargeCpu: rawLarge.cpu,
+        }),
+      );
     } finally {
       await store.close();
     }

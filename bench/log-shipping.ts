@@ -1,9 +1,16 @@
-// Log shipping end to end: nginx writes access lines while the agent is stopped, then the agent
-// starts and ships them; lines/s until every line is a stored, queryable row, against a raw bulk
-// insert of as many rows into a fresh store of the same kind. The SQLite logs file, and ClickHouse
-// (RAMPART_LOGS_URL, a private instance started here). Also reported: the agent's start (until its
-// first batch is stored) and the shipping alone (first stored batch to the last).
+// Log shipping end to end: lines/s from nginx's access log to stored, queryable rows, against a
+// raw bulk insert of as many rows into a fresh store of the same kind. The SQLite logs file, and
+// ClickHouse (RAMPART_LOGS_URL, a private instance started here).
+// Two ways to time it (BENCH_SHIPPING):
+// - steady (the default, the headline): the agent runs as in production, warm and idle; its process
+//   is stopped (SIGSTOP) while nginx writes the lines, then let go on (SIGCONT) and timed until every
+//   line is stored. Rounds alternate with the raw insert; medians, and CPU from /proc a line.
+// - restart: the agent is stopped (SIGTERM) while nginx writes, then started as a new process and
+//   timed until every line is stored, so its start (module loading) counts as shipping. Also
+//   reported: the time to its first stored batch and the shipping alone (first stored batch to last).
+// - both: steady, then restart.
 // Usage: node bench/log-shipping.ts   (BENCH_STORES=sqlite or clickhouse; BENCH_LOAD_SECONDS=3;
+//        BENCH_ROUNDS=3 (steady); BENCH_SHIPPING=steady|restart|both;
 //        BENCH_CPU_PROF=dir writes --cpu-prof profiles of the master and the agent there)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -21,7 +28,7 @@ import { migrateToLatest } from '../apps/master/src/db/migrate.ts';
 import { launchClickHouse } from '../apps/master/src/test/clickhouse-server.ts';
 import { cpuSeconds } from './nginx-cpu.ts';
 import { NGINX, startPlainNginx } from './nginx-process.ts';
-import { pause, ROOT, tempDir, wrk } from './support.ts';
+import { median, pause, ROOT, tempDir, wrk } from './support.ts';
 
 export type LogStoreKind = 'sqlite' | 'clickhouse';
 
@@ -140,6 +147,88 @@ export async function measureShipping(options: {
   };
 }
 
+/** One steady-state round: lines, time and CPU from the agent's resumption to the last row stored. */
+export interface SteadyRound {
+  lines: number;
+  /** Lines/s from the agent's resumption to the last row stored. */
+  rate: number;
+  /** CPU milliseconds meanwhile: the agent, the master and the ClickHouse server. */
+  cpu: { agent: number; master: number; store: number };
+  /** The 1-minute load average at the start of the round. */
+  load: number;
+}
+
+export const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+
+/** Waits until the stored row count has not moved for `quietMs` (the agent has shipped all it had). */
+async function settled(stored: RowCounter, quietMs: number): Promise<number> {
+  const deadline = performance.now() + 120_000;
+  let count = await stored();
+  let since = performance.now();
+  while (performance.now() - since < quietMs) {
+    if (performance.now() > deadline) throw new Error('the stored row count never settled');
+    await pause(100);
+    const now = await stored();
+    if (now !== count) [count, since] = [now, performance.now()];
+  }
+  return count;
+}
+
+/**
+ * With a running agent (warm, idle) serving `host` on `httpPort`: stops its process (SIGSTOP) while
+ * nginx is loaded for `loadSeconds`, lets it go on (SIGCONT) and times until every line written
+ * meanwhile is a stored row. The agent does what it does in production, without a process start.
+ */
+export async function measureSteadyShipping(options: {
+  httpPort: number;
+  host: string;
+  agentPid: number;
+  stored: RowCounter;
+  loadSeconds: number;
+  masterPid: number;
+  storePid?: number;
+}): Promise<SteadyRound> {
+  const load = loadAverage();
+  // Idle: every line of earlier requests stored, no batch open (a batch closes 1 s after its first line).
+  const before = await settled(options.stored, 2000);
+  process.kill(options.agentPid, 'SIGSTOP');
+  let wrote: ReturnType<typeof wrk>;
+  try {
+    wrote = wrk(`http://127.0.0.1:${options.httpPort}/`, {
+      seconds: options.loadSeconds,
+      connections: 32,
+      lua: `wrk.headers["Host"] = "${options.host}"`,
+    });
+    await pause(1500); // nginx flushes its log buffer every second
+  } catch (error) {
+    process.kill(options.agentPid, 'SIGCONT');
+    throw error;
+  }
+  const target = before + wrote.requests;
+  const agentBefore = cpuMs(options.agentPid);
+  const masterBefore = cpuMs(options.masterPid);
+  const storeBefore = options.storePid ? cpuMs(options.storePid) : 0;
+  const started = performance.now();
+  process.kill(options.agentPid, 'SIGCONT');
+  for (;;) {
+    const now = await options.stored();
+    if (now >= target) break;
+    if (performance.now() - started > 180_000) throw new Error(`timed out at ${now - before}/${wrote.requests} rows`);
+    await pause(20);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    lines: wrote.requests,
+    rate: wrote.requests / seconds,
+    cpu: {
+      agent: cpuMs(options.agentPid) - agentBefore,
+      master: cpuMs(options.masterPid) - masterBefore,
+      store: options.storePid ? cpuMs(options.storePid) - storeBefore : 0,
+    },
+    load,
+  };
+}
+
 const rawRow = () => ({
   node_id: 1,
   site_id: 1,
@@ -159,11 +248,26 @@ const rawRow = () => ({
   block_reason: '',
 });
 
-/** Rows/s for a plain bulk insert of `count` access-log rows into a fresh SQLite logs database. */
-export async function rawSqliteInsertRate(count: number, rowsPerTransaction = 1000): Promise<number> {
+/** A raw insert: rows/s, and the CPU milliseconds of the inserting (this process, and the ClickHouse server). */
+export interface RawInsert {
+  rate: number;
+  cpu: { client: number; store: number };
+}
+
+const ownCpuMs = () => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
+
+/**
+ * A plain bulk insert of `count` access-log rows into a fresh SQLite logs database: Kysely, 500-row
+ * statements, `rowsPerTransaction` rows a transaction. Time and CPU cover the inserts only.
+ */
+export async function rawSqliteInsert(count: number, rowsPerTransaction = 1000): Promise<RawInsert> {
   const database = openDatabase({ dataDir: tempDir('rampart-bench-raw-') });
   await migrateToLatest(database);
   const batch = Array.from({ length: 500 }, rawRow);
+  const cpuBefore = ownCpuMs();
   const started = performance.now();
   for (let done = 0; done < count; done += rowsPerTransaction) {
     await database.logs.transaction().execute(async (trx) => {
@@ -172,20 +276,27 @@ export async function rawSqliteInsertRate(count: number, rowsPerTransaction = 10
     });
   }
   const rate = (Math.ceil(count / rowsPerTransaction) * rowsPerTransaction) / ((performance.now() - started) / 1000);
+  const client = Math.round(ownCpuMs() - cpuBefore);
   await database.close();
-  return rate;
+  return { rate, cpu: { client, store: 0 } };
 }
 
 /**
- * Rows/s for a plain bulk insert of `count` access-log rows into a fresh ClickHouse database: one
- * JSONEachRow insert of 1000 rows at a time, materialized views included (as the store writes).
+ * A plain bulk insert of `count` access-log rows into a fresh ClickHouse database: one JSONEachRow
+ * insert of `rowsPerInsert` rows at a time, materialized views included (as the store writes).
  */
-export async function rawClickHouseInsertRate(httpUrl: string, count: number, rowsPerInsert = 1000): Promise<number> {
+export async function rawClickHouseInsert(
+  httpUrl: string,
+  count: number,
+  rowsPerInsert = 1000,
+  serverPid?: number,
+): Promise<RawInsert> {
   const database = openDatabase({ dataDir: tempDir('rampart-bench-raw-') });
   await migrateToLatest(database);
   const events = await openEventStore(`${httpUrl}/raw_${Date.now()}`, database.logs);
   if (events.kind !== 'clickhouse') throw new Error('not ClickHouse');
   const row = rawRow();
+  const [cpuBefore, serverBefore] = [ownCpuMs(), serverPid ? cpuMs(serverPid) : 0];
   const started = performance.now();
   for (let done = 0; done < count; done += rowsPerInsert) {
     await events.clickhouse.insert(
@@ -194,13 +305,21 @@ export async function rawClickHouseInsertRate(httpUrl: string, count: number, ro
     );
   }
   const rate = (Math.ceil(count / rowsPerInsert) * rowsPerInsert) / ((performance.now() - started) / 1000);
+  const cpu = {
+    client: Math.round(ownCpuMs() - cpuBefore),
+    store: serverPid ? cpuMs(serverPid) - serverBefore : 0,
+  };
   await events.close();
   await database.close();
-  return rate;
+  return { rate, cpu };
 }
 
 /** The real master (SQLite logs, or ClickHouse), the agent as a process and its nginx, one site. */
-async function benchStore(kind: LogStoreKind, origin: number, loadSeconds: number): Promise<ShippingFigures> {
+async function benchStore(
+  kind: LogStoreKind,
+  origin: number,
+  options: { loadSeconds: number; rounds: number; variants: ShippingVariant[] },
+): Promise<string[]> {
   const clickhouse = kind === 'clickhouse' ? await launchClickHouse() : undefined;
   const profileDir = process.env.BENCH_CPU_PROF;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, kind)}`] : [];
@@ -244,6 +363,18 @@ async function benchStore(kind: LogStoreKind, origin: number, loadSeconds: numbe
       const rows = (await result.json<{ n: string }>()).data;
       return Number(rows[0]?.n ?? 0);
     }
+    // The ids of a fresh logs database count up from 1 without gaps (one writer, no deletes), so the
+    // highest is the row count: an index lookup, where count(*) walks an index of every row (2.4 ms
+    // at 250,000 rows, polled every 20 ms on the same two cores as the agent and the master).
+    const row = await database.logs
+      .selectFrom('access_logs')
+      .select((eb) => eb.fn.max('id').as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n ?? 0);
+  };
+  /** The exact count, checked after each round (outside the timing). */
+  const counted: RowCounter = async () => {
+    if (events?.kind === 'clickhouse') return stored();
     const row = await database.logs
       .selectFrom('access_logs')
       .select((eb) => eb.fn.countAll().as('n'))
@@ -261,39 +392,66 @@ async function benchStore(kind: LogStoreKind, origin: number, loadSeconds: numbe
       if (performance.now() > deadline) throw new Error('the edge did not serve the site');
       await pause(50);
     }
-    const figures = await measureShipping({
-      httpPort: ports.http,
-      host: 'loop.bench.test',
-      stopAgent,
-      startAgent: () => {
-        agent = spawnAgent();
-        return agent.pid ?? 0;
-      },
-      stored,
-      loadSeconds,
-      masterPid: masterPid(master.dataDir),
-      ...(chPid && { storePid: chPid }),
-    });
-    const [clientBefore, storeBefore] = [process.cpuUsage(), chPid ? cpuMs(chPid) : 0];
-    const raw = clickhouse
-      ? await rawClickHouseInsertRate(clickhouse.httpUrl, figures.lines)
-      : await rawSqliteInsertRate(figures.lines);
-    const client = process.cpuUsage(clientBefore);
-    const rawCpu = {
-      client: Math.round((client.user + client.system) / 1000),
-      store: chPid ? cpuMs(chPid) - storeBefore : 0,
-    };
-    // The agent ships up to 5000 lines a batch: the same raw insert with that many rows at a time.
-    const [largeBefore, largeStoreBefore] = [process.cpuUsage(), chPid ? cpuMs(chPid) : 0];
-    const rawLarge = clickhouse
-      ? await rawClickHouseInsertRate(clickhouse.httpUrl, figures.lines, 5000)
-      : await rawSqliteInsertRate(figures.lines, 5000);
-    const large = process.cpuUsage(largeBefore);
-    const rawLargeCpu = {
-      client: Math.round((large.user + large.system) / 1000),
-      store: chPid ? cpuMs(chPid) - largeStoreBefore : 0,
-    };
-    return { ...figures, raw, rawLarge, rawCpu, rawLargeCpu };
+    const masterId = masterPid(master.dataDir);
+    const rawInsert = (count: number, rowsAtATime: number) =>
+      clickhouse
+        ? rawClickHouseInsert(clickhouse.httpUrl, count, rowsAtATime, chPid)
+        : rawSqliteInsert(count, rowsAtATime);
+    const lines: string[] = [];
+    for (const variant of options.variants) {
+      if (variant === 'steady') {
+        const steady = {
+          httpPort: ports.http,
+          host: 'loop.bench.test',
+          agentPid: agent.pid ?? 0,
+          stored,
+          masterPid: masterId,
+          ...(chPid && { storePid: chPid }),
+        };
+        // A first, shorter round warms the agent and the master up (a long-running agent is warm).
+        await measureSteadyShipping({ ...steady, loadSeconds: 1 });
+        await rawInsert(20_000, 1000);
+        const rounds: SteadyFigures['rounds'] = [];
+        for (let round = 0; round < options.rounds; round++) {
+          const shipped = await measureSteadyShipping({ ...steady, loadSeconds: options.loadSeconds });
+          const [highest, rows] = [await stored(), await counted()];
+          if (rows !== highest) throw new Error(`${rows} rows stored, ${highest} by their ids`);
+          const raw = await rawInsert(shipped.lines, 1000);
+          // The agent ships up to 5000 lines a batch: the same raw insert with that many rows at a time.
+          const rawLarge = await rawInsert(shipped.lines, 5000);
+          rounds.push({ ...shipped, raw, rawLarge });
+        }
+        lines.push(steadyLine(kind, { rounds }), ...rounds.map((round) => steadyRoundLine(kind, round)));
+      } else {
+        const figures = await measureShipping({
+          httpPort: ports.http,
+          host: 'loop.bench.test',
+          stopAgent,
+          startAgent: () => {
+            agent = spawnAgent();
+            return agent.pid ?? 0;
+          },
+          stored,
+          loadSeconds: options.loadSeconds,
+          masterPid: masterId,
+          ...(chPid && { storePid: chPid }),
+        });
+        const [highest, rows] = [await stored(), await counted()];
+        if (rows !== highest) throw new Error(`${rows} rows stored, ${highest} by their ids`);
+        const raw = await rawInsert(figures.lines, 1000);
+        const rawLarge = await rawInsert(figures.lines, 5000);
+        lines.push(
+          shippingLine(kind, {
+            ...figures,
+            raw: raw.rate,
+            rawLarge: rawLarge.rate,
+            rawCpu: raw.cpu,
+            rawLargeCpu: rawLarge.cpu,
+          }),
+        );
+      }
+    }
+    return lines;
   } finally {
     await events?.close();
     await database.close();
@@ -305,6 +463,45 @@ async function benchStore(kind: LogStoreKind, origin: number, loadSeconds: numbe
     await master.stop();
     await clickhouse?.close();
   }
+}
+
+/** How a bench run times the shipping (see the top of this file). */
+export type ShippingVariant = 'steady' | 'restart';
+
+/** Steady-state rounds, each with its raw inserts of as many rows (1000 and 5000 rows at a time). */
+export interface SteadyFigures {
+  rounds: (SteadyRound & { raw: RawInsert; rawLarge: RawInsert })[];
+}
+
+const cpuOf = (cpu: { agent: number; master: number; store: number }) => cpu.agent + cpu.master + cpu.store;
+const rawCpuOf = (raw: RawInsert) => raw.cpu.client + raw.cpu.store;
+const usPer = (ms: number, count: number) => ((ms * 1000) / count).toFixed(1);
+
+export const steadyRoundLine = (store: string, r: SteadyFigures['rounds'][number]) =>
+  `  round (${store}, load average ${r.load.toFixed(2)}): ${r.lines} lines at ${r.rate.toFixed(0)} lines/s, ` +
+  `raw ${r.raw.rate.toFixed(0)} (5000 a time ${r.rawLarge.rate.toFixed(0)}): ratio ${(r.rate / r.raw.rate).toFixed(2)}; ` +
+  `CPU agent ${usPer(r.cpu.agent, r.lines)} + master ${usPer(r.cpu.master, r.lines)}` +
+  (r.cpu.store > 0 ? ` + ClickHouse ${usPer(r.cpu.store, r.lines)}` : '') +
+  ` us/line, raw ${usPer(rawCpuOf(r.raw), r.lines)} us/row: CPU ratio ${(rawCpuOf(r.raw) / cpuOf(r.cpu)).toFixed(2)}`;
+
+/** The headline: medians over the rounds (each ratio is taken within its round, then the median). */
+export function steadyLine(store: string, f: SteadyFigures): string {
+  const m = (pick: (r: SteadyFigures['rounds'][number]) => number) => median(f.rounds.map(pick));
+  const lines = m((r) => r.lines);
+  const loads = f.rounds.map((r) => r.load.toFixed(2)).join(', ');
+  return (
+    `log shipping (${store}): ${lines} lines from the nginx log to stored rows at ${m((r) => r.rate).toFixed(0)} lines/s ` +
+    `(steady state: the agent running and warm, its process stopped while nginx wrote the lines; median of ${f.rounds.length} rounds, load average ${loads}); ` +
+    `raw bulk insert ${m((r) => r.raw.rate).toFixed(0)} lines/s; ratio ${m((r) => r.rate / r.raw.rate).toFixed(2)}; ` +
+    `raw at 5000 rows a time ${m((r) => r.rawLarge.rate).toFixed(0)} lines/s: ratio ${m((r) => r.rate / r.rawLarge.rate).toFixed(2)}; ` +
+    `CPU: agent ${m((r) => (r.cpu.agent * 1000) / r.lines).toFixed(1)} us/line, master ${m((r) => (r.cpu.master * 1000) / r.lines).toFixed(1)} us/line` +
+    (f.rounds.some((r) => r.cpu.store > 0)
+      ? `, ClickHouse ${m((r) => (r.cpu.store * 1000) / r.lines).toFixed(1)} us/line`
+      : '') +
+    `; raw insert CPU ${m((r) => (rawCpuOf(r.raw) * 1000) / r.lines).toFixed(1)} us/row (5000 a time ${m((r) => (rawCpuOf(r.rawLarge) * 1000) / r.lines).toFixed(1)}); ` +
+    `CPU ratio raw / shipping ${m((r) => rawCpuOf(r.raw) / cpuOf(r.cpu)).toFixed(2)} (5000 a time ${m((r) => rawCpuOf(r.rawLarge) / cpuOf(r.cpu)).toFixed(2)}); ` +
+    `ratios by round: rate ${f.rounds.map((r) => (r.rate / r.raw.rate).toFixed(2)).join(', ')}; CPU ${f.rounds.map((r) => (rawCpuOf(r.raw) / cpuOf(r.cpu)).toFixed(2)).join(', ')}`
+  );
 }
 
 export const shippingLine = (store: string, f: ShippingFigures) =>
@@ -330,6 +527,9 @@ export const shippingLine = (store: string, f: ShippingFigures) =>
 if (import.meta.main) {
   const stores = (process.env.BENCH_STORES ?? 'sqlite,clickhouse').split(',') as LogStoreKind[];
   const loadSeconds = Number(process.env.BENCH_LOAD_SECONDS ?? 3);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const mode = process.env.BENCH_SHIPPING ?? 'steady';
+  const variants: ShippingVariant[] = mode === 'both' ? ['steady', 'restart'] : [mode as ShippingVariant];
   const origin = await freePort();
   const originNginx = startPlainNginx(
     'origin',
@@ -337,8 +537,13 @@ if (import.meta.main) {
     server { listen 127.0.0.1:${origin}; location / { return 200 "origin\\n"; } }`,
   );
   try {
-    console.log(`date: ${new Date().toISOString()}  node ${process.version}  load ${loadSeconds} s, wrk -t1 -c32`);
-    for (const store of stores) console.log(shippingLine(store, await benchStore(store, origin, loadSeconds)));
+    console.log(
+      `date: ${new Date().toISOString()}  node ${process.version}  load ${loadSeconds} s, wrk -t1 -c32; ${variants.join(' then ')}; ` +
+        `load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`,
+    );
+    for (const store of stores) {
+      for (const line of await benchStore(store, origin, { loadSeconds, rounds, variants })) console.log(line);
+    }
   } finally {
     originNginx.stop();
   }

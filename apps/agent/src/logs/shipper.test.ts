@@ -1,4 +1,4 @@
-import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogBatchBody } from '@rampart/contracts';
@@ -96,6 +96,24 @@ describe('LogShipper', () => {
     await shipper.start();
     await until(() => received.length === 2);
     expect(received.map((batch) => batch.access.length)).toEqual([1000, 1000]);
+  });
+
+  it('sends the rest of a backlog at once, and a trickle after the batch time', async () => {
+    const received: LogBatchBody[] = [];
+    const shipper = make({ batchMs: 3_600_000 });
+    shipper.setSender(async (batch) => {
+      received.push(batch);
+      return { seq: batch.seq, duplicate: false };
+    });
+    await writeLines(0, 2500);
+    await shipper.start();
+    await until(() => received.length === 3);
+    expect(received.map((batch) => batch.access.length)).toEqual([1000, 1000, 500]);
+    // Lines that come one pass at a time, with no full batch in it, wait for the batch time.
+    await writeLines(2500, 10);
+    const { size } = await stat(paths.accessLog);
+    await until(() => shipper.positions().access?.offset === size);
+    expect(shipper.spool.cursor.seq).toBe(3);
   });
 
   it('keeps batches in the spool while the master is away and sends them in order later', async () => {

@@ -11,6 +11,9 @@ import type { WafAudit } from './waf-audit.ts';
 
 const checkAck = Compile(LogBatchAck);
 
+/** Lines read from one log before the other gets its turn. */
+const SLICE_LINES = 1000;
+
 /** A batch to send: its lines, and `body`, the same as the request's JSON (made once, when it was spooled). */
 export type OutgoingBatch = LogBatchBody & { readonly body: Uint8Array<ArrayBuffer> };
 
@@ -123,23 +126,30 @@ export class LogShipper {
     }
   }
 
-  /** Reads what is new into the open batch and closes the batch when it is full or old enough. */
+  /**
+   * Reads what is new into the open batch and closes the batch when it is full or old enough, or
+   * when it ends a backlog: lines read in the same pass as a full batch are late already, so they
+   * do not wait for the batch's time (a steady trickle still goes in one batch a `batchMs`).
+   */
   async collect(): Promise<void> {
+    let backlog = false;
     for (;;) {
       const before = this.size();
-      // Small reads, so the byte bound is checked often enough.
-      const room = Math.min(100, this.batchLines - this.size());
-      let read = 0;
-      const texts = await this.access!.read(room);
+      // Access and stream lines take turns by slices, each read bounded by the batch's room in bytes.
+      const texts = await this.access!.read(
+        Math.min(SLICE_LINES, this.batchLines - before),
+        this.batchBytes - this.pending.bytes,
+      );
+      const records = texts.map(parseAccessRecord);
       // After the access lines: the audit entries of their requests are on disk by now.
-      if (texts.some((text) => text.includes('"waf_tx":"w'))) await this.options.wafAudit?.read();
-      for (const text of texts) {
-        read++;
-        this.take(text, this.accessLine(text), this.pending.access);
+      if (this.options.wafAudit && records.some((record) => record?.wafTx.startsWith('w'))) {
+        await this.options.wafAudit.read();
       }
-      const left = Math.min(100, this.batchLines - this.size());
-      if (left > 0) {
-        for (const text of await this.stream!.read(left)) {
+      let read = texts.length;
+      for (let i = 0; i < texts.length; i++) this.take(texts[i]!, this.accessLine(records[i]!), this.pending.access);
+      const left = Math.min(SLICE_LINES, this.batchLines - this.size());
+      if (left > 0 && this.pending.bytes < this.batchBytes) {
+        for (const text of await this.stream!.read(left, this.batchBytes - this.pending.bytes)) {
           read++;
           this.take(text, parseStreamLine(text), this.pending.stream);
         }
@@ -147,14 +157,15 @@ export class LogShipper {
       const size = this.size();
       if (size > 0 && before === 0) this.pending.since = Date.now();
       const full = size >= this.batchLines || this.pending.bytes >= this.batchBytes;
-      if (full || (size > 0 && Date.now() - this.pending.since >= this.batchMs)) await this.seal();
+      if (full) backlog = true;
+      const due = size > 0 && (Date.now() - this.pending.since >= this.batchMs || (backlog && read === 0));
+      if (full || due) await this.seal();
       if (read === 0) return;
     }
   }
 
   /** An access line, with the WAF's finding as its block reason when protection had none. */
-  private accessLine(text: string): AccessLogLine | null {
-    const record = parseAccessRecord(text);
+  private accessLine(record: ReturnType<typeof parseAccessRecord>): AccessLogLine | null {
     if (!record) return null;
     const { line, wafTx } = record;
     if (wafTx !== '' && this.options.wafAudit) {

@@ -39,6 +39,24 @@ describe('FileTailer', () => {
     await tailer.close();
   });
 
+  it('stops once maxBytes of lines are read', async () => {
+    await writeFile(path, 'aaaa\nbbbb\ncccc\n');
+    const tailer = new FileTailer(path, null, options());
+    expect(await tailer.read(10, 6)).toEqual(['aaaa', 'bbbb']);
+    expect(tailer.position()?.offset).toBe(10);
+    expect(await tailer.read(10, 1)).toEqual(['cccc']);
+    await tailer.close();
+  });
+
+  it('decodes a character split between two reads of the file, and skips empty lines', async () => {
+    // With 16-byte reads the last é (2 bytes) of the first line is cut in two.
+    await writeFile(path, 'aéééééééé\n\n \nb\n');
+    const tailer = new FileTailer(path, null, options());
+    expect(await tailer.read(10)).toEqual(['aéééééééé', 'b']);
+    expect(tailer.position()?.offset).toBe(23);
+    await tailer.close();
+  });
+
   it('resumes from a checkpoint after a restart', async () => {
     await writeFile(path, 'a\nb\n');
     const first = new FileTailer(path, null, options());

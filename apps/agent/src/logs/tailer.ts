@@ -55,8 +55,11 @@ export class FileTailer {
     return this.resumeFrom;
   }
 
-  /** Up to `maxLines` complete lines (without the newline); empty when there is nothing new. */
-  async read(maxLines: number): Promise<string[]> {
+  /**
+   * Up to `maxLines` complete lines (without the newline), and no more once `maxBytes` bytes of
+   * lines are read; empty when there is nothing new.
+   */
+  async read(maxLines: number, maxBytes = Number.POSITIVE_INFINITY): Promise<string[]> {
     if (!this.handle) {
       if (this.now() < this.missingUntil) return [];
       if (!(await this.openInitial())) {
@@ -65,13 +68,22 @@ export class FileTailer {
       }
     }
     const lines: string[] = [];
-    while (lines.length < maxLines) {
-      const newline = this.pending.indexOf(0x0a);
-      if (newline >= 0) {
-        const line = this.pending.subarray(0, newline).toString('utf8');
-        this.pending = this.pending.subarray(newline + 1);
-        this.offset += newline + 1;
-        if (line.trim() !== '') lines.push(line);
+    let bytes = 0;
+    while (lines.length < maxLines && bytes < maxBytes) {
+      // The whole lines pending, within the bounds, are decoded in one go rather than one by one.
+      let end = 0;
+      for (let count = lines.length; count < maxLines && bytes + end < maxBytes; count++) {
+        const newline = this.pending.indexOf(0x0a, end);
+        if (newline < 0) break;
+        end = newline + 1;
+      }
+      if (end > 0) {
+        for (const line of this.pending.toString('utf8', 0, end - 1).split('\n')) {
+          if (line.trim() !== '') lines.push(line);
+        }
+        this.pending = this.pending.subarray(end);
+        this.offset += end;
+        bytes += end;
         continue;
       }
       if (await this.fill()) continue;

@@ -7,7 +7,7 @@ import type { LogDatabase } from '../../db/logs-schema.ts';
 import { ensureDayPartitions } from '../../db/partitions.ts';
 import { addNodeRollups } from '../monitor/node-rollup.repository.ts';
 import { addStreamRollups } from '../monitor/stream-rollup.repository.ts';
-import { addTrafficRollups } from '../monitor/traffic-rollup.repository.ts';
+import { addTrafficRollups, sumMinutes } from '../monitor/traffic-rollup.repository.ts';
 import { addUsageSamples } from '../usage/usage-samples.repository.ts';
 import {
   ACCESS_COLUMNS,
@@ -15,10 +15,10 @@ import {
   ipKeys,
   NO_ACCESS,
   NO_STREAM,
-  pushAccessValues,
-  pushStreamValues,
   STREAM_COLUMNS,
   streamRow,
+  writeAccessValues,
+  writeStreamValues,
 } from './log-rows.ts';
 
 // Node metrics' site minutes: 500 rows a statement stay far below SQLite's bound-parameter limit.
@@ -55,21 +55,42 @@ function insertText(trx: Kysely<LogDatabase>, dialect: Dialect, table: 'access_l
   return text;
 }
 
-/** Inserts rows given as one flat list of values, `columns` a row, in the compiled column order. */
-async function insertValues(
+/** The values of one multi-row INSERT: `rows` rows, in the compiled column order. */
+interface InsertStatement {
+  rows: number;
+  values: unknown[];
+}
+
+/**
+ * `lines` as the values of INSERTs of up to 500 rows each; `write` puts a line's `columns` values
+ * into a statement's list from `at`.
+ */
+function insertStatements<T>(
+  lines: readonly T[],
+  columns: number,
+  write: (into: unknown[], at: number, line: T) => void,
+): InsertStatement[] {
+  const statements: InsertStatement[] = [];
+  let done = 0;
+  for (const rows of STEPS) {
+    for (; lines.length - done >= rows; done += rows) {
+      const values = new Array<unknown>(rows * columns);
+      for (let row = 0; row < rows; row++) write(values, row * columns, lines[done + row]!);
+      statements.push({ rows, values });
+    }
+  }
+  return statements;
+}
+
+/** Runs the statements against `table`'s INSERT text of their size. */
+async function insertRows(
   trx: Kysely<LogDatabase>,
   dialect: Dialect,
   table: 'access_logs' | 'stream_logs',
-  columns: number,
-  values: unknown[],
+  statements: readonly InsertStatement[],
 ): Promise<void> {
-  const count = values.length / columns;
-  let at = 0;
-  for (const step of STEPS) {
-    for (; count - at >= step; at += step) {
-      const text = insertText(trx, dialect, table, step);
-      await trx.executeQuery(CompiledQuery.raw(text, values.slice(at * columns, (at + step) * columns)));
-    }
+  for (const { rows, values } of statements) {
+    await trx.executeQuery(CompiledQuery.raw(insertText(trx, dialect, table, rows), values));
   }
 }
 
@@ -102,32 +123,39 @@ export async function ingestLogBatch(
   events?: EventStore,
 ): Promise<boolean> {
   if (events?.kind === 'clickhouse') return ingestIntoClickHouse(logs, events.clickhouse, nodeId, batch);
-  await ensureDayPartitions(
-    logs,
-    dialect,
-    'access_logs',
-    'ms',
-    batch.access.map((line) => Math.round(line.time * 1000)),
-  );
-  await ensureDayPartitions(
-    logs,
-    dialect,
-    'stream_logs',
-    'ms',
-    batch.stream.map((line) => Math.round(line.time * 1000)),
-  );
-  // The values are made before the transaction: the connection is held for the writes only.
+  // Only PostgreSQL's logs are partitioned by day: SQLite needs no list of the batch's times.
+  if (dialect === 'postgres') {
+    await ensureDayPartitions(
+      logs,
+      dialect,
+      'access_logs',
+      'ms',
+      batch.access.map((line) => Math.round(line.time * 1000)),
+    );
+    await ensureDayPartitions(
+      logs,
+      dialect,
+      'stream_logs',
+      'ms',
+      batch.stream.map((line) => Math.round(line.time * 1000)),
+    );
+  }
+  // The values and the rollups' sums are made before the transaction: the connection is held for
+  // the writes only.
   const keyOf = ipKeys();
-  const access: unknown[] = [];
-  for (const line of batch.access) pushAccessValues(access, nodeId, line, keyOf);
-  const stream: unknown[] = [];
-  for (const line of batch.stream) pushStreamValues(stream, nodeId, line, keyOf);
+  const access = insertStatements(batch.access, ACCESS_COLUMNS, (into, at, line) =>
+    writeAccessValues(into, at, nodeId, line, keyOf),
+  );
+  const stream = insertStatements(batch.stream, STREAM_COLUMNS, (into, at, line) =>
+    writeStreamValues(into, at, nodeId, line, keyOf),
+  );
+  const minutes = sumMinutes(batch.access);
   return logs.transaction().execute(async (trx) => {
     if (!(await claimBatch(trx, nodeId, batch))) return false;
-    await insertValues(trx, dialect, 'access_logs', ACCESS_COLUMNS, access);
-    await addTrafficRollups(trx, batch.access);
-    await addUsageSamples(trx, batch.access);
-    await insertValues(trx, dialect, 'stream_logs', STREAM_COLUMNS, stream);
+    await insertRows(trx, dialect, 'access_logs', access);
+    await addTrafficRollups(trx, minutes);
+    await addUsageSamples(trx, minutes);
+    await insertRows(trx, dialect, 'stream_logs', stream);
     await addStreamRollups(trx, batch.stream);
     return true;
   });

@@ -1,6 +1,14 @@
 import type { AccessLogLine, StreamLogLine } from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
-import { accessRow, ipKeys, pushAccessValues, pushStreamValues, streamRow } from './log-rows.ts';
+import {
+  ACCESS_COLUMNS,
+  accessRow,
+  ipKeys,
+  STREAM_COLUMNS,
+  streamRow,
+  writeAccessValues,
+  writeStreamValues,
+} from './log-rows.ts';
 
 const access: AccessLogLine = {
   time: 1700000000.1234,
@@ -32,16 +40,16 @@ const stream: StreamLogLine = {
 };
 
 describe('log rows', () => {
-  it('lists the values of a row in its column order', () => {
-    const values: unknown[] = [];
-    pushAccessValues(values, 4, access, ipKeys());
-    pushAccessValues(values, 4, { ...access, upstream_time: null, client_ip: 'not-an-ip' }, ipKeys());
+  it('writes the values of a row in its column order, where it is told', () => {
+    const values = new Array<unknown>(2 * ACCESS_COLUMNS);
+    writeAccessValues(values, 0, 4, access, ipKeys());
+    writeAccessValues(values, ACCESS_COLUMNS, 4, { ...access, upstream_time: null, client_ip: 'not-an-ip' }, ipKeys());
     expect(values).toEqual([
       ...Object.values(accessRow(4, access)),
       ...Object.values(accessRow(4, { ...access, upstream_time: null, client_ip: 'not-an-ip' })),
     ]);
-    const streamValues: unknown[] = [];
-    pushStreamValues(streamValues, 4, stream, ipKeys());
+    const streamValues = new Array<unknown>(STREAM_COLUMNS);
+    writeStreamValues(streamValues, 0, 4, stream, ipKeys());
     expect(streamValues).toEqual(Object.values(streamRow(4, stream)));
   });
 

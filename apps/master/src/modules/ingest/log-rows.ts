@@ -80,54 +80,52 @@ export const NO_STREAM: StreamLogLine = {
   upstream: '',
 };
 
-/** The values of `accessRow`, in its order, appended to `into` (no object a line). */
-export function pushAccessValues(
+/** The values of `accessRow`, in its order, written into `into` from `at` (no object a line). */
+export function writeAccessValues(
   into: unknown[],
+  at: number,
   nodeId: number,
   line: AccessLogLine,
   keyOf: (ip: string) => string | null,
 ): void {
-  into.push(
-    nodeId,
-    line.site_id,
-    Math.round(line.time * 1000),
-    line.client_ip,
-    line.method,
-    line.host,
-    line.uri,
-    line.status,
-    line.bytes_sent,
-    line.bytes_received,
-    Math.round(line.request_time * 1000),
-    line.upstream_time === null ? null : Math.round(line.upstream_time * 1000),
-    line.cache_status,
-    line.user_agent,
-    line.referer,
-    line.block_reason,
-    keyOf(line.client_ip),
-  );
+  into[at] = nodeId;
+  into[at + 1] = line.site_id;
+  into[at + 2] = Math.round(line.time * 1000);
+  into[at + 3] = line.client_ip;
+  into[at + 4] = line.method;
+  into[at + 5] = line.host;
+  into[at + 6] = line.uri;
+  into[at + 7] = line.status;
+  into[at + 8] = line.bytes_sent;
+  into[at + 9] = line.bytes_received;
+  into[at + 10] = Math.round(line.request_time * 1000);
+  into[at + 11] = line.upstream_time === null ? null : Math.round(line.upstream_time * 1000);
+  into[at + 12] = line.cache_status;
+  into[at + 13] = line.user_agent;
+  into[at + 14] = line.referer;
+  into[at + 15] = line.block_reason;
+  into[at + 16] = keyOf(line.client_ip);
 }
 
-/** The values of `streamRow`, in its order, appended to `into`. */
-export function pushStreamValues(
+/** The values of `streamRow`, in its order, written into `into` from `at`. */
+export function writeStreamValues(
   into: unknown[],
+  at: number,
   nodeId: number,
   line: StreamLogLine,
   keyOf: (ip: string) => string | null,
 ): void {
-  into.push(
-    nodeId,
-    line.stream_id,
-    Math.round(line.time * 1000),
-    line.client_ip,
-    line.protocol,
-    line.status,
-    line.bytes_sent,
-    line.bytes_received,
-    Math.round(line.session_time * 1000),
-    line.upstream,
-    keyOf(line.client_ip),
-  );
+  into[at] = nodeId;
+  into[at + 1] = line.stream_id;
+  into[at + 2] = Math.round(line.time * 1000);
+  into[at + 3] = line.client_ip;
+  into[at + 4] = line.protocol;
+  into[at + 5] = line.status;
+  into[at + 6] = line.bytes_sent;
+  into[at + 7] = line.bytes_received;
+  into[at + 8] = Math.round(line.session_time * 1000);
+  into[at + 9] = line.upstream;
+  into[at + 10] = keyOf(line.client_ip);
 }
 
 export const ACCESS_COLUMNS = Object.keys(accessRow(0, NO_ACCESS)).length;

@@ -33,17 +33,27 @@ const emptyRow = (site_id: number, bucket: number): SiteTrafficTable => ({
   blocked: 0,
 });
 
-/** One batch's lines summed per (site, interval); the same counting as the agent's site minutes, plus blocks. */
-export function sumTraffic(lines: readonly AccessLogLine[], seconds: number): SiteTrafficTable[] {
-  const rows = new Map<string, SiteTrafficTable>();
+/** The finest interval lines are summed by; every rollup's interval is a whole number of them. */
+const MINUTE = 60;
+
+/**
+ * One batch's lines summed per (site, minute), the same counting as the agent's site minutes plus
+ * blocks, in (site, minute) order: one pass over the lines, whatever the rollups.
+ */
+export function sumMinutes(lines: readonly AccessLogLine[]): SiteTrafficTable[] {
+  const sites = new Map<number, Map<number, SiteTrafficTable>>();
   for (const line of lines) {
     if (line.site_id <= 0) continue;
-    const bucket = Math.floor(Math.round(line.time * 1000) / (seconds * 1000)) * seconds;
-    const key = `${line.site_id}:${bucket}`;
-    let row = rows.get(key);
+    const bucket = Math.floor(Math.round(line.time * 1000) / (MINUTE * 1000)) * MINUTE;
+    let buckets = sites.get(line.site_id);
+    if (!buckets) {
+      buckets = new Map();
+      sites.set(line.site_id, buckets);
+    }
+    let row = buckets.get(bucket);
     if (!row) {
       row = emptyRow(line.site_id, bucket);
-      rows.set(key, row);
+      buckets.set(bucket, row);
     }
     row.requests++;
     row.bytes_in += line.bytes_received;
@@ -57,8 +67,27 @@ export function sumTraffic(lines: readonly AccessLogLine[], seconds: number): Si
     if (line.block_reason !== '') row.blocked++;
   }
   // One order for every writer, so two batches adding to the same rows cannot deadlock.
-  return [...rows.values()].sort((a, b) => a.site_id - b.site_id || a.bucket - b.bucket);
+  return [...sites.values()].flatMap((buckets) => [...buckets.values()]).sort(bySiteAndBucket);
 }
+
+/** Per-minute rows summed into `seconds` intervals (a whole number of minutes), in (site, bucket) order. */
+export function rollUp(minutes: readonly SiteTrafficTable[], seconds: number): SiteTrafficTable[] {
+  if (seconds % MINUTE !== 0) throw new Error(`${seconds} s is not a whole number of minutes`);
+  const rows: SiteTrafficTable[] = [];
+  for (const minute of minutes) {
+    const bucket = Math.floor(minute.bucket / seconds) * seconds;
+    const last = rows.at(-1);
+    // Sorted by (site, minute), so the rows of one (site, bucket) come one after another.
+    if (last && last.site_id === minute.site_id && last.bucket === bucket) {
+      for (const column of COUNTS) last[column] += minute[column];
+    } else {
+      rows.push({ ...minute, bucket });
+    }
+  }
+  return rows;
+}
+
+const bySiteAndBucket = (a: SiteTrafficTable, b: SiteTrafficTable) => a.site_id - b.site_id || a.bucket - b.bucket;
 
 // 11 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
 const CHUNK = 500;
@@ -75,12 +104,13 @@ export function sumTotals(rows: readonly SiteTrafficTable[]): SiteTotalsTable[] 
 }
 
 /**
- * Adds a batch's traffic to the minute, hour and day rollups, per site and every site together. Runs in the transaction that claims
- * the batch, so a batch sent again is neither stored nor counted twice.
+ * Adds a batch's traffic (its lines summed by `sumMinutes`) to the minute, hour and day rollups, per
+ * site and every site together. Runs in the transaction that claims the batch, so a batch sent again
+ * is neither stored nor counted twice.
  */
-export async function addTrafficRollups(trx: Kysely<LogDatabase>, lines: readonly AccessLogLine[]): Promise<void> {
+export async function addTrafficRollups(trx: Kysely<LogDatabase>, minutes: readonly SiteTrafficTable[]): Promise<void> {
   for (const { table, seconds } of TRAFFIC_ROLLUPS) {
-    const rows = sumTraffic(lines, seconds);
+    const rows = seconds === MINUTE ? minutes : rollUp(minutes, seconds);
     for (let i = 0; i < rows.length; i += CHUNK) {
       await trx
         .insertInto(table)

@@ -1,19 +1,19 @@
-import type { AccessLogLine } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
-import type { LogDatabase } from '../../db/logs-schema.ts';
+import type { LogDatabase, SiteTrafficTable } from '../../db/logs-schema.ts';
 import { USAGE_SAMPLE_SECONDS } from '../../db/migrations/logs/2026-11-25T1120-usage-5min.ts';
-import { sumTraffic } from '../monitor/traffic-rollup.repository.ts';
+import { rollUp } from '../monitor/traffic-rollup.repository.ts';
 
 // 5 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
 const CHUNK = 500;
 
 /**
- * Adds a batch's traffic to the 5-minute usage samples. Runs in the transaction that claims the
- * batch (beside the traffic rollups), so a batch sent again is not counted twice.
+ * Adds a batch's traffic (its lines summed by `sumMinutes`) to the 5-minute usage samples. Runs in
+ * the transaction that claims the batch (beside the traffic rollups), so a batch sent again is not
+ * counted twice.
  */
-export async function addUsageSamples(trx: Kysely<LogDatabase>, lines: readonly AccessLogLine[]): Promise<void> {
+export async function addUsageSamples(trx: Kysely<LogDatabase>, minutes: readonly SiteTrafficTable[]): Promise<void> {
   // Sorted by (site, bucket) like the rollups: concurrent batches take the row locks in one order.
-  const rows = sumTraffic(lines, USAGE_SAMPLE_SECONDS).map(({ site_id, bucket, requests, bytes_in, bytes_out }) => ({
+  const rows = rollUp(minutes, USAGE_SAMPLE_SECONDS).map(({ site_id, bucket, requests, bytes_in, bytes_out }) => ({
     site_id,
     bucket,
     requests,
