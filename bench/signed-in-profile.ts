@@ -5,6 +5,8 @@
 // (bench/cpu-profile-summary.ts). Usage:
 //   node_modules/.bin/node bench/signed-in-profile.ts   [BENCH_PATH=/v1/user BENCH_SECONDS=5 BENCH_ROUNDS=3
 //   BENCH_SITES=100000 (seeds that many sites for the signed-in user first) BENCH_PROFILE=1]
+// With BENCH_SITES and a /v1/sites path, a third server joins the rounds: a bare Fastify route reading
+// the same page with raw SQL (bench/signed-in-raw-sql.ts), the floor for a list call.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { summarise } from './cpu-profile-summary.ts';
@@ -54,22 +56,36 @@ const master = await startMaster(dataDir, []);
 const barePort = await freePort();
 const bare = start(process.execPath, [join(ROOT, 'bench/bare-fastify.ts')], { RAMPART_PORT: String(barePort) });
 const bareUrl = `http://127.0.0.1:${barePort}/bare`;
+const RAW_SQL = SITES > 0 && PATH.startsWith('/v1/sites');
+const rawPort = await freePort();
+const raw = RAW_SQL
+  ? start(process.execPath, [join(ROOT, 'bench/signed-in-raw-sql.ts')], {
+      RAMPART_PORT: String(rawPort),
+      RAMPART_DATA_DIR: dataDir,
+    })
+  : undefined;
+const rawUrl = `http://127.0.0.1:${rawPort}/raw-sites${PATH.includes('?') ? PATH.slice(PATH.indexOf('?')) : ''}`;
 const masterRuns: Run[] = [];
 const bareRuns: Run[] = [];
+const rawRuns: Run[] = [];
 try {
   await waitFor200(bareUrl, performance.now());
+  if (raw) await waitFor200(rawUrl, performance.now());
   const masterPid = master.child.pid ?? 0;
   const barePid = bare.pid ?? 0;
-  // Warm both (JIT, lazily compiled schemas) before measuring.
+  // Warm them all (JIT, lazily compiled schemas) before measuring.
   wrk(master.url, { seconds: 1, connections: 32, lua: master.lua });
   wrk(bareUrl, { seconds: 1, connections: 32 });
+  if (raw) wrk(rawUrl, { seconds: 1, connections: 32 });
   for (let round = 0; round < ROUNDS; round++) {
     bareRuns.push(measure(barePid, bareUrl));
+    if (raw) rawRuns.push(measure(raw.pid ?? 0, rawUrl));
     masterRuns.push(measure(masterPid, master.url, master.lua));
   }
 } finally {
   await stop(master.child);
   await stop(bare);
+  if (raw) await stop(raw);
 }
 
 const bareCpu = median(bareRuns.map((run) => run.cpuMicros));
@@ -80,6 +96,13 @@ console.log(
   `date: ${new Date().toISOString()}  node ${process.version}  wrk -t1 -c32, ${SECONDS} s a run, ${ROUNDS} alternating rounds (medians)${SITES ? `, ${SITES} sites` : ''}  load ${readFileSync('/proc/loadavg', 'utf8').trim()}`,
 );
 console.log(`bare Fastify route: ${bareRate.toFixed(0)} req/s, ${bareCpu.toFixed(1)} µs server CPU a request`);
+if (raw) {
+  const rawCpu = median(rawRuns.map((run) => run.cpuMicros));
+  const rawRate = median(rawRuns.map((run) => run.perSecond));
+  console.log(
+    `raw SQL route, same page: ${rawRate.toFixed(0)} req/s, ${rawCpu.toFixed(1)} µs server CPU a request; GET ${PATH} against it: req/s ratio ${(masterRate / rawRate).toFixed(3)}, CPU ratio ${(rawCpu / masterCpu).toFixed(3)}`,
+  );
+}
 console.log(
   `GET ${PATH}: ${masterRate.toFixed(0)} req/s (ratio ${(masterRate / bareRate).toFixed(3)}), ${masterCpu.toFixed(1)} µs server CPU a request (ratio ${(bareCpu / masterCpu).toFixed(3)})`,
 );

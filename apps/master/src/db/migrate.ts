@@ -32,6 +32,7 @@ import { sysOp } from './migrations/2026-11-26T0400-sys-op.ts';
 import { wxpayPlatformCerts } from './migrations/2026-11-26T0415-wxpay-platform-certs.ts';
 import { packageExempt } from './migrations/2026-11-27T0900-package-exempt.ts';
 import { nodeClock } from './migrations/2026-11-28T0400-node-clock.ts';
+import { siteCounts } from './migrations/2026-11-28T0900-site-counts.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
@@ -73,6 +74,7 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-26T0415-wxpay-platform-certs': wxpayPlatformCerts(),
   '2026-11-27T0900-package-exempt': packageExempt(),
   '2026-11-28T0400-node-clock': nodeClock(),
+  '2026-11-28T0900-site-counts': siteCounts(dialect),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({

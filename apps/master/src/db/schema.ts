@@ -337,6 +337,12 @@ export interface SitesTable {
   line_group_id: Generated<number | null>;
 }
 
+/** How many sites a user owns: kept by triggers on sites (migration 2026-11-28T0900-site-counts). */
+export interface SiteCountsTable {
+  user_id: number;
+  sites: number;
+}
+
 export interface SiteDomainsTable {
   domain: string;
   site_id: number;
@@ -679,6 +685,7 @@ export interface Database extends PackagesTables, SysOpTables {
   stream_groups: OwnedGroupTable;
   certs: CertsTable;
   sites: SitesTable;
+  site_counts: SiteCountsTable;
   site_domains: SiteDomainsTable;
   site_grams: SiteGramsTable;
   streams: StreamsTable;

@@ -37,10 +37,15 @@ function admit(request: FastifyRequest, auth: Authenticated | null): undefined {
   return undefined;
 }
 
-/** The live session (or API key) of a token hash with its enabled user, from the database. */
-async function lookUp(db: Kysely<Database>, request: FastifyRequest, token: string, tokenHash: string, now: number) {
+/** The live session (or API key) of a token with its enabled user, from the database (by the token's hash). */
+async function lookUp(db: Kysely<Database>, request: FastifyRequest, token: string, now: number) {
   const generation = sessionCache.generation();
-  if (isKeyToken(token)) return resolveKeyToken(db, tokenHash, generation, { ip: request.ip, now });
+  const tokenHash = hashToken(token);
+  if (isKeyToken(token)) {
+    const grant = await resolveKeyToken(db, tokenHash, { ip: request.ip, now });
+    if (grant) sessionCache.set(token, grant, generation, now);
+    return grant;
+  }
   const row = await findLiveSession(db, tokenHash, now);
   if (row?.status !== 'enabled') return null;
   const { session_id, session_expires_at, session_impersonator_id, ...user } = row;
@@ -50,23 +55,23 @@ async function lookUp(db: Kysely<Database>, request: FastifyRequest, token: stri
     expiresAt: session_expires_at,
     impersonatorId: session_impersonator_id,
   };
-  sessionCache.set(tokenHash, session, generation, now);
+  sessionCache.set(token, session, generation, now);
   return session;
 }
 
 /**
  * Resolves the Access-Token header to a live session of an enabled user (or an API key) and sets
  * `request.auth`, or throws `login_required`. A cached caller is admitted without a promise (most
- * calls): only a cache miss returns one, settled once the database answered.
+ * calls) and without hashing the token: only a cache miss hashes it and returns a promise, settled
+ * once the database answered.
  */
 function authenticate(db: Kysely<Database>, request: FastifyRequest): Promise<void> | undefined {
   const token = request.headers[TOKEN_HEADER];
   if (typeof token !== 'string' || token.length < 16 || token.length > 256) return admit(request, null);
-  const tokenHash = hashToken(token);
   const now = Date.now();
-  const cached = sessionCache.get(tokenHash, now);
+  const cached = sessionCache.get(token, now);
   if (cached) return admit(request, cached);
-  return lookUp(db, request, token, tokenHash, now).then((found) => admit(request, found));
+  return lookUp(db, request, token, now).then((found) => admit(request, found));
 }
 
 async function authPlugin(app: FastifyInstance, options: { db: Kysely<Database> }) {

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { recordLoginAttempt } from '../auth/login-guard.ts';
-import { type CachedSession, sessionCache } from '../auth/session-cache.ts';
+import type { CachedSession } from '../auth/session-cache.ts';
 import type { ApiKeyGrant } from './api-key-grant.ts';
 import { findKeyByToken, markKeyUsed } from './api-keys.repository.ts';
 
@@ -33,11 +33,10 @@ export function allowListOf(entries: readonly string[]): BlockList | null {
   return list;
 }
 
-/** The live key of a token (hashed by the caller) with its enabled user, cached like a session. */
+/** The live key of a token (hashed by the caller) with its enabled user; the caller caches it like a session. */
 export async function resolveKeyToken(
   db: Kysely<Database>,
   tokenHash: string,
-  readAtGeneration: number,
   client: { ip: string; now: number },
 ): Promise<CachedSession | null> {
   const row = await findKeyByToken(db, tokenHash);
@@ -65,9 +64,7 @@ export async function resolveKeyToken(
     }
   }
   // A key has no session: id 0 ends none, and it lasts until it is rotated or deleted.
-  const session: CachedSession = { user, sessionId: 0, expiresAt: Number.MAX_SAFE_INTEGER, apiKey };
-  sessionCache.set(tokenHash, session, readAtGeneration, client.now);
-  return session;
+  return { user, sessionId: 0, expiresAt: Number.MAX_SAFE_INTEGER, apiKey };
 }
 
 const READS = new Set(['GET', 'HEAD']);

@@ -35,4 +35,13 @@ describe('sessionCache', () => {
     sessionCache.set('expired', { ...session(1, 2), expiresAt: 50 }, sessionCache.generation(), 0);
     expect(sessionCache.get('expired', 60)).toBeUndefined();
   });
+
+  it('sweeps aged-out entries on a later write, so no token lingers in memory', () => {
+    sessionCache.set('kept-briefly', session(3, 30), sessionCache.generation(), 100_000);
+    expect(sessionCache.get('kept-briefly', 100_500)).toBeDefined();
+    sessionCache.set('later', session(4, 40), sessionCache.generation(), 103_000);
+    // Asked as of a time it was still young: gone all the same, because the write swept it.
+    expect(sessionCache.get('kept-briefly', 100_500)).toBeUndefined();
+    expect(sessionCache.get('later', 103_500)).toBeDefined();
+  });
 });

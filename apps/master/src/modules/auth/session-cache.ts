@@ -12,10 +12,12 @@ export interface CachedSession {
 }
 
 /**
- * Live sessions by token hash, so that authenticating a call costs no query. Every repository
- * function that writes sessions or users forgets the affected entries at once, so logout, refresh,
- * password changes and disabling a user take effect on the next request in this process. Entries
- * also age out after MAX_AGE_MS, which bounds staleness from writers outside this process.
+ * Live sessions by the token the caller presents, so that authenticating a call costs no query and
+ * no hash (the SHA-256 is only for the database: a cached call skipped a query but still paid it).
+ * Every repository function that writes sessions or users forgets the affected entries at once, so
+ * logout, refresh, password changes and disabling a user take effect on the next request in this
+ * process. Entries also age out after MAX_AGE_MS, which bounds staleness from writers outside this
+ * process; aged-out entries are swept on the next write, so no token stays in memory for long.
  */
 const MAX_AGE_MS = 2000;
 const MAX_ENTRIES = 50_000;
@@ -27,29 +29,37 @@ interface Entry extends CachedSession {
 const byToken = new Map<string, Entry>();
 // Bumped on every invalidation: a lookup that started before one must not cache what it read.
 let generation = 0;
+let sweptAt = 0;
+
+const aged = (entry: Entry, now: number) => now - entry.cachedAt > MAX_AGE_MS || entry.expiresAt <= now;
 
 export const sessionCache = {
-  get(tokenHash: string, now: number): CachedSession | undefined {
-    const entry = byToken.get(tokenHash);
+  get(token: string, now: number): CachedSession | undefined {
+    const entry = byToken.get(token);
     if (!entry) return undefined;
-    if (now - entry.cachedAt > MAX_AGE_MS || entry.expiresAt <= now) {
-      byToken.delete(tokenHash);
+    if (aged(entry, now)) {
+      byToken.delete(token);
       return undefined;
     }
     return entry;
   },
   generation: () => generation,
-  set(tokenHash: string, session: CachedSession, readAtGeneration: number, now: number) {
+  set(token: string, session: CachedSession, readAtGeneration: number, now: number) {
     if (readAtGeneration !== generation) return;
+    // Also when the clock went back, so that a step back cannot stop the sweeps.
+    if (now - sweptAt > MAX_AGE_MS || now < sweptAt) {
+      sweptAt = now;
+      for (const [key, entry] of byToken) if (aged(entry, now)) byToken.delete(key);
+    }
     if (byToken.size >= MAX_ENTRIES) byToken.delete(byToken.keys().next().value as string);
-    byToken.set(tokenHash, { ...session, cachedAt: now });
+    byToken.set(token, { ...session, cachedAt: now });
   },
   forgetUser(userId: number) {
     generation++;
-    for (const [tokenHash, entry] of byToken) if (entry.user.id === userId) byToken.delete(tokenHash);
+    for (const [token, entry] of byToken) if (entry.user.id === userId) byToken.delete(token);
   },
   forgetSession(sessionId: number) {
     generation++;
-    for (const [tokenHash, entry] of byToken) if (entry.sessionId === sessionId) byToken.delete(tokenHash);
+    for (const [token, entry] of byToken) if (entry.sessionId === sessionId) byToken.delete(token);
   },
 };

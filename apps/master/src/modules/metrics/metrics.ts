@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Database } from '../../db/schema.ts';
 import { currentConfigVersion, waitingForConfigChange } from '../config/config-version.ts';
 import { OFFLINE_AFTER_MS } from '../nodes/nodes.repository.ts';
+import { RequestDurations } from './request-durations.ts';
 
 /** Seconds: from a quick cached read to a long poll that answers at its timeout. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -31,10 +32,9 @@ export interface MasterMetrics {
 /** The master's figures, in a registry of its own (each app, such as each test's, counts apart). */
 export function createMasterMetrics(db: Kysely<Database>): MasterMetrics {
   const registry = new Registry();
-  const requests = new Histogram({
+  const requests = new RequestDurations({
     name: 'rampart_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by route pattern, method and status code.',
-    labelNames: ['route', 'method', 'status_code'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
@@ -133,7 +133,7 @@ export function createMasterMetrics(db: Kysely<Database>): MasterMetrics {
 
   return {
     observeRequest(route, method, status, seconds) {
-      requests.observe({ route, method, status_code: String(status) }, seconds);
+      requests.observe(route, method, status, seconds);
     },
     countLogBatch(access, stream) {
       ingestBatches.inc();

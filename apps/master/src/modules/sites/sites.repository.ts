@@ -44,6 +44,26 @@ const SORT_COLUMNS = { id: 'sites.id', domain: 'sites.primary_domain', updated_a
  */
 export const SEARCH_COUNT_CAP = 10_000;
 
+/** No filter but the owner: the total is the count the triggers keep, not a count of the rows. */
+const unfiltered = (filter: SiteFilter) =>
+  !filter.domain &&
+  filter.groupId === undefined &&
+  filter.enabled === undefined &&
+  filter.https === undefined &&
+  filter.certId === undefined;
+
+/** A user's sites (every user's without one), as site_counts holds them: one row, or one per user. */
+async function keptSiteCount(db: Kysely<Database>, userId: number | undefined): Promise<{ n: number | string }> {
+  if (userId === undefined) {
+    return db
+      .selectFrom('site_counts')
+      .select(sql<number | string>`coalesce(sum(sites), 0)`.as('n'))
+      .executeTakeFirstOrThrow();
+  }
+  const row = await db.selectFrom('site_counts').select('sites as n').where('user_id', '=', userId).executeTakeFirst();
+  return row ?? { n: 0 };
+}
+
 /**
  * A page of the owner's sites; the domain filter matches any of a site's domains by substring (any
  * case). With a domain filter the total stops at `countCap` (then `total_capped` is true).
@@ -91,7 +111,9 @@ export async function listSites(
           )
           .select((eb) => eb.fn.countAll().as('n'))
           .executeTakeFirstOrThrow()
-      : scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+      : unfiltered(filter)
+        ? keptSiteCount(db, owner.kind === 'user' ? owner.userId : filter.userId)
+        : scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
   ]);
   const list = rows.map((row) => ({ ...presentSite(row, cname), user_account: row.user_account }));
   const total = Number(count.n);
