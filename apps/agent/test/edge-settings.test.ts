@@ -14,6 +14,8 @@ const PAGE_EN = '<!doctype html><h1>The origin is resting</h1>';
 const MISSING_ZH = '<!doctype html><h1>没有这个网站</h1>';
 const MISSING_EN = '<!doctype html><h1>No such site here</h1>';
 const BLOCKED_ZH = '<!doctype html><h1>请求已被防火墙拦截</h1>';
+const OWN_502 = '<!doctype html><h1>Our shop is being restocked</h1>';
+const OWN_WAF = '<!doctype html><h1>Our shop refused that request</h1>';
 
 /** The fleet's settings as the master sends them, one worker and files within this machine's limit. */
 function settings(nginx: Partial<EdgeSettings['nginx']> = {}, res: Partial<EdgeSettings['res']> = {}): EdgeSettings {
@@ -53,6 +55,14 @@ describe('edge settings on a real nginx', () => {
       domains: ['waf.test'],
       origins: [{ address: '127.0.0.1', port: origin.port, weight: 1, backup: false }],
       protection: { ...DEFAULT_SITE_PROTECTION, waf: { mode: 'block', paranoia: 1, exclusions: [] } },
+    }),
+    // Its own pages: a 502 and the WAF's, and a 504 the fleet has no page for.
+    makeSite({
+      id: 4,
+      domains: ['own.test'],
+      origins: [{ address: '127.0.0.1', port: deadPort, weight: 1, backup: false }],
+      protection: { ...DEFAULT_SITE_PROTECTION, waf: { mode: 'block', paranoia: 1, exclusions: [] } },
+      error_pages: { '502': OWN_502, waf: OWN_WAF, '504': '<h1>never sent</h1>' },
     }),
   ];
   const apply = async (version: number, edgeSettings: EdgeSettings) =>
@@ -108,6 +118,18 @@ describe('edge settings on a real nginx', () => {
       headers: { 'user-agent': 'Mozilla/5.0 (test)', accept: 'text/html', 'accept-language': 'en-US' },
     });
     expect(blocked).toMatchObject({ status: 403, body: BLOCKED_ZH });
+    // A site's own pages answer its visitors in every language, in place of the fleet's.
+    for (const language of ['zh-CN', 'en-US']) {
+      const own = await edgeRequest(edge.ports.http, { host: 'own.test', headers: { 'accept-language': language } });
+      expect(own).toMatchObject({ status: 502, body: OWN_502 });
+      expect(own.headers['cache-control']).toBe('no-store');
+    }
+    const ownBlocked = await edgeRequest(edge.ports.http, {
+      host: 'own.test',
+      path: `/items?id=${encodeURIComponent("1' OR 1=1--")}`,
+      headers: { 'user-agent': 'Mozilla/5.0 (test)', accept: 'text/html' },
+    });
+    expect(ownBlocked).toMatchObject({ status: 403, body: OWN_WAF });
     // A visitor may not fetch a page location directly.
     const direct = await edgeRequest(edge.ports.http, { host: 'up.test', path: '/.rampart-errors/502' });
     expect(direct.status).toBe(404);

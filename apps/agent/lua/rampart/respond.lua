@@ -28,9 +28,13 @@ local function language()
   return accepted == "zh" and "zh-CN" or accepted == "en" and "en-US" or routes.error_language
 end
 
---- The admin's page for `status` (/config/error) in the visitor's first language, else the default
---- language's, else the other's; nil when there is none (the built-in page then).
+--- The site's own page for `status`, else the admin's (/config/error) in the visitor's first language,
+--- else the default language's, else the other's; nil when there is none (the built-in page then).
 local function custom_page(status)
+  -- The site's own page first (site 0, the node's requests, has none).
+  local site = routes.by_id[var.rampart_site_id]
+  local own = site and site.pages and site.pages[status]
+  if own then return own end
   local pages = routes.error_pages[status]
   if not pages then return nil end
   return pages[language()] or pages[routes.error_language] or pages["zh-CN"] or pages["en-US"]

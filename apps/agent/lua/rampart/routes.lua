@@ -51,6 +51,11 @@ local function header_list(list)
   return list
 end
 
+local PAGE_STATUSES = {
+  ["400"] = true, ["403"] = true, ["404"] = true, ["500"] = true,
+  ["502"] = true, ["503"] = true, ["504"] = true, waf = true,
+}
+
 local function valid_site(s)
   if type(s) ~= "table" or type(s.id) ~= "number" or s.id % 1 ~= 0 or s.id < 1 then return false end
   if type(s.hosts) ~= "table" or #s.hosts == 0 or type(s.peers) ~= "table" or #s.peers == 0 then return false end
@@ -84,6 +89,13 @@ local function valid_site(s)
     if type(rate) ~= "number" or rate % 1 ~= 0 or rate < 1 or rate > 1250000000000 then return false end
   end
   if s.hotlink ~= nil and not require("rampart.hotlink").compile(s.hotlink) then return false end
+  if s.pages ~= nil then
+    -- The site's own error pages: HTML by status, answered by the Lua side, never in nginx.conf.
+    if type(s.pages) ~= "table" then return false end
+    for status, html in pairs(s.pages) do
+      if not PAGE_STATUSES[status] or type(html) ~= "string" or #html == 0 or #html > 32768 then return false end
+    end
+  end
   if s.waf ~= nil and (type(s.waf) ~= "number" or s.waf % 1 ~= 0 or s.waf < 1 or s.waf > 89999) then return false end
   if s.waf_static ~= nil then
     -- Extensions whose plain requests skip the WAF: only with a WAF profile, at most 100, 1 to 10 a-z 0-9.

@@ -189,6 +189,8 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
         id: 17,
         domains: ['unlinked.example.com'],
         hotlink: { ...DEFAULT_SITE_HOTLINK, allow: ['x.example.net'] },
+        // Its own pages travel in routes.json, never in nginx.conf.
+        error_pages: { '502': '<!doctype html><h1>Back soon</h1>', waf: '<h1>"Refused"; {not} $config</h1>' },
       }),
     ],
     streams: [

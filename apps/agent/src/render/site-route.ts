@@ -5,6 +5,9 @@ import {
   type CacheRule,
   DOMAIN_PATTERN,
   type EdgeSite,
+  ERROR_PAGE_MAX_LENGTH,
+  ERROR_PAGE_STATUSES,
+  type ErrorPageStatus,
   type Header,
   type Origin,
   type SiteEnforcement,
@@ -56,6 +59,8 @@ export interface SiteRoute {
   waf_static?: string[];
   /** Hotlink protection; absent while it is off. */
   hotlink?: HotlinkRoute;
+  /** The site's own error pages by status; absent when it has none. */
+  pages?: Partial<Record<ErrorPageStatus, string>>;
 }
 
 export interface Peer {
@@ -156,11 +161,29 @@ export function siteRouteBody(site: EdgeSite, context: SiteRouteContext): SiteRo
     cache: site.cache_rules.map((rule, i) => cacheRoute(rule, `cache_rules[${i}]`)),
     protection: site.protection ?? null,
     ...(site.hotlink?.enabled ? { hotlink: hotlinkRoute(site.hotlink, hosts) } : {}),
+    ...sitePages(site),
     ...enforcementOf(site.enforcement),
     ...(site.bandwidth_bps === undefined
       ? {}
       : { cap: Number(integer(site.bandwidth_bps, 'bandwidth_bps', 1, BANDWIDTH_BPS_MAX)) }),
   };
+}
+
+/** The site's own error pages, each checked again against the statuses and the length limit. */
+function sitePages(site: EdgeSite): Pick<SiteRoute, 'pages'> {
+  const entries = Object.entries(site.error_pages ?? {});
+  if (entries.length === 0) return {};
+  const pages: Partial<Record<ErrorPageStatus, string>> = {};
+  for (const [status, html] of entries) {
+    if (!(ERROR_PAGE_STATUSES as readonly string[]).includes(status)) {
+      throw new RenderRefusal(`error_pages.${status}`, 'not a status with a page');
+    }
+    if (typeof html !== 'string' || html.length === 0 || html.length > ERROR_PAGE_MAX_LENGTH) {
+      throw new RenderRefusal(`error_pages.${status}`, `an HTML page of 1 to ${ERROR_PAGE_MAX_LENGTH} characters`);
+    }
+    pages[status as ErrorPageStatus] = html;
+  }
+  return { pages };
 }
 
 const SUSPEND_REASONS = new Set(['expired', 'suspended', 'traffic']);

@@ -1,6 +1,9 @@
 import { type Static, Type } from 'typebox';
 import { Id } from '../fields.ts';
+import { ERROR_PAGE_STATUSES, ErrorPageHtml, type ErrorPageStatus } from './error-page-fields.ts';
 import { CacheRule } from './site.ts';
+
+export * from './error-page-fields.ts';
 
 /**
  * Node-wide edge settings an admin sets once for the fleet (/config/nginx, /config/res,
@@ -133,19 +136,6 @@ export const DEFAULT_EDGE_RES: EdgeResSettings = {
   log_spool_mb: 512,
   max_open_files: 65535,
 };
-
-export const ERROR_PAGE_STATUSES = ['400', '403', '404', '500', '502', '503', '504', 'waf'] as const;
-export type ErrorPageStatus = (typeof ERROR_PAGE_STATUSES)[number];
-export const ERROR_PAGE_LANGUAGES = ['zh-CN', 'en-US'] as const;
-export type ErrorPageLanguage = (typeof ERROR_PAGE_LANGUAGES)[number];
-
-export const ERROR_PAGE_MAX_LENGTH = 32_768;
-
-export const ErrorPageHtml = Type.String({
-  minLength: 1,
-  maxLength: ERROR_PAGE_MAX_LENGTH,
-  description: `an HTML page of 1 to ${ERROR_PAGE_MAX_LENGTH} characters`,
-});
 
 const ErrorPageLanguages = Type.Object(
   { 'zh-CN': Type.Optional(ErrorPageHtml), 'en-US': Type.Optional(ErrorPageHtml) },

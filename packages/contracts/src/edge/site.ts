@@ -1,6 +1,7 @@
 import { type Static, type TOptional, type TSchema, Type } from 'typebox';
 import { Id } from '../fields.ts';
 import { OwnerAccount } from '../user.ts';
+import { ERROR_PAGE_STATUSES, ErrorPageHtml, type ErrorPageStatus } from './error-page-fields.ts';
 import {
   Domain,
   FileExtension,
@@ -46,6 +47,20 @@ export const CacheRule = Type.Object(
 );
 export type CacheRule = Static<typeof CacheRule>;
 
+/**
+ * A site's own error pages, one HTML page a status, in place of the fleet's (/config/error) for its
+ * visitors. A page answers where the fleet has a page for that status (nginx sends only those
+ * statuses to the pages), and always for `waf` (the WAF's refusal).
+ */
+export const SiteErrorPages = Type.Object(
+  Object.fromEntries(ERROR_PAGE_STATUSES.map((status) => [status, Type.Optional(ErrorPageHtml)])) as Record<
+    ErrorPageStatus,
+    ReturnType<typeof Type.Optional<typeof ErrorPageHtml>>
+  >,
+  { additionalProperties: false, description: `pages by status (${ERROR_PAGE_STATUSES.join(', ')})` },
+);
+export type SiteErrorPages = Static<typeof SiteErrorPages>;
+
 /** The fields a customer sets on a site; the same shape is rendered by the agent. */
 export const SiteSettings = Type.Object(
   {
@@ -72,6 +87,8 @@ export const SiteSettings = Type.Object(
     protection: Type.Optional(SiteProtection),
     /** Absent on sites saved before it existed: read as DEFAULT_SITE_HOTLINK (off). */
     hotlink: Type.Optional(SiteHotlink),
+    /** Absent on sites saved before it existed: no pages of its own (the fleet's). */
+    error_pages: Type.Optional(SiteErrorPages),
   },
   { additionalProperties: false },
 );

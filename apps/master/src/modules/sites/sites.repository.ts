@@ -12,8 +12,9 @@ export type SiteRow = Selectable<SitesTable>;
 export const presentSite = (row: SiteRow, cname: SiteCname = NO_SITE_CNAME): Site => ({
   // Sites saved before protection existed have none stored.
   protection: DEFAULT_SITE_PROTECTION,
-  // And hotlink protection: off.
+  // And hotlink protection: off; and no error pages of its own (the fleet's).
   hotlink: DEFAULT_SITE_HOTLINK,
+  error_pages: {},
   ...(JSON.parse(row.settings) as SiteSettings),
   id: row.id,
   user_id: row.user_id,
