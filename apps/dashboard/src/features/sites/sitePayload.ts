@@ -1,5 +1,12 @@
 import { type CreateSiteBody, type Origin, type Site, SiteSettings, type UpdateSiteBody } from '@rampart/contracts';
 import { asciiDomain, domainLines, type FieldPath } from './edgeRules.ts';
+import {
+  type HotlinkValues,
+  hotlinkBody,
+  hotlinkFieldPath,
+  hotlinkValues,
+  storedHotlink,
+} from './hotlink/hotlinkValues.ts';
 
 /** An origins editor row; numbers are undefined while the field is empty. */
 export interface OriginRow {
@@ -19,10 +26,11 @@ export interface SiteDraft {
   name?: string;
 }
 
-/** The edit page's values: the site's settings, domains as one per line. */
-export type SiteFormValues = Omit<SiteSettings, 'domains' | 'origins'> & {
+/** The edit page's values: the site's settings, domains and referer hosts as one per line. */
+export type SiteFormValues = Omit<SiteSettings, 'domains' | 'origins' | 'hotlink'> & {
   domainsText: string;
   origins: OriginRow[];
+  hotlink: HotlinkValues;
   name: string;
   group_id: number | null;
   /** The site's line group (null: the default group's); only an administrator's form shows it. */
@@ -53,9 +61,10 @@ export const siteFormValues = (site: Site): SiteFormValues => {
   const settings = Object.fromEntries(
     Object.keys(SiteSettings.properties).map((key) => [key, site[key as keyof SiteSettings]]),
   ) as SiteSettings;
-  const { domains, ...rest } = settings;
+  const { domains, hotlink, ...rest } = settings;
   return {
     ...rest,
+    hotlink: hotlinkValues(hotlink),
     name: site.name,
     group_id: site.group_id,
     line_group_id: site.line_group_id,
@@ -63,13 +72,14 @@ export const siteFormValues = (site: Site): SiteFormValues => {
   };
 };
 
-/** PUT /v1/sites/{id}: only the fields whose value differs from the stored site. */
+/** PUT /v1/sites/{id}: only the fields whose value differs from the stored site (hotlink as a whole). */
 export const changedSiteFields = (site: Site, values: Partial<SiteFormValues>): UpdateSiteBody => {
-  const { domainsText, origins, ...rest } = values;
+  const { domainsText, origins, hotlink, ...rest } = values;
   const next: Record<string, unknown> = { ...rest };
   if (domainsText !== undefined) next.domains = toDomains(domainsText);
   if (origins !== undefined) next.origins = toOrigins(origins);
-  const stored = site as unknown as Record<string, unknown>;
+  if (hotlink !== undefined) next.hotlink = hotlinkBody(hotlink);
+  const stored = { ...site, hotlink: storedHotlink(site.hotlink) } as unknown as Record<string, unknown>;
   const changed: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(next)) {
     if (value === undefined) continue;
@@ -78,5 +88,9 @@ export const changedSiteFields = (site: Site, values: Partial<SiteFormValues>): 
   return changed as UpdateSiteBody;
 };
 
-/** The form field for a server-named field: the domains list is one text box. */
-export const siteFieldPath = (name: FieldPath): FieldPath => (name[0] === 'domains' ? ['domainsText'] : name);
+/** The form field for a server-named field: the domains list is one text box, and so is each hotlink host list. */
+export const siteFieldPath = (name: FieldPath): FieldPath => {
+  if (name[0] === 'domains') return ['domainsText'];
+  if (name[0] === 'hotlink') return hotlinkFieldPath(name);
+  return name;
+};

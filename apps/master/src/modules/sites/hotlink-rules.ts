@@ -26,7 +26,12 @@ export function checkHotlink(hotlink: SiteHotlink, domains: readonly string[]) {
   }
   if (hotlink.action !== 'redirect') return;
   if (hotlink.redirect_url === '') throw invalid('hotlink/redirect_url', 'a redirect needs a URL');
-  const target = new URL(hotlink.redirect_url);
+  let target: URL;
+  try {
+    target = new URL(hotlink.redirect_url);
+  } catch {
+    throw invalid('hotlink/redirect_url', `${hotlink.redirect_url} is not a URL`);
+  }
   const extension = /\.([A-Za-z0-9]+)$/.exec(target.pathname)?.[1]?.toLowerCase();
   const ownHost = domains.some((domain) => hostMatches(domain, target.hostname.toLowerCase()));
   if (ownHost && extension && extensions.has(extension)) {

@@ -51,6 +51,7 @@ describe.each(DIALECTS)('a site’s hotlink protection on $dialect', (target) =>
         "hotlink/deny/0: *.example.com covers the site's own domain img.example.com",
       ],
       [{ ...on, extensions: ['png', 'PNG'] }, 'hotlink/extensions/1: PNG is listed twice'],
+      [{ ...on, action: 'redirect', redirect_url: 'http://[x]/' }, 'hotlink/redirect_url: http://[x]/ is not a URL'],
       [
         { ...on, action: 'redirect', redirect_url: 'https://x.cdn.example.com/blocked.png' },
         "hotlink/redirect_url: x.cdn.example.com/blocked.png is one of this site's .png files, which the protection refuses too: the redirect would loop",

@@ -12,6 +12,7 @@ import { useSubmitting } from '../../../shared/form/useSubmitting.ts';
 import { useHttp } from '../../../shared/http/HttpProvider.tsx';
 import { useLocales } from '../../../shared/i18n/useLocales.ts';
 import { useApplyStatus, useSite, useSiteActions } from '../api.ts';
+import { HotlinkSection } from '../hotlink/HotlinkSection.tsx';
 import { SITES_LOCALES } from '../locales/bundle.ts';
 import { fieldErrorHandler } from '../serverErrors.ts';
 import { changedSiteFields, type SiteFormValues, siteFieldPath, siteFormValues } from '../sitePayload.ts';
@@ -45,6 +46,7 @@ const FORM_FIELDS = [
   'cache_rules',
   'request_headers',
   'response_headers',
+  'hotlink',
 ];
 
 /** The edit form of one site; exported for its tests. */
@@ -87,6 +89,7 @@ export const SiteForm = ({ site }: { site: Site }) => {
         </>
       ),
     },
+    { key: 'hotlink', label: t('sites.edit.section.hotlink'), children: <HotlinkSection /> },
   ]
     .map((item) => ({ ...item, forceRender: true }))
     // Its own form and save button, loaded when first opened.

@@ -141,6 +141,36 @@ export const sitesEnUS = {
       deleteOf: 'Delete group {{name}}',
       confirmDelete: 'Delete group {{name}}? Its members return to no group.',
     },
+    hotlink: {
+      intro:
+        'Stops other websites from embedding or linking this site’s files, told by the Referer header of each request for one of the file types below. The site’s own domains are always allowed. With no allowed hosts, every host that is not denied passes; with some, only those hosts (and the site’s own domains) pass.',
+      enabled: 'Hotlink protection',
+      allow: 'Allowed referer hosts',
+      allowHelp:
+        'One per line, such as example.com or *.example.com (the domain and every name under it). Empty: every host not denied passes',
+      deny: 'Denied referer hosts',
+      denyHelp: 'One per line; refused even when no allowed hosts are listed',
+      allowEmpty: 'Allow requests without a Referer',
+      allowEmptyHelp:
+        'Addresses typed into the browser, bookmarks, apps and some privacy settings send no Referer; turning this off refuses them too',
+      extensions: 'File types',
+      extensionsHelp: 'Extensions without the dot, such as png; the usual list is {{list}}',
+      action: 'Refused requests get',
+      actions: { forbid: '403 Forbidden', redirect: 'A redirect (302)' },
+      redirectUrl: 'Redirect URL',
+      redirectUrlHelp:
+        'Where a refused request is sent, such as an image saying the file is not allowed elsewhere; not one of this site’s protected files',
+      rule: {
+        host: '{{host}} is not allowed: a domain name such as example.com or *.example.com (letters, digits, - and dots)',
+        hostsMax: 'At most {{max}} hosts',
+        both: '{{host}} is also an allowed host',
+        extensionsCount: 'Enter 1 to {{max}} file types',
+        extension: '{{extension}} is not allowed: 1 to 16 letters or digits, without the dot',
+        redirectRequired: 'A redirect needs a URL',
+        redirectUrl:
+          'An http:// or https:// URL such as https://www.example.com/hotlink.png, without spaces, quotes, \\ { } ; $ # or `',
+      },
+    },
     edit: {
       section: {
         basic: 'Basic',
@@ -148,6 +178,7 @@ export const sitesEnUS = {
         https: 'HTTPS',
         cache: 'Cache rules',
         headers: 'Headers',
+        hotlink: 'Hotlink protection',
         protection: 'Protection',
       },
       applied: 'Version {{version}}: applied on {{applied}} of {{total}} node(s)',

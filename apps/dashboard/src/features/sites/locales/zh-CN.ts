@@ -135,6 +135,33 @@ export const sitesZhCN: LocaleOf<typeof sitesEnUS> = {
       deleteOf: '删除分组 {{name}}',
       confirmDelete: '删除分组 {{name}}？其成员将变为未分组。',
     },
+    hotlink: {
+      intro:
+        '按请求的 Referer 头判断，阻止其他网站嵌入或链接本站下列类型的文件。本站自己的域名始终允许。未填写允许的来源时，未被禁止的来源都放行；填写后，只有这些来源（以及本站自己的域名）放行。',
+      enabled: '防盗链',
+      allow: '允许的来源域名',
+      allowHelp: '每行一个，如 example.com 或 *.example.com（该域名及其下所有域名）。留空：未被禁止的来源都放行',
+      deny: '禁止的来源域名',
+      denyHelp: '每行一个；即使未填写允许的来源也会拒绝',
+      allowEmpty: '允许没有 Referer 的请求',
+      allowEmptyHelp: '在浏览器中直接输入地址、书签、App 以及部分隐私设置不会发送 Referer；关闭后这些请求也会被拒绝',
+      extensions: '文件类型',
+      extensionsHelp: '不带点的扩展名，如 png；常用列表为 {{list}}',
+      action: '被拒绝的请求',
+      actions: { forbid: '返回 403 禁止访问', redirect: '跳转 (302)' },
+      redirectUrl: '跳转地址',
+      redirectUrlHelp: '被拒绝的请求跳转到的地址，如一张提示禁止盗链的图片；不能是本站受保护的文件',
+      rule: {
+        host: '{{host}} 不合法：应为 example.com 或 *.example.com 这样的域名（字母、数字、- 和点）',
+        hostsMax: '最多 {{max}} 个域名',
+        both: '{{host}} 同时也在允许的来源中',
+        extensionsCount: '请输入 1 到 {{max}} 个文件类型',
+        extension: '{{extension}} 不合法：1 到 16 个字母或数字，不带点',
+        redirectRequired: '跳转需要填写地址',
+        redirectUrl:
+          '以 http:// 或 https:// 开头的地址，如 https://www.example.com/hotlink.png，不含空格、引号、\\ { } ; $ # 或 `',
+      },
+    },
     edit: {
       section: {
         basic: '基本设置',
@@ -142,6 +169,7 @@ export const sitesZhCN: LocaleOf<typeof sitesEnUS> = {
         https: 'HTTPS',
         cache: '缓存规则',
         headers: '请求头与响应头',
+        hotlink: '防盗链',
         protection: '安全防护',
       },
       applied: '版本 {{version}}：{{total}} 个节点中 {{applied}} 个已生效',
