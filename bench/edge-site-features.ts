@@ -1,10 +1,12 @@
 // What a site feature costs a request, counted under callgrind (bench/callgrind.ts) instead of
-import { readFileSync } from 'node:fs';
+
 // timed: one edge serves the same site twice, without the feature and with it, and each is asked
 // for a proxied file (no cache rule) and a cache hit, with the same request headers. The target is
 // at most 5 % more instructions than the site without it, on both.
 // Usage: node bench/edge-site-features.ts   (BENCH_REQUESTS: requests counted, default 4000)
-import { DEFAULT_SITE_HOTLINK, type EdgeSite } from '@rampart/contracts';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_SITE_HOTLINK, DEFAULT_SITE_URL_AUTH, type EdgeSite } from '@rampart/contracts';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
@@ -22,7 +24,25 @@ const CACHED = '/static/photo.png';
 interface Feature {
   name: string;
   settings: Partial<EdgeSite>;
+  /** The path a client of the site asks for instead of `path` (a signed URL, say). */
+  url?: (path: string) => string;
 }
+
+const KEY = 'BenchSigningKey0123456789';
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+/** Signed now, good for a year: the bench's requests all pass. */
+const SIGNED_AT = Math.floor(Date.now() / 1000);
+const urlAuth = (type: 'a' | 'b') => ({
+  url_auth: { ...DEFAULT_SITE_URL_AUTH, enabled: true, type, key: KEY, ttl: 31_536_000 },
+});
+const signA = (path: string) => {
+  const signed = `${SIGNED_AT}-r-0`;
+  return `${path}?auth_key=${signed}-${md5(`${path}-${signed}-${KEY}`)}`;
+};
+const signB = (path: string) => {
+  const stamp = new Date(SIGNED_AT * 1000).toISOString().replace(/[-T:]/g, '').slice(0, 12);
+  return `/${stamp}/${md5(`${KEY}${stamp}${path}`)}${path}`;
+};
 
 const hosts = (prefix: string) => Array.from({ length: 20 }, (_, i) => `*.${prefix}${i}.example.net`);
 
@@ -38,6 +58,16 @@ export const FEATURES: readonly Feature[] = [
         allow_empty: false,
       },
     },
+  },
+  {
+    name: 'signed URLs, scheme a (?auth_key=, taken off the query), every request',
+    settings: urlAuth('a'),
+    url: signA,
+  },
+  {
+    name: 'signed URLs, scheme b (/time/md5/path, taken off the path), every request',
+    settings: urlAuth('b'),
+    url: signB,
   },
 ];
 
@@ -68,22 +98,29 @@ export async function featureCosts(): Promise<FeatureCost[]> {
     const server = { ...edgeNginxFiles(edge), port: edge.ports.http };
     // Every answer checked, and the cache filled by the edge's own workers, before a copy of its
     // config runs under callgrind (as another user: it must find the cache files there to read).
-    const ids = [1, ...FEATURES.map((_, i) => i + 2)];
-    for (const id of ids) {
+    const urlOf = (id: number, path: string) => FEATURES[id - 2]?.url?.(path) ?? path;
+    for (const id of [1, ...FEATURES.map((_, i) => i + 2)]) {
       for (const path of [PROXIED, CACHED, CACHED]) {
-        const answer = await edgeRequest(edge.ports.http, { host: `s${id}.bench.test`, path, headers: HEADERS });
+        const url = urlOf(id, path);
+        const answer = await edgeRequest(edge.ports.http, { host: `s${id}.bench.test`, path: url, headers: HEADERS });
         if (answer.status !== 200) {
           const log = readFileSync(edge.paths.errorLog, 'utf8').split('\n').slice(-5).join('\n');
-          throw new Error(`s${id}.bench.test${path}: ${answer.status}\n${log}`);
+          throw new Error(`s${id}.bench.test${url}: ${answer.status}\n${log}`);
         }
         if (path === CACHED && answer.headers['x-cache-status'] === 'MISS') continue;
         if (path === CACHED && answer.headers['x-cache-status'] !== 'HIT') {
-          throw new Error(`s${id}.bench.test${path}: expected a cache hit, got ${answer.headers['x-cache-status']}`);
+          throw new Error(`s${id}.bench.test${url}: expected a cache hit, got ${answer.headers['x-cache-status']}`);
         }
       }
     }
     const count = async (id: number, path: string) =>
-      (await instructionsPerRequest(server, { host: `s${id}.bench.test`, paths: [path], headers: HEADERS })).perRequest;
+      (
+        await instructionsPerRequest(server, {
+          host: `s${id}.bench.test`,
+          paths: [urlOf(id, path)],
+          headers: HEADERS,
+        })
+      ).perRequest;
     const base = { proxied: await count(1, PROXIED), cached: await count(1, CACHED) };
     const costs: FeatureCost[] = [];
     for (const [i, feature] of FEATURES.entries()) {

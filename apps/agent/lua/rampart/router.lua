@@ -3,6 +3,7 @@
 -- routing table was built when the config loaded.
 local conditions = require "rampart.conditions"
 local hotlink = require "rampart.hotlink"
+local urlauth = require "rampart.urlauth"
 local protect = require "rampart.protect"
 local respond = require "rampart.respond"
 local routes = require "rampart.routes"
@@ -168,10 +169,22 @@ function _M.route()
     end
   end
 
-  -- Hotlink protection after the protection rules: an ACL allow entry lets a request past it too.
+  -- Signed URLs, then hotlink protection, after the protection rules: an ACL allow entry lets a
+  -- request past them too. A signature taken off the URL changes the path and the cache key.
+  local path = request and request.path
+  local signed_cache_path
+  local auth = site.url_auth
+  if auth and not allowed then
+    local refused, cache_path = urlauth.check(auth)
+    if refused then return urlauth.answer(refused) end
+    if cache_path then
+      signed_cache_path = cache_path
+      path = var.uri
+    end
+  end
   local links = site.hotlink
   if links and not allowed then
-    local refused = hotlink.refused(links, request and request.path or var.uri)
+    local refused = hotlink.refused(links, path or var.uri)
     if refused then return hotlink.answer(links, refused) end
   end
 
@@ -228,10 +241,15 @@ function _M.route()
     end
   end
   if site.has_cache then
-    local rule = site.cache_rule(request and request.path or var.uri)
+    local rule = site.cache_rule(path or var.uri)
     if rule then
-      -- The key is `<site>|<host><path and query>`, built by nginx (proxy_cache_key) from these.
-      if rule.ignore_query then var.rampart_ignore_query = "1" end
+      -- The key is `<site>|<host><path and query>`, built by nginx (proxy_cache_key) from these: a
+      -- signed URL's is its path and query without the signature, which the variable then holds.
+      if signed_cache_path then
+        var.rampart_ignore_query = rule.ignore_query and var.uri or signed_cache_path
+      elseif rule.ignore_query then
+        var.rampart_ignore_query = "1"
+      end
       if waf_tx then return ngx.exec(rule.waf_location) end
       -- The location names its upstream: the `_https` twin for an origin reached over TLS.
       return ngx.exec(origin_scheme == "https" and rule.https_location or rule.location)

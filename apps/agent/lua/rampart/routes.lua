@@ -89,6 +89,7 @@ local function valid_site(s)
     if type(rate) ~= "number" or rate % 1 ~= 0 or rate < 1 or rate > 1250000000000 then return false end
   end
   if s.hotlink ~= nil and not require("rampart.hotlink").compile(s.hotlink) then return false end
+  if s.url_auth ~= nil and not require("rampart.urlauth").compile(s.url_auth) then return false end
   if s.pages ~= nil then
     -- The site's own error pages: HTML by status, answered by the Lua side, never in nginx.conf.
     if type(s.pages) ~= "table" then return false end
@@ -217,6 +218,7 @@ local function add_site(t, s)
     end
   end
   if s.hotlink then s.hotlink = require("rampart.hotlink").compile(s.hotlink) end
+  if s.url_auth then s.url_auth = require("rampart.urlauth").compile(s.url_auth) end
   s.cache_rule = cache_chain(s.cache)
   t.sites[#t.sites + 1] = s
 end

@@ -1,6 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_EDGE_SETTINGS, DEFAULT_SITE_HOTLINK, DEFAULT_SITE_PROTECTION, type EdgeSnapshot } from '@rampart/contracts';
+import {
+  DEFAULT_EDGE_SETTINGS,
+  DEFAULT_SITE_HOTLINK,
+  DEFAULT_SITE_PROTECTION,
+  type EdgeSnapshot,
+} from '@rampart/contracts';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_CERT } from '../testing/fixture-cert.ts';
 import { makeSite, makeSnapshot, makeStream } from '../testing/snapshots.ts';

@@ -16,6 +16,7 @@ import {
 } from '@rampart/contracts';
 import { type HotlinkRoute, hotlinkRoute } from './hotlink-route.ts';
 import { integer, RenderRefusal, safeText } from './quote.ts';
+import { type UrlAuthRoute, urlAuthRoute } from './url-auth-route.ts';
 import { siteSchemaErrors } from './validate.ts';
 
 /**
@@ -61,6 +62,8 @@ export interface SiteRoute {
   hotlink?: HotlinkRoute;
   /** The site's own error pages by status; absent when it has none. */
   pages?: Partial<Record<ErrorPageStatus, string>>;
+  /** Signed URLs; absent while they are off. */
+  url_auth?: UrlAuthRoute;
 }
 
 export interface Peer {
@@ -162,6 +165,7 @@ export function siteRouteBody(site: EdgeSite, context: SiteRouteContext): SiteRo
     protection: site.protection ?? null,
     ...(site.hotlink?.enabled ? { hotlink: hotlinkRoute(site.hotlink, hosts) } : {}),
     ...sitePages(site),
+    ...(site.url_auth?.enabled ? { url_auth: urlAuthRoute(site.url_auth) } : {}),
     ...enforcementOf(site.enforcement),
     ...(site.bandwidth_bps === undefined
       ? {}

@@ -11,4 +11,5 @@ export * from './site.ts';
 export * from './snapshot.ts';
 export * from './status.ts';
 export * from './stream.ts';
+export * from './url-auth.ts';
 export * from './user-configs.ts';

@@ -262,8 +262,9 @@ export const BlockKind = Type.Union(
     Type.Literal('delay'),
     Type.Literal('waf'),
     Type.Literal('hotlink'),
+    Type.Literal('urlauth'),
   ],
-  { description: 'acl, ban, rate, challenge, delay, waf or hotlink' },
+  { description: 'acl, ban, rate, challenge, delay, waf, hotlink or urlauth' },
 );
 export type BlockKind = Static<typeof BlockKind>;
 
@@ -277,7 +278,7 @@ export interface BlockReason {
   detail: string;
 }
 
-const BLOCK_KINDS = new Set(['acl', 'ban', 'rate', 'challenge', 'delay', 'waf', 'hotlink']);
+const BLOCK_KINDS = new Set(['acl', 'ban', 'rate', 'challenge', 'delay', 'waf', 'hotlink', 'urlauth']);
 
 export function parseBlockReason(text: string): BlockReason | null {
   if (!text.startsWith('kind=')) return null;

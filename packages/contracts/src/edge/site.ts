@@ -15,6 +15,7 @@ import {
 } from './fields.ts';
 import { SiteHotlink } from './hotlink.ts';
 import { SiteProtection } from './protection.ts';
+import { SiteUrlAuth } from './url-auth.ts';
 
 export const Origin = Type.Object(
   {
@@ -89,6 +90,8 @@ export const SiteSettings = Type.Object(
     hotlink: Type.Optional(SiteHotlink),
     /** Absent on sites saved before it existed: no pages of its own (the fleet's). */
     error_pages: Type.Optional(SiteErrorPages),
+    /** Absent on sites saved before it existed: read as DEFAULT_SITE_URL_AUTH (off). */
+    url_auth: Type.Optional(SiteUrlAuth),
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@ import type { Origin, SiteSettings } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
 import { checkHotlink } from './hotlink-rules.ts';
 import { isIpLiteral } from './site-claims.ts';
+import { checkUrlAuth } from './url-auth-rules.ts';
 
 export const DEFAULT_SITE_SETTINGS: Omit<SiteSettings, 'domains' | 'origins'> = {
   balance: 'round_robin',
@@ -94,6 +95,7 @@ export function checkSiteSettings(settings: SiteSettings) {
     }
   }
   if (settings.hotlink) checkHotlink(settings.hotlink, settings.domains);
+  if (settings.url_auth) checkUrlAuth(settings.url_auth);
   for (const [list, reserved] of [
     ['request_headers', RESERVED_REQUEST_HEADERS],
     ['response_headers', RESERVED_RESPONSE_HEADERS],

@@ -1,4 +1,10 @@
-import { DEFAULT_SITE_HOTLINK, DEFAULT_SITE_PROTECTION, type Site, type SiteSettings } from '@rampart/contracts';
+import {
+  DEFAULT_SITE_HOTLINK,
+  DEFAULT_SITE_PROTECTION,
+  DEFAULT_SITE_URL_AUTH,
+  type Site,
+  type SiteSettings,
+} from '@rampart/contracts';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, SitesTable } from '../../db/schema.ts';
 import { cnameState, cnameTarget, NO_SITE_CNAME, type SiteCname } from '../cname/cname.repository.ts';
@@ -15,6 +21,8 @@ export const presentSite = (row: SiteRow, cname: SiteCname = NO_SITE_CNAME): Sit
   // And hotlink protection: off; and no error pages of its own (the fleet's).
   hotlink: DEFAULT_SITE_HOTLINK,
   error_pages: {},
+  // Signed URLs: off.
+  url_auth: DEFAULT_SITE_URL_AUTH,
   ...(JSON.parse(row.settings) as SiteSettings),
   id: row.id,
   user_id: row.user_id,

@@ -17,6 +17,8 @@ const KIND_COLORS: Record<BlockKind, string> = {
   challenge: 'blue',
   delay: 'cyan',
   waf: 'magenta',
+  hotlink: 'gold',
+  urlauth: 'purple',
 };
 
 /**

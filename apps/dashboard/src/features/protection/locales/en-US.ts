@@ -101,7 +101,16 @@ export const protectionEnUS = {
       deny: 'Deny',
       actionOf: '{{label}} action',
     },
-    kind: { acl: 'ACL', ban: 'Ban', rate: 'Rate limit', challenge: 'Challenge', delay: 'Delay', waf: 'WAF' },
+    kind: {
+      acl: 'ACL',
+      ban: 'Ban',
+      rate: 'Rate limit',
+      challenge: 'Challenge',
+      delay: 'Delay',
+      waf: 'WAF',
+      hotlink: 'Hotlink',
+      urlauth: 'Signed URL',
+    },
     rule: {
       name: '1 to 64 characters without control characters, line separators, quotes, \\ < > { } ; $ # or `',
       integer: 'A whole number from {{min}} to {{max}}',

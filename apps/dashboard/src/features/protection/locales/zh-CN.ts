@@ -104,7 +104,16 @@ export const protectionZhCN: LocaleOf<typeof protectionEnUS> = {
       deny: '拒绝',
       actionOf: '{{label}} 动作',
     },
-    kind: { acl: '访问控制', ban: '封禁', rate: '频率限制', challenge: '验证', delay: '延迟', waf: 'WAF' },
+    kind: {
+      acl: '访问控制',
+      ban: '封禁',
+      rate: '频率限制',
+      challenge: '验证',
+      delay: '延迟',
+      waf: 'WAF',
+      hotlink: '防盗链',
+      urlauth: 'URL 鉴权',
+    },
     rule: {
       name: '1 到 64 个字符，不能包含控制字符、行分隔符、引号、\\ < > { } ; $ # 或 `',
       integer: '{{min}} 到 {{max}} 之间的整数',

@@ -1,6 +1,15 @@
 import type { BlockKind } from '@rampart/contracts';
 
-export const BLOCK_KINDS: readonly BlockKind[] = ['acl', 'ban', 'rate', 'challenge', 'delay', 'waf'];
+export const BLOCK_KINDS: readonly BlockKind[] = [
+  'acl',
+  'ban',
+  'rate',
+  'challenge',
+  'delay',
+  'waf',
+  'hotlink',
+  'urlauth',
+];
 
 /** A kind the dashboard names; the master sends '' for a reason it could not take apart. */
 export const knownKind = (kind: string): BlockKind | undefined => BLOCK_KINDS.find((known) => known === kind);
