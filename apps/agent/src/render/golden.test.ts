@@ -188,6 +188,15 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
           action: 'redirect',
           redirect_url: 'https://img.example.com/no-hotlinking.html',
         },
+        url_auth: {
+          enabled: true,
+          type: 'b',
+          key: 'PrimaryKey0123456789',
+          backup_key: 'BackupKey98765432100',
+          ttl: 3600,
+          paths: ['/private/'],
+          extensions: ['MP4', 'pdf'],
+        },
       }),
       // Saved but off: nothing of it reaches the routes.
       makeSite({
