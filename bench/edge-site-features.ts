@@ -24,8 +24,8 @@ const CACHED = '/static/photo.png';
 interface Feature {
   name: string;
   settings: Partial<EdgeSite>;
-  /** The path a client of the site asks for instead of `path` (a signed URL, say). */
-  url?: (path: string) => string;
+  /** The paths a client of the site asks for instead of `path`, in turn (signed URLs, say). */
+  url?: (path: string) => string[];
 }
 
 const KEY = 'BenchSigningKey0123456789';
@@ -60,14 +60,14 @@ export const FEATURES: readonly Feature[] = [
     },
   },
   {
-    name: 'signed URLs, scheme a (?auth_key=, taken off the query), every request',
+    name: 'signed URLs, scheme a (?auth_key=, taken off the query), the same URL again',
     settings: urlAuth('a'),
-    url: signA,
+    url: (path) => [signA(path)],
   },
   {
-    name: 'signed URLs, scheme b (/time/md5/path, taken off the path), every request',
+    name: 'signed URLs, scheme b (/time/md5/path, taken off the path), the same URL again',
     settings: urlAuth('b'),
-    url: signB,
+    url: (path) => [signB(path)],
   },
 ];
 
@@ -98,10 +98,10 @@ export async function featureCosts(): Promise<FeatureCost[]> {
     const server = { ...edgeNginxFiles(edge), port: edge.ports.http };
     // Every answer checked, and the cache filled by the edge's own workers, before a copy of its
     // config runs under callgrind (as another user: it must find the cache files there to read).
-    const urlOf = (id: number, path: string) => FEATURES[id - 2]?.url?.(path) ?? path;
+    const urlsOf = (id: number, path: string) => FEATURES[id - 2]?.url?.(path) ?? [path];
     for (const id of [1, ...FEATURES.map((_, i) => i + 2)]) {
       for (const path of [PROXIED, CACHED, CACHED]) {
-        const url = urlOf(id, path);
+        const url = urlsOf(id, path)[0] ?? path;
         const answer = await edgeRequest(edge.ports.http, { host: `s${id}.bench.test`, path: url, headers: HEADERS });
         if (answer.status !== 200) {
           const log = readFileSync(edge.paths.errorLog, 'utf8').split('\n').slice(-5).join('\n');
@@ -117,7 +117,7 @@ export async function featureCosts(): Promise<FeatureCost[]> {
       (
         await instructionsPerRequest(server, {
           host: `s${id}.bench.test`,
-          paths: [urlOf(id, path)],
+          paths: urlsOf(id, path),
           headers: HEADERS,
         })
       ).perRequest;
