@@ -1,12 +1,26 @@
 import { type CreateSiteBody, type Origin, type Site, SiteSettings, type UpdateSiteBody } from '@rampart/contracts';
 import { asciiDomain, domainLines, type FieldPath } from './edgeRules.ts';
 import {
+  type ErrorPagesValues,
+  errorPagesBody,
+  errorPagesFieldPath,
+  errorPagesValues,
+  storedErrorPages,
+} from './error-pages/errorPageValues.ts';
+import {
   type HotlinkValues,
   hotlinkBody,
   hotlinkFieldPath,
   hotlinkValues,
   storedHotlink,
 } from './hotlink/hotlinkValues.ts';
+import {
+  storedUrlAuth,
+  type UrlAuthValues,
+  urlAuthBody,
+  urlAuthFieldPath,
+  urlAuthValues,
+} from './url-auth/urlAuthValues.ts';
 
 /** An origins editor row; numbers are undefined while the field is empty. */
 export interface OriginRow {
@@ -26,11 +40,16 @@ export interface SiteDraft {
   name?: string;
 }
 
-/** The edit page's values: the site's settings, domains and referer hosts as one per line. */
-export type SiteFormValues = Omit<SiteSettings, 'domains' | 'origins' | 'hotlink'> & {
+/**
+ * The edit page's values: the site's settings, domains, referer hosts and signed paths as one per
+ * line, and a row per error page status.
+ */
+export type SiteFormValues = Omit<SiteSettings, 'domains' | 'origins' | 'hotlink' | 'url_auth' | 'error_pages'> & {
   domainsText: string;
   origins: OriginRow[];
   hotlink: HotlinkValues;
+  url_auth: UrlAuthValues;
+  error_pages: ErrorPagesValues;
   name: string;
   group_id: number | null;
   /** The site's line group (null: the default group's); only an administrator's form shows it. */
@@ -61,10 +80,12 @@ export const siteFormValues = (site: Site): SiteFormValues => {
   const settings = Object.fromEntries(
     Object.keys(SiteSettings.properties).map((key) => [key, site[key as keyof SiteSettings]]),
   ) as SiteSettings;
-  const { domains, hotlink, ...rest } = settings;
+  const { domains, hotlink, url_auth, error_pages, ...rest } = settings;
   return {
     ...rest,
     hotlink: hotlinkValues(hotlink),
+    url_auth: urlAuthValues(url_auth),
+    error_pages: errorPagesValues(error_pages),
     name: site.name,
     group_id: site.group_id,
     line_group_id: site.line_group_id,
@@ -72,14 +93,24 @@ export const siteFormValues = (site: Site): SiteFormValues => {
   };
 };
 
-/** PUT /v1/sites/{id}: only the fields whose value differs from the stored site (hotlink as a whole). */
+/**
+ * PUT /v1/sites/{id}: only the fields whose value differs from the stored site (hotlink, signed URLs
+ * and error pages each as a whole).
+ */
 export const changedSiteFields = (site: Site, values: Partial<SiteFormValues>): UpdateSiteBody => {
-  const { domainsText, origins, hotlink, ...rest } = values;
+  const { domainsText, origins, hotlink, url_auth, error_pages, ...rest } = values;
   const next: Record<string, unknown> = { ...rest };
   if (domainsText !== undefined) next.domains = toDomains(domainsText);
   if (origins !== undefined) next.origins = toOrigins(origins);
   if (hotlink !== undefined) next.hotlink = hotlinkBody(hotlink);
-  const stored = { ...site, hotlink: storedHotlink(site.hotlink) } as unknown as Record<string, unknown>;
+  if (url_auth !== undefined) next.url_auth = urlAuthBody(url_auth);
+  if (error_pages !== undefined) next.error_pages = errorPagesBody(error_pages);
+  const stored = {
+    ...site,
+    hotlink: storedHotlink(site.hotlink),
+    url_auth: storedUrlAuth(site.url_auth),
+    error_pages: storedErrorPages(site.error_pages),
+  } as unknown as Record<string, unknown>;
   const changed: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(next)) {
     if (value === undefined) continue;
@@ -88,9 +119,14 @@ export const changedSiteFields = (site: Site, values: Partial<SiteFormValues>): 
   return changed as UpdateSiteBody;
 };
 
-/** The form field for a server-named field: the domains list is one text box, and so is each hotlink host list. */
+/**
+ * The form field for a server-named field: the domains list is one text box, and so is each hotlink
+ * host list and the signed paths; an error page's message goes to its status's box.
+ */
 export const siteFieldPath = (name: FieldPath): FieldPath => {
   if (name[0] === 'domains') return ['domainsText'];
   if (name[0] === 'hotlink') return hotlinkFieldPath(name);
+  if (name[0] === 'url_auth') return urlAuthFieldPath(name);
+  if (name[0] === 'error_pages') return errorPagesFieldPath(name);
   return name;
 };

@@ -12,10 +12,12 @@ import { useSubmitting } from '../../../shared/form/useSubmitting.ts';
 import { useHttp } from '../../../shared/http/HttpProvider.tsx';
 import { useLocales } from '../../../shared/i18n/useLocales.ts';
 import { useApplyStatus, useSite, useSiteActions } from '../api.ts';
+import { ErrorPagesSection } from '../error-pages/ErrorPagesSection.tsx';
 import { HotlinkSection } from '../hotlink/HotlinkSection.tsx';
 import { SITES_LOCALES } from '../locales/bundle.ts';
 import { fieldErrorHandler } from '../serverErrors.ts';
 import { changedSiteFields, type SiteFormValues, siteFieldPath, siteFormValues } from '../sitePayload.ts';
+import { UrlAuthSection } from '../url-auth/UrlAuthSection.tsx';
 import { ApplyStatusLine } from './ApplyStatusLine.tsx';
 import { CacheRulesEditor, HeadersEditor } from './ListEditors.tsx';
 import { BasicSection, HttpsSection, OriginsSection } from './sections.tsx';
@@ -47,6 +49,8 @@ const FORM_FIELDS = [
   'request_headers',
   'response_headers',
   'hotlink',
+  'url_auth',
+  'error_pages',
 ];
 
 /** The edit form of one site; exported for its tests. */
@@ -90,6 +94,8 @@ export const SiteForm = ({ site }: { site: Site }) => {
       ),
     },
     { key: 'hotlink', label: t('sites.edit.section.hotlink'), children: <HotlinkSection /> },
+    { key: 'url_auth', label: t('sites.edit.section.urlAuth'), children: <UrlAuthSection /> },
+    { key: 'error_pages', label: t('sites.edit.section.errorPages'), children: <ErrorPagesSection /> },
   ]
     .map((item) => ({ ...item, forceRender: true }))
     // Its own form and save button, loaded when first opened.
