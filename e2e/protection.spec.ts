@@ -108,7 +108,7 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
 
     await page.goto(suite.url(`/site/list/${site.id}`));
     await consoleReady(page);
-    await page.getByRole('tab', { name: 'Protection' }).click();
+    await page.getByRole('tab', { name: 'Protection', exact: true }).click();
     const section = page.getByTestId('protection-section');
     await choose(page, section.getByRole('combobox', { name: 'Rule group', exact: true }), 'shop rules');
     await section.getByLabel('Whitelist').fill('203.0.113.7\n2001:db8::/48');
@@ -148,7 +148,7 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
 
     await page.goto(suite.url(`/site/list/${site.id}`));
     await consoleReady(page);
-    await page.getByRole('tab', { name: 'Protection' }).click();
+    await page.getByRole('tab', { name: 'Protection', exact: true }).click();
     const section = page.getByTestId('protection-section');
     await section.getByLabel('Whitelist').fill('203.0.113.7\n10.0.0.0/8 }');
     const put = recordRequests(page, 'PUT', /^\/v1\//);
