@@ -1,6 +1,8 @@
 -- Hotlink protection: whether the page that sent a request for one of a site's files (its Referer)
 -- may use it. Compiled once per routing table into sets; a request looks its Referer's host up label
 -- by label (www.example.com, then .example.com, then .com), never walks the site's lists.
+local paths = require "rampart.paths"
+
 local ngx = ngx
 local var = ngx.var
 local find = string.find
@@ -63,7 +65,6 @@ end
 
 -- Only plain finds and subs from here on: LuaJIT compiles them into the router's trace, where a
 -- pattern (string.match, a find with magic characters) would stop compiling the request.
-local MAX_EXT = 16
 -- Decisions remembered per site and Referer (most requests for a site's files come from a few pages),
 -- until this many, then forgotten all at once.
 local REMEMBERED = 2000
@@ -79,14 +80,6 @@ local function last_of(text, char, from)
     at = find(text, char, at + 1, true)
   end
   return last
-end
-
--- The extension of the path's last segment, in lower case, or nil.
-local function extension(uri)
-  local length = #uri
-  local dot = last_of(uri, ".", length > MAX_EXT + 1 and length - MAX_EXT or 1)
-  if not dot or dot == length or find(uri, "/", dot, true) then return nil end
-  return lower(sub(uri, dot + 1))
 end
 
 -- The host a Referer URL names (lower case, without user info or port), or nil.
@@ -128,7 +121,7 @@ end
 
 --- Nil when the request may have the file; else the referer's host ("" without a Referer) it was refused for.
 function _M.refused(h, uri)
-  local ext = extension(uri)
+  local ext = paths.extension(uri)
   if not ext or not h.exts[ext] then return nil end
   local referer = var.http_referer
   if referer == nil or referer == "" then

@@ -2,6 +2,7 @@
 -- and c (/md5/hex-ts/path), with a primary and a backup key and a validity; see the contract
 -- (packages/contracts/src/edge/url-auth.ts) for what is signed. Only plain finds, byte reads and subs
 -- on the request path: LuaJIT keeps compiling the router.
+local paths = require "rampart.paths"
 local unrolled = require "rampart.unrolled"
 
 local ngx = ngx
@@ -15,7 +16,7 @@ local floor = math.floor
 
 local _M = {}
 
-local SLASH, DOT = 47, 46
+local SLASH = 47
 local PARAM = "auth_key="
 local PARAM_LENGTH = #PARAM
 local MAX_TTL = 31536000
@@ -60,26 +61,11 @@ function _M.compile(u)
   }
 end
 
--- The extension of the path's last segment, in lower case, or nil.
-local function extension(path)
-  local dot
-  for i = #path, 1, -1 do
-    local b = byte(path, i)
-    if b == DOT then
-      dot = i
-      break
-    end
-    if b == SLASH then return nil end
-  end
-  if not dot or dot == #path then return nil end
-  return lower(sub(path, dot + 1))
-end
-
 local function needed(u, path)
   if u.everywhere then return true end
   if u.under and u.under(path) then return true end
   if u.exts then
-    local ext = extension(path)
+    local ext = paths.extension(path)
     if ext and u.exts[ext] then return true end
   end
   return false
