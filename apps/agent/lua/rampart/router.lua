@@ -5,6 +5,7 @@ local conditions = require "rampart.conditions"
 local hotlink = require "rampart.hotlink"
 local urlauth = require "rampart.urlauth"
 local protect = require "rampart.protect"
+local redirects = require "rampart.redirects"
 local respond = require "rampart.respond"
 local routes = require "rampart.routes"
 
@@ -146,10 +147,17 @@ function _M.route()
   local suspend = site.suspend
   if suspend then return respond.suspended(suspend) end
 
-  if http and site.force_https then
-    local port = routes.https_port
-    local authority = port == 443 and host or host .. ":" .. port
-    return ngx.redirect("https://" .. authority .. var.request_uri, 301)
+  -- The site's canonical name (www or not) and HTTPS, in one redirect.
+  local moves = site.redirects
+  local moved = moves and redirects.host(moves, host)
+  if moved or (http and site.force_https) then
+    local to_https = http and site.force_https
+    local port = to_https and routes.https_port or tonumber(var.server_port)
+    local to_scheme = to_https and "https" or scheme
+    local default_port = to_scheme == "https" and 443 or 80
+    local name = moved or host
+    local authority = port == default_port and name or name .. ":" .. port
+    return ngx.redirect(to_scheme .. "://" .. authority .. var.request_uri, 301)
   end
 
   local guard = site.protect
@@ -186,6 +194,13 @@ function _M.route()
   if links and not allowed then
     local refused = hotlink.refused(links, path or var.uri)
     if refused then return hotlink.answer(links, refused) end
+  end
+  -- Redirects answer here; a rewrite changes the path the cache rules and the origin see.
+  if moves then
+    -- Read once: the cache rules below look at the same path.
+    path = path or var.uri
+    local rewritten = redirects.apply(moves, path)
+    if rewritten then path = rewritten end
   end
 
   -- Only what differs from the defaults is written: the proxy headers come from maps in nginx.conf

@@ -16,6 +16,7 @@ import {
 } from '@rampart/contracts';
 import { type HotlinkRoute, hotlinkRoute } from './hotlink-route.ts';
 import { integer, RenderRefusal, safeText } from './quote.ts';
+import { type RedirectRoute, redirectRoute } from './redirect-route.ts';
 import { type UrlAuthRoute, urlAuthRoute } from './url-auth-route.ts';
 import { siteSchemaErrors } from './validate.ts';
 
@@ -64,6 +65,8 @@ export interface SiteRoute {
   pages?: Partial<Record<ErrorPageStatus, string>>;
   /** Signed URLs; absent while they are off. */
   url_auth?: UrlAuthRoute;
+  /** Redirects and rewrites; absent when the site has none. */
+  redirects?: RedirectRoute;
 }
 
 export interface Peer {
@@ -166,11 +169,17 @@ export function siteRouteBody(site: EdgeSite, context: SiteRouteContext): SiteRo
     ...(site.hotlink?.enabled ? { hotlink: hotlinkRoute(site.hotlink, hosts) } : {}),
     ...sitePages(site),
     ...(site.url_auth?.enabled ? { url_auth: urlAuthRoute(site.url_auth) } : {}),
+    ...redirectsOf(site, hosts),
     ...enforcementOf(site.enforcement),
     ...(site.bandwidth_bps === undefined
       ? {}
       : { cap: Number(integer(site.bandwidth_bps, 'bandwidth_bps', 1, BANDWIDTH_BPS_MAX)) }),
   };
+}
+
+function redirectsOf(site: EdgeSite, hosts: readonly string[]): Pick<SiteRoute, 'redirects'> {
+  const route = redirectRoute(site.redirects, hosts);
+  return route ? { redirects: route } : {};
 }
 
 /** The site's own error pages, each checked again against the statuses and the length limit. */

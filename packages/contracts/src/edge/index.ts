@@ -7,6 +7,8 @@ export * from './fields.ts';
 export * from './hotlink.ts';
 export * from './protection.ts';
 export * from './protection-api.ts';
+export * from './redirect-regex.ts';
+export * from './redirects.ts';
 export * from './site.ts';
 export * from './snapshot.ts';
 export * from './status.ts';

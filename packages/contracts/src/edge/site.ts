@@ -15,6 +15,7 @@ import {
 } from './fields.ts';
 import { SiteHotlink } from './hotlink.ts';
 import { SiteProtection } from './protection.ts';
+import { SiteRedirects } from './redirects.ts';
 import { SiteUrlAuth } from './url-auth.ts';
 
 export const Origin = Type.Object(
@@ -92,6 +93,8 @@ export const SiteSettings = Type.Object(
     error_pages: Type.Optional(SiteErrorPages),
     /** Absent on sites saved before it existed: read as DEFAULT_SITE_URL_AUTH (off). */
     url_auth: Type.Optional(SiteUrlAuth),
+    /** Absent on sites saved before it existed: read as DEFAULT_SITE_REDIRECTS (none). */
+    redirects: Type.Optional(SiteRedirects),
   },
   { additionalProperties: false },
 );

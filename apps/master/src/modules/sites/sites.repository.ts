@@ -1,6 +1,7 @@
 import {
   DEFAULT_SITE_HOTLINK,
   DEFAULT_SITE_PROTECTION,
+  DEFAULT_SITE_REDIRECTS,
   DEFAULT_SITE_URL_AUTH,
   type Site,
   type SiteSettings,
@@ -23,6 +24,8 @@ export const presentSite = (row: SiteRow, cname: SiteCname = NO_SITE_CNAME): Sit
   error_pages: {},
   // Signed URLs: off.
   url_auth: DEFAULT_SITE_URL_AUTH,
+  // Redirects: none.
+  redirects: DEFAULT_SITE_REDIRECTS,
   ...(JSON.parse(row.settings) as SiteSettings),
   id: row.id,
   user_id: row.user_id,
