@@ -1,4 +1,9 @@
-import { DEFAULT_SITE_REDIRECTS, type SiteRedirectRule, type SiteRedirects } from '@rampart/contracts';
+import {
+  checkRedirectRegex,
+  DEFAULT_SITE_REDIRECTS,
+  type SiteRedirectRule,
+  type SiteRedirects,
+} from '@rampart/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeSite } from '../src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from './support/edge.ts';
@@ -14,6 +19,25 @@ const rule = (fields: Partial<SiteRedirectRule>): SiteRedirectRule => ({
   keep_query: true,
   ...fields,
 });
+
+/**
+ * Expressions using every construct of the portable subset, each with a path it matches: PCRE at the
+ * edge must compile them and capture what JavaScript captures.
+ */
+const PORTABLE: [string, string][] = [
+  ['^/a/([0-9]+)/(\\w+)\\.html$', '/a/42/page_1.html'],
+  ['^/b/(\\d{2,4})-(\\D+?)x$', '/b/2024-news-x'],
+  ['^/c/([^/]+)/(?:en|fr)/(.*)$', '/c/shop/fr/rest/of/it'],
+  ['^/d/(\\S*)\\s?(.)$', '/d/abc%20z'],
+  ['^/e/([a-z.-]{1,})(x{0,3})\\W(?:[A-F0-9]{2})+$', '/e/a.b-cxx~0F1E'],
+  ['^/f/(a)(b)(c)(d)(e)(f)(g)(h)(i)$', '/f/abcdefghi'],
+  ['^/g/(.*?)(-{2,})?([0-9]*)$', '/g/x--12'],
+  ['^/h/\\(\\)\\[\\]\\{\\}\\+\\*\\?\\|\\^\\$\\.(\\w)$', '/h/()%5B%5D%7B%7D+*%3F%7C%5E%24.z'],
+];
+
+/** `/to/$1/$2/…` with every group of the expression. */
+const portableTarget = (value: string) =>
+  `/to${Array.from({ length: checkRedirectRegex(value).groups }, (_, i) => `/$${i + 1}`).join('')}`;
 
 describe('redirects and rewrites, through a real nginx', () => {
   let edge: TestEdge;
@@ -54,6 +78,12 @@ describe('redirects and rewrites, through a real nginx', () => {
             trailing_slash: 'remove',
           }),
           site(4, ['plain.test'], undefined),
+          site(5, ['pcre.test'], {
+            ...DEFAULT_SITE_REDIRECTS,
+            rules: PORTABLE.map(([value]) =>
+              rule({ match: 'regex', value, target: portableTarget(value), status: 302 }),
+            ),
+          }),
         ],
       }),
     );
@@ -121,6 +151,20 @@ describe('redirects and rewrites, through a real nginx', () => {
     expect(removed.status).toBe(301);
     expect(removed.headers.location).toMatch(/\/docs\?x=1$/);
     expect(await originUrl('apex.test', '/')).toBe('/');
+  });
+
+  it('compiles every construct of the portable expressions in PCRE, capturing what JavaScript does', async () => {
+    for (const [value, path] of PORTABLE) {
+      const match = new RegExp(value).exec(decodeURIComponent(path));
+      expect(match, value).not.toBeNull();
+      const groups = checkRedirectRegex(value).groups;
+      const expected = Array.from({ length: groups }, (_, i) =>
+        encodeURIComponent(match?.[i + 1] ?? '').replaceAll('%2F', '/'),
+      );
+      const answer = await get('pcre.test', path);
+      expect([value, answer.status]).toEqual([value, 302]);
+      expect(answer.headers.location?.replace(/^https?:\/\/[^/]+/, ''), value).toBe(`/to/${expected.join('/')}`);
+    }
   });
 
   it('does nothing for a site without redirects', async () => {

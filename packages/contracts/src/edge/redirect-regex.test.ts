@@ -11,6 +11,7 @@ describe('a redirect rule’s regular expression', () => {
     ['^/(a|b)(c)(d)(e)(f)(g)(h)(i)(j)$', 9],
     ['^/p\\-q\\.r\\/s$', 0],
     ['^/((ab){1,3})$', 2],
+    ['^/(a+)?(b*){2}$', 2],
   ])('accepts %s with %i groups', (source, groups) => {
     expect(checkRedirectRegex(source)).toEqual({ groups });
   });
@@ -24,10 +25,13 @@ describe('a redirect rule’s regular expression', () => {
     ['^/(a)\\1', '\\1 is not allowed (only \\d \\D \\w \\W \\s \\S, or \\ before punctuation) at character 6'],
     ['^/\\bword', '\\b is not allowed (only \\d \\D \\w \\W \\s \\S, or \\ before punctuation) at character 3'],
     ['^/a++', 'no possessive quantifiers at character 5'],
-    ['^/(a+)+$', 'a repeated group must not itself hold *, + or {n,} (it could backtrack without end) at character 3'],
     [
-      '^/(a|b*){2}',
-      'a repeated group must not itself hold *, + or {n,} (it could backtrack without end) at character 3',
+      '^/(a+)+$',
+      'a group repeated by *, + or {n,} must not itself hold *, + or {n,} (it could backtrack without end) at character 3',
+    ],
+    [
+      '^/(a|b*){2,}',
+      'a group repeated by *, + or {n,} must not itself hold *, + or {n,} (it could backtrack without end) at character 3',
     ],
     ['^/[[:alpha:]]', '[ inside a class must be escaped at character 4'],
     ['^/a{1001}', 'a repeat up to 1000 at character 4'],

@@ -8,7 +8,8 @@ import { REDIRECT_REGEX_MAX_LENGTH } from './redirects.ts';
  * - classes `[…]` and `[^…]` with ranges and the escapes above (no `[:name:]`);
  * - groups `(…)` (at most 9, the captures `$1`…`$9`) and `(?:…)`; alternation `|`;
  * - quantifiers `? * + {n} {n,} {n,m}` (n, m up to 1000), lazy with a trailing `?`; no possessive;
- * - no quantified group holding an unbounded quantifier (`(a+)+`: exponential backtracking).
+ * - no group repeated without bound (`*`, `+`, `{n,}`) that itself holds an unbounded quantifier
+ *   (`(a+)+`: exponential backtracking).
  * Lookaround, backreferences, named groups, flags, `\b`, `\x`, `\p` and other escapes are refused.
  */
 export interface RedirectRegexCheck {
@@ -61,8 +62,8 @@ class Parser {
       const start = this.at;
       const atom = this.atom(depth);
       const quantified = this.quantifier();
-      if (quantified !== 'none' && atom.group && atom.unbounded) {
-        this.fail('a repeated group must not itself hold *, + or {n,} (it could backtrack without end)', start);
+      if (quantified === 'unbounded' && atom.group && atom.unbounded) {
+        this.fail('a group repeated by *, + or {n,} must not itself hold *, + or {n,} (it could backtrack without end)', start);
       }
       unbounded = unbounded || atom.unbounded || quantified === 'unbounded';
     }

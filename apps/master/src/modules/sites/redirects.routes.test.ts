@@ -69,7 +69,7 @@ describe.each(DIALECTS)('a site’s redirects and rewrites on $dialect', (target
       ],
       [
         withRules(rule({ match: 'regex', value: '^/(a+)+$' })),
-        'redirects/rules/0/value: a repeated group must not itself hold *, + or {n,} (it could backtrack without end) at character 3',
+        'redirects/rules/0/value: a group repeated by *, + or {n,} must not itself hold *, + or {n,} (it could backtrack without end) at character 3',
       ],
       [
         withRules(rule({ match: 'regex', value: '^/(?=a)' })),
