@@ -78,6 +78,23 @@ describe('redirects and rewrites, through a real nginx', () => {
             trailing_slash: 'remove',
           }),
           site(4, ['plain.test'], undefined),
+          // Protection comes first: an ACL deny is not turned into a redirect.
+          makeSite({
+            id: 6,
+            domains: ['guarded.test'],
+            origins: [{ address: '127.0.0.1', port: origin.port, weight: 1, backup: false }],
+            protection: {
+              rule_group_id: null,
+              attack_rule_group_id: null,
+              under_attack: false,
+              whitelist: [],
+              waf: { mode: 'off', paranoia: 1, exclusions: [] },
+            },
+            redirects: {
+              ...DEFAULT_SITE_REDIRECTS,
+              rules: [rule({ match: 'prefix', value: '/public/', target: '/moved/$1' })],
+            },
+          }),
           site(5, ['pcre.test'], {
             ...DEFAULT_SITE_REDIRECTS,
             rules: PORTABLE.map(([value]) =>
@@ -85,6 +102,19 @@ describe('redirects and rewrites, through a real nginx', () => {
             ),
           }),
         ],
+        protection: {
+          rule_groups: [],
+          acls: [
+            {
+              site_id: 6,
+              entries: [
+                { action: 'deny', condition: { field: 'path', op: 'prefix', values: ['/public/secret'], negate: false } },
+              ],
+            },
+          ],
+          bans: [],
+          unbans: [],
+        },
       }),
     );
     expect(outcome).toMatchObject({ applied: true, errors: [] });
@@ -165,6 +195,12 @@ describe('redirects and rewrites, through a real nginx', () => {
       expect([value, answer.status]).toEqual([value, 302]);
       expect(answer.headers.location?.replace(/^https?:\/\/[^/]+/, ''), value).toBe(`/to/${expected.join('/')}`);
     }
+  });
+
+  it('leaves protection first: a request an ACL denies is refused, not redirected', async () => {
+    expect((await get('guarded.test', '/public/secret')).status).toBe(403);
+    const moved = await get('guarded.test', '/public/x');
+    expect([moved.status, moved.headers.location]).toEqual([301, expect.stringMatching(/\/moved\/x$/)]);
   });
 
   it('does nothing for a site without redirects', async () => {
