@@ -15,8 +15,11 @@ import { matchesDomain, planDomainSearch, writeSiteGrams } from './site-search.r
 
 export type SiteRow = Selectable<SitesTable>;
 
-/** `cname`: the operator's default CNAME domain, which the site's target hangs under, and the default line group. */
-export const presentSite = (row: SiteRow, cname: SiteCname = NO_SITE_CNAME): Site => ({
+/**
+ * `cname`: the operator's default CNAME domain, which the site's target hangs under, and the default
+ * line group. `settings`: the row's settings already parsed (a list passes them from its cache).
+ */
+export const presentSite = (row: SiteRow, cname: SiteCname = NO_SITE_CNAME, settings?: SiteSettings): Site => ({
   // Sites saved before protection existed have none stored.
   protection: DEFAULT_SITE_PROTECTION,
   // And hotlink protection: off; and no error pages of its own (the fleet's).
@@ -26,7 +29,7 @@ export const presentSite = (row: SiteRow, cname: SiteCname = NO_SITE_CNAME): Sit
   url_auth: DEFAULT_SITE_URL_AUTH,
   // Redirects: none.
   redirects: DEFAULT_SITE_REDIRECTS,
-  ...(JSON.parse(row.settings) as SiteSettings),
+  ...(settings ?? (JSON.parse(row.settings) as SiteSettings)),
   id: row.id,
   user_id: row.user_id,
   group_id: row.group_id,
@@ -37,6 +40,32 @@ export const presentSite = (row: SiteRow, cname: SiteCname = NO_SITE_CNAME): Sit
   created_at: new Date(row.created_at).toISOString(),
   updated_at: new Date(row.updated_at).toISOString(),
 });
+
+/**
+ * Settings parsed by their stored text, for lists: the pages people keep asking for (the first of
+ * their sites) parse nothing again, and a site changed is a different text. The objects are frozen:
+ * every list shares them, and only the serializer reads them. Forgotten all at once past the limit.
+ */
+const listedSettings = new Map<string, SiteSettings>();
+const LISTED_SETTINGS_MAX = 4096;
+
+const deepFreeze = <T>(value: T): T => {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+};
+
+function listedSettingsOf(text: string): SiteSettings {
+  let settings = listedSettings.get(text);
+  if (settings === undefined) {
+    settings = deepFreeze(JSON.parse(text) as SiteSettings);
+    if (listedSettings.size >= LISTED_SETTINGS_MAX) listedSettings.clear();
+    listedSettings.set(text, settings);
+  }
+  return settings;
+}
 
 export interface SiteFilter {
   domain?: string | undefined;
@@ -127,7 +156,10 @@ export async function listSites(
         ? keptSiteCount(db, owner.kind === 'user' ? owner.userId : filter.userId)
         : scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
   ]);
-  const list = rows.map((row) => ({ ...presentSite(row, cname), user_account: row.user_account }));
+  const list = rows.map((row) => ({
+    ...presentSite(row, cname, listedSettingsOf(row.settings)),
+    user_account: row.user_account,
+  }));
   const total = Number(count.n);
   return search && total > countCap ? { list, total: countCap, total_capped: true } : { list, total };
 }
