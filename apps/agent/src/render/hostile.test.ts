@@ -14,6 +14,13 @@ const MISSHAPEN = ['evil.example proxy_pass', 'include /etc/passwd', 'x y', '', 
 
 type Path = Array<string | number>;
 
+/** A site with one redirect rule (an exact path, so that every value of `value` is checked as a path). */
+const REDIRECTS: EdgeSite['redirects'] = {
+  host: 'off',
+  trailing_slash: 'off',
+  rules: [{ match: 'exact', value: '/old', action: 'redirect', status: 301, target: '/new', keep_query: true }],
+};
+
 /** `shape: false`: any text of safe characters is a valid value (header values); '' is valid for origin_host. */
 const SITE_FIELDS: Array<{ path: Path; base?: Partial<EdgeSite>; shape?: false; empty?: true }> = [
   { path: ['domains', 0] },
@@ -36,6 +43,12 @@ const SITE_FIELDS: Array<{ path: Path; base?: Partial<EdgeSite>; shape?: false; 
   { path: ['enforcement', 'reason'], base: { enforcement: { mode: 'suspend', reason: 'expired' } } },
   { path: ['enforcement', 'rate_kbps'], base: { enforcement: { mode: 'throttle', rate_kbps: 64 } } },
   { path: ['bandwidth_bps'], base: { bandwidth_bps: 1_000_000 } },
+  ...(['value', 'target', 'match', 'status', 'action'] as const).map((field) => ({
+    path: ['redirects', 'rules', 0, field],
+    base: { redirects: REDIRECTS },
+  })),
+  { path: ['redirects', 'host'], base: { redirects: REDIRECTS } },
+  { path: ['redirects', 'trailing_slash'], base: { redirects: REDIRECTS } },
 ];
 
 const STREAM_FIELDS: Path[] = [
