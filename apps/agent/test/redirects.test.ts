@@ -108,7 +108,10 @@ describe('redirects and rewrites, through a real nginx', () => {
             {
               site_id: 6,
               entries: [
-                { action: 'deny', condition: { field: 'path', op: 'prefix', values: ['/public/secret'], negate: false } },
+                {
+                  action: 'deny',
+                  condition: { field: 'path', op: 'prefix', values: ['/public/secret'], negate: false },
+                },
               ],
             },
           ],

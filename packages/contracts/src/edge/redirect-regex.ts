@@ -63,7 +63,10 @@ class Parser {
       const atom = this.atom(depth);
       const quantified = this.quantifier();
       if (quantified === 'unbounded' && atom.group && atom.unbounded) {
-        this.fail('a group repeated by *, + or {n,} must not itself hold *, + or {n,} (it could backtrack without end)', start);
+        this.fail(
+          'a group repeated by *, + or {n,} must not itself hold *, + or {n,} (it could backtrack without end)',
+          start,
+        );
       }
       unbounded = unbounded || atom.unbounded || quantified === 'unbounded';
     }
