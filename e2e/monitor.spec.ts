@@ -38,7 +38,7 @@ describe('site traffic: realtime charts, top lists and the access log', () => {
       const at = Date.now() / 1000 - 120;
       await shipAccessLines(suite, credential, 1, [
         accessLine({ site_id: site.id, time: at, uri: '/home', cache_status: 'HIT' }),
-        accessLine({ site_id: site.id, time: at + 1, uri: '/home', client_ip: '203.0.113.5' }),
+        accessLine({ site_id: site.id, time: at + 1, uri: '/home', client_ip: '203.0.113.5', country: 'US' }),
         accessLine({ site_id: site.id, time: at + 2, uri: HOSTILE_URL, user_agent: HOSTILE_AGENT, status: 404 }),
       ]);
     })();
@@ -67,12 +67,21 @@ describe('site traffic: realtime charts, top lists and the access log', () => {
     await top.getByRole('tab', { name: 'User agents' }).click();
     await top.getByText(HOSTILE_AGENT, { exact: true }).waitFor();
     expect(await pwned(page)).toBe(0);
+    await top.getByRole('tab', { name: 'Countries' }).click();
+    await top.getByRole('row', { name: /United States \(US\)\s+1\b/ }).waitFor();
+
+    // The world map loads after the page, with its outlines, and paints the country.
+    const map = page.getByTestId('country-map');
+    await map.locator('canvas').waitFor();
+    await expect.poll(() => paintedPixels(map.locator('canvas'))).toBeGreaterThan(0);
+    expect(await map.getAttribute('data-empty')).toBe('false');
   });
 
   it('charts the traffic in Chinese (zh-CN)', async () => {
     const page = await openRealtime('zh-CN');
     await page.getByText('带宽', { exact: true }).waitFor();
     await page.getByText('本时间范围', { exact: true }).waitFor();
+    await page.getByText('各国家/地区请求数', { exact: true }).waitFor();
     const requests = page.getByTestId('chart-requests').locator('canvas');
     await requests.waitFor();
     await expect.poll(() => paintedPixels(requests)).toBeGreaterThan(0);
@@ -99,7 +108,16 @@ describe('site traffic: realtime charts, top lists and the access log', () => {
     await page.getByRole('searchbox', { name: 'Client IP or CIDR' }).press('Enter');
     await page.getByTestId('access-log-total').getByText('1 row', { exact: true }).waitFor();
     await log.getByText('203.0.113.5', { exact: true }).waitFor();
+    await log.getByText('United States', { exact: true }).waitFor();
     expect(await pwned(page)).toBe(0);
+
+    await page.getByRole('searchbox', { name: 'Client IP or CIDR' }).fill('');
+    await page.getByRole('searchbox', { name: 'Client IP or CIDR' }).press('Enter');
+    const country = page.getByRole('combobox', { name: 'Country' });
+    await country.click();
+    await country.fill('Germany');
+    await page.locator('.ant-select-dropdown:visible').getByTitle('Germany (DE)', { exact: true }).click();
+    await page.getByTestId('access-log-total').getByText('0 rows', { exact: true }).waitFor();
   });
 
   it('shows the access log in Chinese (zh-CN)', async () => {

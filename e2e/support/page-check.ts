@@ -129,6 +129,13 @@ const LATIN_ALLOWED = new Map<string, string>([
   ...['ModSecurity', 'OWASP', 'DNSPod', 'PowerDNS', 'Cloudflare', 'QQ'].map(
     (name) => [name, 'the name of another product or project'] as [string, string],
   ),
+  ...['GeoIP', 'MaxMind', 'mmdb', 'ISO', 'ASN'].map(
+    (term) =>
+      [term, 'the IP-to-country database, its format and file type, the country-code standard, AS numbers'] as [
+        string,
+        string,
+      ],
+  ),
   ...['png', 'css', 'js', 'CSS', 'JS', 'PDF'].map(
     (type) => [type, 'a file type the WAF help text cites'] as [string, string],
   ),

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { CountryCode } from './edge/geoip.ts';
 import { Cidr } from './edge/protection.ts';
 import { LogTime } from './edge/protection-api.ts';
 import { Id } from './fields.ts';
@@ -66,10 +67,10 @@ export const SiteRealtime = Type.Object({
 });
 export type SiteRealtime = Static<typeof SiteRealtime>;
 
-export const TOP_DIMENSIONS = ['url', 'ip', 'referer', 'user_agent', 'status', 'host'] as const;
+export const TOP_DIMENSIONS = ['url', 'ip', 'referer', 'user_agent', 'status', 'host', 'country'] as const;
 export const TopDimension = Type.Union(
   TOP_DIMENSIONS.map((value) => Type.Literal(value)),
-  { description: 'one of url, ip, referer, user_agent, status, host' },
+  { description: 'one of url, ip, referer, user_agent, status, host, country (ISO 3166-1 alpha-2; empty: unknown)' },
 );
 export type TopDimension = (typeof TOP_DIMENSIONS)[number];
 
@@ -122,6 +123,7 @@ export const AccessLogQuery = Type.Object(
       Type.String({ pattern: '^[A-Z_]{1,16}$', description: 'a cache status such as HIT or MISS' }),
     ),
     node_id: Type.Optional(Id),
+    country: Type.Optional(CountryCode),
     cursor: Type.Optional(AccessLogCursor),
     limit: Type.Optional(
       Type.Integer({
@@ -160,6 +162,8 @@ export const AccessLogEntry = Type.Object({
   user_agent: Type.String(),
   referer: Type.String(),
   block_reason: Type.String(),
+  /** The client's country (ISO 3166-1 alpha-2) as the edge looked it up; '' unknown. */
+  country: Type.String({ description: "ISO 3166-1 alpha-2; '' when unknown" }),
 });
 export type AccessLogEntry = Static<typeof AccessLogEntry>;
 

@@ -23,6 +23,8 @@ local READERS = {
   user_agent = function(var) return var.http_user_agent or "" end,
   referer = function(var) return var.http_referer or "" end,
   host = function(var) return var.host end,
+  -- The geoip2 lookup (nginx-conf.ts), made when first read; "" without a database or a match.
+  country = function(var) return var.rampart_country or "" end,
 }
 
 local function prefix_test(v)
@@ -115,8 +117,10 @@ function _M.compile(condition)
     test = function(request) return request:in_set(set) ~= nil end
   else
     if op == "cidr" then return nil, "cidr is for ip only" end
+    -- A country condition is a set of codes: one table lookup a request, however many it lists.
+    if field == "country" and op ~= "equals" then return nil, "country compares by equals only" end
     local values = condition.values
-    if field == "method" then
+    if field == "method" or field == "country" then
       values = {}
       for i, v in ipairs(condition.values) do values[i] = upper(v) end
     elseif field == "host" then

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import type { ApplyError, EdgeSnapshot } from '@rampart/contracts';
 import { readOrCreateKey } from '../fs-atomic.ts';
+import { geoipForRender } from '../geoip/geoip-store.ts';
 import { localRequest } from '../local-http.ts';
 import { errorText, type Logger } from '../logger.ts';
 import { type AgentPaths, LUA_DIR } from '../paths.ts';
@@ -41,6 +42,8 @@ export interface ApplyOutcome {
   errors: ApplyError[];
   /** Why the snapshot is not live; empty when it is. */
   error: string;
+  /** What went live other than asked (nginx refused the GeoIP database: no country lookups). */
+  notice?: string;
 }
 
 /** Rounds of leaving out what nginx rejects (unresolvable origins are found before the first). */
@@ -58,6 +61,8 @@ export class Applier {
   private liveCacheDir: string | null = null;
   /** The routing data the workers serve, when this agent put it there (what a swap's delta starts from). */
   private liveRoutes: RoutesIndex | null = null;
+  /** GeoIP databases (by sha256) nginx refused to open: configs leave them out. */
+  private readonly geoipRefused = new Set<string>();
 
   constructor(options: ApplierOptions) {
     this.options = options;
@@ -97,6 +102,7 @@ export class Applier {
     const started = performance.now();
     const exclude = { sites: new Set<number>(), streams: new Set<number>(), certs: new Set<number>() };
     const skipped: ApplyError[] = [];
+    let notice = '';
     const before = await this.store.proven();
     const outcome = (
       applied: boolean,
@@ -109,6 +115,7 @@ export class Applier {
       liveVersion: live,
       errors: [...skipped, ...(tree?.errors ?? [])],
       error,
+      ...(notice !== '' && { notice }),
     });
 
     const digest = this.digest(snapshot);
@@ -139,7 +146,7 @@ export class Applier {
         renderStarted = performance.now();
         tree = renderTree(snapshot, {
           ...this.options.render,
-          paths: this.renderPaths(),
+          paths: { ...this.renderPaths(), geoip: this.geoip(snapshot) },
           applyId,
           // nginx reads the tree through the `current` link: nginx.conf is then the same bytes for
           // trees whose routing data alone differs, and that data can be swapped in without a reload.
@@ -169,6 +176,14 @@ export class Applier {
       };
       const rejected = async (output: string) => {
         await this.store.prune([before?.gen, before?.previous]);
+        // A database nginx cannot open must not keep the rest of the config from going live.
+        const geoip = snapshot?.geoip;
+        if (geoip && !this.geoipRefused.has(geoip.sha256) && /MMDB_open|geoip2/.test(output)) {
+          this.geoipRefused.add(geoip.sha256);
+          notice = `geoip: nginx refused the database ${geoip.sha256}; serving without country lookups`;
+          log.warn('nginx refused the GeoIP database; leaving it out', { sha256: geoip.sha256 });
+          return true;
+        }
         const culprit = attributeTestFailure(output);
         if (culprit && this.exclude(exclude, culprit)) {
           log.warn('nginx rejected part of the config; leaving it out', { ...culprit });
@@ -369,8 +384,21 @@ export class Applier {
 
   private digest(snapshot: EdgeSnapshot): string {
     const { render, modulesDir, paths } = this.options;
-    const content = JSON.stringify({ snapshot: { ...snapshot, version: 0, jobs: [] }, render, modulesDir, paths });
+    const geoip = this.geoip(snapshot);
+    const content = JSON.stringify({
+      snapshot: { ...snapshot, version: 0, jobs: [] },
+      render,
+      modulesDir,
+      paths,
+      geoip,
+    });
     return createHash('sha256').update(content).digest('hex');
+  }
+
+  /** The snapshot's GeoIP database when this node holds it (and has the module), else null. */
+  private geoip(snapshot: EdgeSnapshot) {
+    if (snapshot?.geoip && this.geoipRefused.has(snapshot.geoip.sha256)) return null;
+    return geoipForRender(this.options.paths.dataDir, this.options.modulesDir, snapshot?.geoip);
   }
 
   private async stillLive(proven: ProvenConfig): Promise<boolean> {

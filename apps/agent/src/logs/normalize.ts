@@ -32,6 +32,8 @@ function accessLine(raw: Record<string, unknown>): AccessLogLine {
     user_agent: str(raw.user_agent, 1024),
     referer: str(raw.referer, 2048),
     block_reason: str(raw.block_reason, 256),
+    // Only nodes with a GeoIP database log a country.
+    ...(raw.country === undefined ? {} : { country: str(raw.country, 2) }),
   };
 }
 

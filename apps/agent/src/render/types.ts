@@ -1,3 +1,4 @@
+import type { GeoipCountryPath } from '@rampart/contracts';
 import type { CrsPaths } from './waf.ts';
 
 /** Absolute locations outside the versioned config tree that the rendered config refers to. */
@@ -17,6 +18,11 @@ export interface RenderPaths {
   wafAuditLog?: string;
   /** Session ticket keys (apply/ticket-keys.ts); absent: nginx makes its own at every reload. */
   ticketKeys?: { current: string; previous: string } | null;
+  /**
+   * The GeoIP database (.mmdb) client addresses are looked up in, and where its records hold the
+   * country code; absent: no country lookups.
+   */
+  geoip?: { db: string; countryPath: GeoipCountryPath } | null;
 }
 
 export interface RenderOptions {

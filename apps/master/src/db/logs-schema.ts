@@ -28,6 +28,8 @@ export interface AccessLogsTable {
   block_reason: string;
   /** The client address as 32 hex digits (see ip-key.ts); null when it is no address. */
   client_ip_key: string | null;
+  /** The client's country (ISO 3166-1 alpha-2) as the edge looked it up; '' unknown. */
+  country: Generated<string>;
 }
 
 export interface StreamLogsTable {

@@ -41,13 +41,18 @@ export const ConditionField = Type.Union(
     Type.Literal('referer'),
     Type.Literal('header'),
     Type.Literal('host'),
+    Type.Literal('country'),
   ],
-  { description: 'ip, path, query, method, user_agent, referer, header or host' },
+  {
+    description:
+      'ip, path, query, method, user_agent, referer, header, host or country (the client address looked up in the GeoIP database; values are ISO 3166-1 alpha-2 codes, op equals)',
+  },
 );
 export type ConditionField = Static<typeof ConditionField>;
 
 /**
- * How a condition compares: `cidr` for `ip` only (values are CIDR ranges); `equals`, `prefix`,
+ * How a condition compares: `cidr` for `ip` only (values are CIDR ranges); `equals` only for
+ * `country` (values are ISO 3166-1 alpha-2 codes: any one is the client's country); `equals`, `prefix`,
  * `contains` (case-sensitive, except `method` and `host`, which compare in upper/lower case) and
  * `regex` (PCRE, at most 256 characters, run with a match limit) for the others.
  */
@@ -59,7 +64,7 @@ export const ConditionOp = Type.Union(
     Type.Literal('contains'),
     Type.Literal('regex'),
   ],
-  { description: 'cidr (ip only), equals, prefix, contains or regex' },
+  { description: 'cidr (ip only), equals (the only one for country), prefix, contains or regex' },
 );
 export type ConditionOp = Static<typeof ConditionOp>;
 

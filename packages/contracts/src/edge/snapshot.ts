@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { EdgeSettings } from './edge-settings.ts';
 import { BandwidthBps, SiteEnforcement, StreamEnforcement } from './enforcement.ts';
 import { Port } from './fields.ts';
+import { EdgeGeoip } from './geoip.ts';
 import { EdgeProtection, SiteProtection } from './protection.ts';
 import { SiteSettings } from './site.ts';
 import { StreamSettings } from './stream.ts';
@@ -96,5 +97,7 @@ export const EdgeSnapshot = Type.Object({
   unknown_host: Type.Optional(EdgeUnknownHost),
   /** Absent from older masters: the built-in defaults (DEFAULT_EDGE_SETTINGS). */
   edge_settings: Type.Optional(EdgeSettings),
+  /** The GeoIP database for country conditions and the log's country, by digest; absent: none. */
+  geoip: Type.Optional(EdgeGeoip),
 });
 export type EdgeSnapshot = Static<typeof EdgeSnapshot>;

@@ -36,15 +36,15 @@ export const FIRST_REALTIME: { scope: SiteScope; range: RangeChoice } = { scope:
 export const useSiteRealtime = (scope: SiteScope, range: RangeChoice) =>
   useQuery(siteRealtimeQuery(useHttp(), scope, range));
 
-export const useSiteTop = (scope: SiteScope, range: RangeChoice, by: TopDimension, enabled: boolean) => {
+export const useSiteTop = (scope: SiteScope, range: RangeChoice, by: TopDimension, enabled: boolean, limit = 10) => {
   const http = useHttp();
   return useQuery({
-    queryKey: ['monitor', 'top', scope, range, by],
+    queryKey: ['monitor', 'top', scope, range, by, limit],
     placeholderData: keepPreviousData,
     enabled,
     refetchInterval: refreshMs(range),
     queryFn: ({ signal }) =>
-      http.get<SiteTop>(TOP_PATH, { query: { ...scope, ...rangeQuery(range, Date.now()), by, limit: 10 }, signal }),
+      http.get<SiteTop>(TOP_PATH, { query: { ...scope, ...rangeQuery(range, Date.now()), by, limit }, signal }),
   });
 };
 

@@ -111,3 +111,12 @@ export const CLICKHOUSE_SCHEMA: readonly string[] = [
   ...SITE_TOTALS.flatMap(({ table, seconds }) => siteTotals(table, seconds)),
   ...STREAM_ROLLUPS.flatMap(({ table, seconds }) => streamRollup(table, seconds)),
 ];
+
+/**
+ * Columns added to a table after it was first made, each added where it is missing (the server's
+ * ALTER has no IF NOT EXISTS for columns in every version we support). Runs after CLICKHOUSE_SCHEMA.
+ */
+export const CLICKHOUSE_ADDED_COLUMNS: readonly { table: string; column: string; type: string }[] = [
+  // The client's country as the edge looked it up ('' unknown).
+  { table: 'access_logs', column: 'country', type: "String DEFAULT ''" },
+];

@@ -1,5 +1,5 @@
 import { type ClickHouseClient, createClient } from '@clickhouse/client';
-import { CLICKHOUSE_SCHEMA } from './schema.ts';
+import { CLICKHOUSE_ADDED_COLUMNS, CLICKHOUSE_SCHEMA } from './schema.ts';
 
 export interface ClickHouseStore {
   client: ClickHouseClient;
@@ -45,6 +45,21 @@ export async function openClickHouse(raw: string): Promise<ClickHouseStore> {
   }
   const client = createClient({ url, username, password, database, request_timeout: 60_000 });
   for (const statement of CLICKHOUSE_SCHEMA) await client.command({ query: statement });
+  for (const { table, column, type } of CLICKHOUSE_ADDED_COLUMNS) {
+    const present = async () => {
+      const result = await client.query({
+        query: `SELECT count() AS n FROM system.columns WHERE database = '${database}' AND table = '${table}' AND name = '${column}'`,
+        format: 'JSONEachRow',
+      });
+      const [row] = await result.json<{ n: string | number }>();
+      return Number(row?.n ?? 0) > 0;
+    };
+    if (await present()) continue;
+    // Another master may add it at the same moment: only a column still missing is an error.
+    await client.command({ query: `ALTER TABLE ${table} ADD COLUMN ${column} ${type}` }).catch(async (error) => {
+      if (!(await present())) throw error;
+    });
+  }
   return {
     client,
     database,

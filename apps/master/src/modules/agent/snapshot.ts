@@ -13,6 +13,7 @@ import type { Database } from '../../db/schema.ts';
 import { liveChallenges } from '../acme/challenges.repository.ts';
 import { EDGE_ENFORCEMENT } from '../edge-settings/edge-settings.configs.ts';
 import { edgeSettings } from '../edge-settings/edge-settings.service.ts';
+import { edgeGeoip } from '../geoip/geoip.service.ts';
 import {
   bandwidthCaps,
   enforcementReason,
@@ -50,13 +51,14 @@ async function unknownHost(db: Kysely<Database>): Promise<EdgeUnknownHost> {
 }
 
 async function buildShared(db: Kysely<Database>, version: number): Promise<SharedPart> {
-  const [sites, streams, challenges, unknown, settings, policy] = await Promise.all([
+  const [sites, streams, challenges, unknown, settings, policy, geoip] = await Promise.all([
     snapshotSites(db),
     snapshotStreams(db),
     liveChallenges(db),
     unknownHost(db),
     edgeSettings(db),
     readConfig(db, EDGE_ENFORCEMENT),
+    edgeGeoip(db),
   ]);
   const caps = await bandwidthCaps(
     db,
@@ -95,7 +97,7 @@ async function buildShared(db: Kysely<Database>, version: number): Promise<Share
           .where('cert_pem', '!=', '')
           .orderBy('id')
           .execute();
-  const json = `"sites":${JSON.stringify(siteSettings)},"streams":${JSON.stringify(streamSettings)},"certs":${JSON.stringify(certs)},"acme_challenges":${JSON.stringify(challenges)},"protection":${JSON.stringify(protection)},"unknown_host":${JSON.stringify(unknown)},"edge_settings":${JSON.stringify(settings)}`;
+  const json = `"sites":${JSON.stringify(siteSettings)},"streams":${JSON.stringify(streamSettings)},"certs":${JSON.stringify(certs)},"acme_challenges":${JSON.stringify(challenges)},"protection":${JSON.stringify(protection)},"unknown_host":${JSON.stringify(unknown)},"edge_settings":${JSON.stringify(settings)}${geoip ? `,"geoip":${JSON.stringify(geoip)}` : ''}`;
   return { version, json, gzip: gzipSync(json, { level: 6 }) };
 }
 

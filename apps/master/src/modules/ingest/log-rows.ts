@@ -35,6 +35,7 @@ export const accessRow = (nodeId: number, line: AccessLogLine, keyOf: (ip: strin
   referer: line.referer,
   block_reason: line.block_reason,
   client_ip_key: keyOf(line.client_ip),
+  country: line.country ?? '',
 });
 
 export const streamRow = (nodeId: number, line: StreamLogLine, keyOf: (ip: string) => string | null = ipKey) => ({
@@ -105,6 +106,7 @@ export function writeAccessValues(
   into[at + 14] = line.referer;
   into[at + 15] = line.block_reason;
   into[at + 16] = keyOf(line.client_ip);
+  into[at + 17] = line.country ?? '';
 }
 
 /** The values of `streamRow`, in its order, written into `into` from `at`. */

@@ -17,6 +17,8 @@ export interface AccessLogFilter {
   method?: string | undefined;
   cacheStatus?: string | undefined;
   nodeId?: number | undefined;
+  /** ISO 3166-1 alpha-2, or '' for lines whose country is unknown. */
+  country?: string | undefined;
 }
 
 /** The last row of a page: the next one starts after it, newest first. */
@@ -42,7 +44,7 @@ const containsText = (logs: Kysely<EventDatabase>, text: string) => {
  * from an index: (site_id, time_ms) for a user's sites, (time_ms) for an admin's every site.
  */
 export function matching(logs: Kysely<EventDatabase>, scope: SiteScope, filter: AccessLogFilter): LogQuery {
-  const { ipKeys, url, status, method, cacheStatus, nodeId } = filter;
+  const { ipKeys, url, status, method, cacheStatus, nodeId, country } = filter;
   return logs
     .selectFrom('access_logs')
     .where('time_ms', '>=', filter.fromMs)
@@ -61,7 +63,8 @@ export function matching(logs: Kysely<EventDatabase>, scope: SiteScope, filter: 
     )
     .$if(method !== undefined, (qb) => qb.where('method', '=', method ?? ''))
     .$if(cacheStatus !== undefined, (qb) => qb.where('cache_status', '=', cacheStatus ?? ''))
-    .$if(nodeId !== undefined, (qb) => qb.where('node_id', '=', nodeId ?? 0));
+    .$if(nodeId !== undefined, (qb) => qb.where('node_id', '=', nodeId ?? 0))
+    .$if(country !== undefined, (qb) => qb.where('country', '=', country ?? ''));
 }
 
 const after = (cursor: Cursor) => (eb: ExpressionBuilder<EventDatabase, 'access_logs'>) =>
@@ -85,6 +88,7 @@ const COLUMNS = [
   'user_agent',
   'referer',
   'block_reason',
+  'country',
 ] as const;
 
 type LogRow = Pick<Selectable<AccessLogsTable>, (typeof COLUMNS)[number]>;
@@ -154,6 +158,7 @@ const TOP_COLUMNS = {
   user_agent: 'user_agent',
   status: 'status',
   host: 'host',
+  country: 'country',
 } as const satisfies Record<TopDimension, keyof AccessLogsTable>;
 
 /** The most frequent values of one field among the scope's lines in the range, most requests first. */

@@ -77,7 +77,9 @@ describe.each(LOG_STORES)('site access log on $store', (target) => {
       user_agent: 'test',
       referer: '',
       block_reason: 'kind=acl;action=deny',
+      country: 'IR',
     });
+    expect(all.list[0]?.country).toBe('');
     expect((await page(alice, `site_id=${blog}`)).total).toBe(3);
     expect((await page(alice, `group_id=${world.groupId}`)).total).toBe(5);
     expect(uris((await page(alice, 'ip=203.0.113.0/24')).list)).toEqual(['/a', '/a']);
@@ -93,6 +95,8 @@ describe.each(LOG_STORES)('site access log on $store', (target) => {
     expect((await page(alice, 'method=POST')).total).toBe(0);
     expect((await page(alice, `node_id=${world.node.nodeId}`)).total).toBe(8);
     expect((await page(alice, `node_id=${world.node.nodeId + 1}`)).total).toBe(0);
+    expect(uris((await page(alice, 'country=IR')).list)).toEqual(['/login']);
+    expect((await page(alice, 'country=US')).total).toBe(0);
   });
 
   it('pages by cursor without skipping or repeating a line while new lines arrive', async () => {
@@ -193,6 +197,10 @@ describe.each(LOG_STORES)('site access log on $store', (target) => {
     await refused('cursor=abc', 'querystring/cursor: must be the next_cursor of the previous page');
     await refused('status=999', 'querystring/status: must be a status such as 404, or a class such as 4xx');
     await refused('method=get;drop', 'querystring/method: must be 1 to 16 capital letters');
+    await refused(
+      'country=ir',
+      'querystring/country: must be an ISO 3166-1 alpha-2 country code in upper case, such as CN or US',
+    );
     await refused(
       'format=xlsx',
       'querystring/format: must be json (a page) or csv (every matching row, streamed, at most 100000)',

@@ -46,6 +46,7 @@ export function fixtureLines(t0: number, sites: { shop: number; blog: number; bo
       bytes_sent: 5,
       client_ip: '2001:db8::7',
       block_reason: 'kind=acl;action=deny',
+      country: 'IR',
     }),
     logLine({
       site_id: blog,

@@ -104,6 +104,7 @@ export function accessLogFilter(query: AccessLogQuery, now: number): AccessLogFi
     status,
     method: query.method,
     cacheStatus: query.cache_status,
+    country: query.country,
     nodeId: query.node_id,
   };
 }

@@ -186,6 +186,11 @@ describe.each(LOG_STORES)('site realtime and top on $store', (target) => {
     ]);
     expect((await top(alice, `by=referer&limit=1&${range}`)).list[0]?.key).toBe('');
     expect((await top(alice, `by=user_agent&${range}`)).list.map((row) => row.key)).toEqual(['test', 'curl/8']);
+    // Lines of an unknown country count under ''.
+    expect((await top(alice, `by=country&${range}`)).list.map((row) => [row.key, row.requests])).toEqual([
+      ['', 7],
+      ['IR', 1],
+    ]);
     expect((await top(alice, `by=url&site_id=${world.blog}&${range}`)).list.map((row) => row.key)).toEqual([
       '/c',
       '/a',
@@ -229,7 +234,11 @@ describe.each(LOG_STORES)('site realtime and top on $store', (target) => {
       `by=url&from=${iso(t0 - 40 * DAY_MS)}&to=${iso(t0 - 39 * DAY_MS)}`,
       'from: the access log keeps 31 days: start later',
     );
-    await refused('top', 'by=cookies', 'querystring/by: must be one of url, ip, referer, user_agent, status, host');
+    await refused(
+      'top',
+      'by=cookies',
+      'querystring/by: must be one of url, ip, referer, user_agent, status, host, country (ISO 3166-1 alpha-2; empty: unknown)',
+    );
     await refused('top', 'by=url&limit=100000', 'querystring/limit: must be a whole number from 1 to 100');
     await refused(
       'realtime',

@@ -88,7 +88,15 @@ describe.each(DIALECTS)('CC matches and filters on $dialect', (target) => {
       ],
       [
         { field: 'uri', op: 'equals', values: ['/'] },
-        'body/conditions/0/field: must be ip, path, query, method, user_agent, referer, header or host',
+        'body/conditions/0/field: must be ip, path, query, method, user_agent, referer, header, host or country (the client address looked up in the GeoIP database; values are ISO 3166-1 alpha-2 codes, op equals)',
+      ],
+      [
+        { field: 'country', op: 'equals', values: ['CN', 'China'] },
+        'conditions/0/values/1: China is not an ISO 3166-1 alpha-2 country code (two upper-case letters, such as CN)',
+      ],
+      [
+        { field: 'country', op: 'contains', values: ['C'] },
+        'conditions/0/op: field country compares with equals (any one of the countries listed)',
       ],
       [
         { field: 'path', op: 'regex', values: ['a'.repeat(257)] },
@@ -112,6 +120,11 @@ describe.each(DIALECTS)('CC matches and filters on $dialect', (target) => {
       },
     });
     expect(header.body.code).toBe(0);
+    const country = await test.call('POST', '/v1/cc-matchs', {
+      token: alice,
+      body: { name: 'm', conditions: [{ field: 'country', op: 'equals', values: ['CN', 'RU'], negate: true }] },
+    });
+    expect(country.body.code).toBe(0);
   });
 
   it('keeps only the settings of a filter’s type, with defaults, and requires what the type needs', async () => {

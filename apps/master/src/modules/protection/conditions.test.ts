@@ -30,6 +30,20 @@ describe('condition rules', () => {
     expect(regexProblem('a'.repeat(257))).toBe('a regular expression has at most 256 characters');
   });
 
+  it('takes country codes compared with equals, and names the value or op it refuses', () => {
+    const country: Condition = { field: 'country', op: 'equals', values: ['CN', 'US', 'XK'], negate: false };
+    expect(() => checkCondition(country, 'condition')).not.toThrow();
+    expect(() => checkCondition({ ...country, values: ['CN', 'cn'] }, 'condition')).toThrow(
+      'condition/values/1: cn is not an ISO 3166-1 alpha-2 country code',
+    );
+    expect(() => checkCondition({ ...country, values: ['ZZ'] }, 'entries/0/condition')).toThrow(
+      'entries/0/condition/values/0: ZZ is not an ISO 3166-1 alpha-2 country code',
+    );
+    expect(() => checkCondition({ ...country, op: 'prefix' }, 'conditions/1')).toThrow(
+      'conditions/1/op: field country compares with equals',
+    );
+  });
+
   it('names the condition and the value it refuses', () => {
     const ip: Condition = { field: 'ip', op: 'cidr', values: ['10.0.0.1', 'nope'], negate: false };
     expect(() => checkConditions([ip], 'conditions')).toThrow('conditions/0/values/1: nope is not an IP address');

@@ -1,9 +1,10 @@
 import { isIP } from 'node:net';
-import { Cidr, type Condition } from '@rampart/contracts';
+import { Cidr, COUNTRY_CODES, type Condition } from '@rampart/contracts';
 import { Compile } from 'typebox/compile';
 import { invalidParam } from '../../errors.ts';
 
 const cidrShape = Compile(Cidr);
+const countries = new Set(COUNTRY_CODES);
 const MAX_REGEX_LENGTH = 256;
 
 /** Why `text` is not an IPv4/IPv6 address or CIDR range, or null: the schema only shapes IPv6 loosely. */
@@ -17,6 +18,13 @@ export function cidrProblem(text: string): string | null {
     return `${text} has a prefix length out of range`;
   }
   return null;
+}
+
+/** Why `text` is not an ISO 3166-1 alpha-2 country code in upper case, or null. */
+export function countryProblem(text: string): string | null {
+  return countries.has(text)
+    ? null
+    : `${text} is not an ISO 3166-1 alpha-2 country code (two upper-case letters, such as CN)`;
 }
 
 /** The quantifier at `at`: none, one that repeats a bounded number of times, or one without bound. */
@@ -88,6 +96,9 @@ export function checkCondition(condition: Condition, at: string) {
   if (condition.field === 'ip' && condition.op !== 'cidr')
     throw invalidParam(`${at}/op`, 'field ip compares with cidr');
   if (condition.op === 'cidr' && condition.field !== 'ip') throw invalidParam(`${at}/op`, 'cidr is for field ip only');
+  if (condition.field === 'country' && condition.op !== 'equals') {
+    throw invalidParam(`${at}/op`, 'field country compares with equals (any one of the countries listed)');
+  }
   if (condition.field === 'header' && condition.header === undefined) {
     throw invalidParam(`${at}/header`, 'is required for field header');
   }
@@ -96,7 +107,13 @@ export function checkCondition(condition: Condition, at: string) {
   }
   for (const [index, value] of condition.values.entries()) {
     const problem =
-      condition.op === 'cidr' ? cidrProblem(value) : condition.op === 'regex' ? regexProblem(value) : null;
+      condition.field === 'country'
+        ? countryProblem(value)
+        : condition.op === 'cidr'
+          ? cidrProblem(value)
+          : condition.op === 'regex'
+            ? regexProblem(value)
+            : null;
     if (problem) throw invalidParam(`${at}/values/${index}`, problem);
   }
 }

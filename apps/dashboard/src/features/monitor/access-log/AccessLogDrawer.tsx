@@ -4,6 +4,7 @@ import Drawer from 'antd/es/drawer';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../protection/shared/time.ts';
 import type { AccessLogEntry } from '../api.ts';
+import { countryName } from '../model/countries.ts';
 
 /** Every field of one line, as text: user agents, URLs and referers come from strangers. */
 export const AccessLogDrawer = ({ entry, onClose }: { entry: AccessLogEntry | undefined; onClose: () => void }) => {
@@ -12,6 +13,8 @@ export const AccessLogDrawer = ({ entry, onClose }: { entry: AccessLogEntry | un
     if (!entry) return '';
     const value = entry[column];
     if (column === 'time') return `${formatTime(entry.time, i18n.language)} (${entry.time})`;
+    if (column === 'country' && entry.country !== '')
+      return `${countryName(entry.country, i18n.language)} (${entry.country})`;
     return value === null ? '—' : String(value);
   };
   return (

@@ -1,10 +1,12 @@
 import Input from 'antd/es/input';
 import InputNumber from 'antd/es/input-number';
 import Select from 'antd/es/select';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isCidr } from '../../protection/model/address.ts';
 import { AddressSearch } from '../../protection/shared/AddressSearch.tsx';
 import type { AccessLogFilter } from '../api.ts';
+import { countryOptions } from '../model/countries.ts';
 import type { RangeChoice } from '../model/ranges.ts';
 import { RangeChooser } from '../shared/RangeChooser.tsx';
 import { ScopePicker } from '../shared/ScopePicker.tsx';
@@ -33,7 +35,7 @@ const CACHE_STATUSES = ['HIT', 'MISS', 'EXPIRED', 'STALE', 'UPDATING', 'REVALIDA
 
 export type FilterFields = Omit<AccessLogFilter, 'from' | 'to'>;
 
-/** Site or group, range, client address or CIDR, URL, status, method, cache status and node. */
+/** Site or group, range, client address or CIDR, URL, status, method, cache status, country and node. */
 export const AccessLogFilters = ({
   filter,
   range,
@@ -45,7 +47,8 @@ export const AccessLogFilters = ({
   onChange: (change: FilterFields) => void;
   onRange: (range: RangeChoice) => void;
 }) => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const countries = useMemo(() => countryOptions(i18n.language), [i18n.language]);
   const select = (label: string, values: string[], value: string | undefined, change: (value?: string) => void) => (
     <Select<string>
       allowClear
@@ -88,6 +91,16 @@ export const AccessLogFilters = ({
       {select(t('monitor.accessLog.cacheStatus'), CACHE_STATUSES, filter.cache_status, (cache_status) =>
         onChange({ cache_status }),
       )}
+      <Select<string>
+        allowClear
+        showSearch={{ optionFilterProp: 'label' }}
+        aria-label={t('monitor.accessLog.country')}
+        placeholder={t('monitor.accessLog.country')}
+        style={{ width: 180 }}
+        value={filter.country}
+        onChange={(country) => onChange({ country })}
+        options={countries}
+      />
       <InputNumber<number>
         aria-label={t('monitor.accessLog.node')}
         placeholder={t('monitor.accessLog.node')}

@@ -5,6 +5,7 @@ import Typography from 'antd/es/typography';
 import type { TFunction } from 'i18next';
 import { formatTime } from '../../protection/shared/time.ts';
 import type { AccessLogEntry } from '../api.ts';
+import { countryName } from '../model/countries.ts';
 import { formatBytes } from '../model/units.ts';
 
 const statusColor = (status: number) =>
@@ -47,6 +48,14 @@ export const accessLogColumns = (
     ),
   },
   { key: 'client', dataIndex: 'client_ip', title: t('monitor.accessLog.client'), width: 170, ellipsis: true },
+  {
+    key: 'country',
+    dataIndex: 'country',
+    title: t('monitor.accessLog.country'),
+    width: 120,
+    ellipsis: true,
+    render: (code: string) => (code === '' ? '—' : <span title={code}>{countryName(code, language)}</span>),
+  },
   {
     key: 'user_agent',
     dataIndex: 'user_agent',

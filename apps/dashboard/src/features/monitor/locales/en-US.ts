@@ -36,6 +36,7 @@ export const monitorEnUS = {
       totalOut: 'Sent',
       totalHitRatio: 'Cache hit ratio',
       totalBlocked: 'Blocked',
+      countries: 'Requests by country',
     },
     top: {
       title: 'Top {{count}}',
@@ -45,6 +46,7 @@ export const monitorEnUS = {
       user_agent: 'User agents',
       status: 'Status codes',
       host: 'Hosts',
+      country: 'Countries',
       key: 'Value',
       requests: 'Requests',
       bytesOut: 'Sent',
@@ -78,6 +80,7 @@ export const monitorEnUS = {
       details: 'Details',
       drawerTitle: 'Access log line',
       blocked: 'blocked',
+      country: 'Country',
     },
     field: {
       id: 'ID',
@@ -97,6 +100,7 @@ export const monitorEnUS = {
       user_agent: 'User agent',
       referer: 'Referer',
       block_reason: 'Block reason',
+      country: 'Country',
     },
   },
 };

@@ -36,6 +36,7 @@ export const monitorZhCN = {
       totalOut: '发送',
       totalHitRatio: '缓存命中率',
       totalBlocked: '拦截数',
+      countries: '各国家/地区请求数',
     },
     top: {
       title: '前 {{count}} 名',
@@ -45,6 +46,7 @@ export const monitorZhCN = {
       user_agent: '用户代理',
       status: '状态码',
       host: '主机',
+      country: '国家/地区',
       key: '值',
       requests: '请求数',
       bytesOut: '发送',
@@ -78,6 +80,7 @@ export const monitorZhCN = {
       details: '详情',
       drawerTitle: '访问日志记录',
       blocked: '已拦截',
+      country: '国家/地区',
     },
     field: {
       id: 'ID',
@@ -97,6 +100,7 @@ export const monitorZhCN = {
       user_agent: '用户代理',
       referer: '来源',
       block_reason: '拦截原因',
+      country: '国家/地区',
     },
   },
 };

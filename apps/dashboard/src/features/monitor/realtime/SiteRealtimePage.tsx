@@ -2,7 +2,7 @@ import ReloadOutlined from '@ant-design/icons/ReloadOutlined';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Typography from 'antd/es/typography';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useLocales } from '../../../shared/i18n/useLocales.ts';
 import { PROTECTION_LOCALES } from '../../protection/locales/bundle.ts';
 import { FIRST_REALTIME, type SiteScope, useSiteRealtime } from '../api.ts';
@@ -16,6 +16,9 @@ import { TrafficChart } from './TrafficChart.tsx';
 import { TrafficTotals } from './TrafficTotals.tsx';
 
 const UNITS: Record<number, string> = { 60: 'minute', 3600: 'hour', 86400: 'day' };
+
+// The map and its world outlines load after the page's first paint, as chunks of their own.
+const CountryMap = lazy(() => import('./CountryMap.tsx'));
 
 /** Spec §2 /site/realtime: bandwidth, requests, status classes, cache hits and blocks of a scope over a range. */
 export const Component = () => {
@@ -51,6 +54,9 @@ export const Component = () => {
           ))}
       </div>
       <TopLists scope={scope} range={range} />
+      <Suspense fallback={null}>
+        <CountryMap scope={scope} range={range} />
+      </Suspense>
     </section>
   );
 };

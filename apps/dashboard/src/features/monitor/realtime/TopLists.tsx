@@ -7,6 +7,7 @@ import Typography from 'antd/es/typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type SiteScope, type TopEntry, useSiteTop } from '../api.ts';
+import { countryName } from '../model/countries.ts';
 import { type RangeChoice, withinRawLog } from '../model/ranges.ts';
 import { formatBytes, formatNumber } from '../model/units.ts';
 
@@ -39,7 +40,13 @@ export const TopLists = ({ scope, range }: { scope: SiteScope; range: RangeChoic
               ellipsis: true,
               // Values come from requests: React shows them as text.
               render: (key: string) =>
-                key === '' ? <Typography.Text type="secondary">{t('monitor.top.empty')}</Typography.Text> : key,
+                key === '' ? (
+                  <Typography.Text type="secondary">{t('monitor.top.empty')}</Typography.Text>
+                ) : by === 'country' ? (
+                  `${countryName(key, language)} (${key})`
+                ) : (
+                  key
+                ),
             },
             {
               key: 'requests',

@@ -39,6 +39,7 @@ export const protectionEnUS = {
       referer: 'Referer',
       header: 'Header',
       host: 'Host',
+      country: 'Country',
     },
     op: { cidr: 'in CIDR', equals: 'equals', prefix: 'starts with', contains: 'contains', regex: 'matches regex' },
     condition: {
@@ -47,6 +48,7 @@ export const protectionEnUS = {
       header: 'Header name',
       values: 'Values, one per line',
       cidrPlaceholder: 'Addresses or CIDR ranges, one per line',
+      countryPlaceholder: 'Country codes (ISO 3166-1 alpha-2), one per line: CN, US…',
       negate: 'Negate',
       not: 'not',
       fieldOf: '{{label}} field',
@@ -114,10 +116,11 @@ export const protectionEnUS = {
     rule: {
       name: '1 to 64 characters without control characters, line separators, quotes, \\ < > { } ; $ # or `',
       integer: 'A whole number from {{min}} to {{max}}',
-      op: 'Client IP compares by CIDR only; the other fields by equals, starts with, contains or regex',
+      op: 'Client IP compares by CIDR only, country by equals only; the other fields by equals, starts with, contains or regex',
       valuesCount: 'Enter 1 to {{max}} values, one per line',
       value: '{{value}} is not allowed: 1 to 256 printable ASCII characters',
       cidr: '{{value}} is not allowed: an IPv4 or IPv6 address or CIDR range such as 203.0.113.0/24',
+      country: '{{value}} is not allowed: an ISO 3166-1 alpha-2 country code such as CN or US',
       regex: '{{value}} is not a valid regular expression',
       header: '1 to 64 letters, digits or -, starting with a letter or digit',
       conditions: 'Add 1 to {{max}} conditions',

@@ -42,6 +42,7 @@ export const protectionZhCN: LocaleOf<typeof protectionEnUS> = {
       referer: 'Referer',
       header: '请求头',
       host: 'Host',
+      country: '国家/地区',
     },
     op: { cidr: '属于网段', equals: '等于', prefix: '开头是', contains: '包含', regex: '匹配正则' },
     condition: {
@@ -50,6 +51,7 @@ export const protectionZhCN: LocaleOf<typeof protectionEnUS> = {
       header: '请求头名称',
       values: '值，每行一个',
       cidrPlaceholder: 'IP 地址或网段，每行一个',
+      countryPlaceholder: '国家/地区代码（ISO 3166-1 二字母），每行一个：CN、US…',
       negate: '取反',
       not: '不',
       fieldOf: '{{label}} 字段',
@@ -117,10 +119,11 @@ export const protectionZhCN: LocaleOf<typeof protectionEnUS> = {
     rule: {
       name: '1 到 64 个字符，不能包含控制字符、行分隔符、引号、\\ < > { } ; $ # 或 `',
       integer: '{{min}} 到 {{max}} 之间的整数',
-      op: '客户端 IP 只能按网段比较；其他字段可用等于、开头是、包含或匹配正则',
+      op: '客户端 IP 只能按网段比较，国家/地区只能用等于；其他字段可用等于、开头是、包含或匹配正则',
       valuesCount: '请输入 1 到 {{max}} 个值，每行一个',
       value: '{{value}} 不允许：须为 1 到 256 个可打印 ASCII 字符',
       cidr: '{{value}} 不允许：须为 IPv4 或 IPv6 地址或网段，例如 203.0.113.0/24',
+      country: '{{value}} 不允许：须为 ISO 3166-1 二字母国家/地区代码，例如 CN 或 US',
       regex: '{{value}} 不是有效的正则表达式',
       header: '1 到 64 个字母、数字或 -，以字母或数字开头',
       conditions: '请添加 1 到 {{max}} 个条件',

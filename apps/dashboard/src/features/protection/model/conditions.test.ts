@@ -33,6 +33,19 @@ describe('conditions', () => {
     expect(checkOp('header', 'regex')).toBeUndefined();
   });
 
+  it('compare a country by its code only, in either case, and send it in upper case', () => {
+    expect(opsFor('country')).toEqual(['equals']);
+    expect(checkOp('country', 'prefix')).toEqual({ key: 'op' });
+    expect(opAfterFieldChange('country', 'regex')).toBe('equals');
+    expect(checkValues('equals', 'CN\nus\nXK', 'country')).toBeUndefined();
+    expect(checkValues('equals', 'CN\nChina', 'country')).toEqual({ key: 'country', values: { value: 'China' } });
+    expect(checkValues('equals', 'ZZ', 'country')?.key).toBe('country');
+    const country = row({ field: 'country', op: 'equals', valuesText: 'cn\nUS' });
+    expect(conditionProblem(country)).toBeUndefined();
+    expect(toCondition(country)).toEqual({ field: 'country', op: 'equals', values: ['CN', 'US'], negate: false });
+    expect(matchShape.Check(matchBody({ name: 'by country', conditions: [country] }))).toBe(true);
+  });
+
   it('keep the op when the field changes and it still applies, else take the first that does', () => {
     expect(opAfterFieldChange('ip', 'prefix')).toBe('cidr');
     expect(opAfterFieldChange('path', 'cidr')).toBe('equals');

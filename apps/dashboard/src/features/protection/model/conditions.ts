@@ -1,4 +1,5 @@
 import {
+  COUNTRY_CODES,
   type Condition,
   type ConditionField,
   type ConditionOp,
@@ -28,12 +29,18 @@ export const CONDITION_FIELDS: readonly ConditionField[] = [
   'referer',
   'header',
   'host',
+  'country',
 ];
 
 const TEXT_OPS: readonly ConditionOp[] = ['equals', 'prefix', 'contains', 'regex'];
 
-/** The edge compares an IP by CIDR only, and every other field as text. */
-export const opsFor = (field: ConditionField): readonly ConditionOp[] => (field === 'ip' ? ['cidr'] : TEXT_OPS);
+/** The edge compares an IP by CIDR only, a country by its code (any one listed), and every other field as text. */
+export const opsFor = (field: ConditionField): readonly ConditionOp[] =>
+  field === 'ip' ? ['cidr'] : field === 'country' ? ['equals'] : TEXT_OPS;
+
+const COUNTRIES = new Set(COUNTRY_CODES);
+/** An ISO 3166-1 alpha-2 code, in either case (sent in upper case). */
+const isCountry = (value: string) => COUNTRIES.has(value.toUpperCase());
 
 export const NEW_CONDITION: ConditionRow = { field: 'path', op: 'prefix', valuesText: '', negate: false };
 
@@ -61,10 +68,21 @@ const compiles = (pattern: string) => {
   }
 };
 
-/** Values: 1 to 1000 lines; CIDR ranges for `cidr`, printable ASCII of at most 256 characters otherwise. */
-export const checkValues = (op: ConditionOp | undefined, text: string | undefined): Problem | undefined => {
+/**
+ * Values: 1 to 1000 lines; country codes for field `country`, CIDR ranges for `cidr`, printable
+ * ASCII of at most 256 characters otherwise.
+ */
+export const checkValues = (
+  op: ConditionOp | undefined,
+  text: string | undefined,
+  field?: ConditionField,
+): Problem | undefined => {
   const values = lines(text);
   if (values.length === 0 || values.length > MAX_VALUES) return { key: 'valuesCount', values: { max: MAX_VALUES } };
+  if (field === 'country') {
+    const wrong = firstMisfit(isCountry, values);
+    return wrong === undefined ? undefined : { key: 'country', values: { value: quoted(wrong) } };
+  }
   if (op === 'cidr') {
     const wrong = firstMisfit(isCidr, values);
     return wrong === undefined ? undefined : { key: 'cidr', values: { value: quoted(wrong) } };
@@ -87,12 +105,12 @@ export const checkConditionCount = (count: number): Problem | undefined =>
 
 /** Every problem of one row, first one first: for checks outside a form. */
 export const conditionProblem = (row: ConditionRow): Problem | undefined =>
-  checkOp(row.field, row.op) ?? checkValues(row.op, row.valuesText) ?? checkHeader(row.field, row.header);
+  checkOp(row.field, row.op) ?? checkValues(row.op, row.valuesText, row.field) ?? checkHeader(row.field, row.header);
 
 export const toCondition = (row: ConditionRow): Condition => ({
   field: row.field,
   op: row.op,
-  values: lines(row.valuesText),
+  values: row.field === 'country' ? lines(row.valuesText).map((code) => code.toUpperCase()) : lines(row.valuesText),
   ...(row.field === 'header' && { header: (row.header ?? '').trim() }),
   negate: row.negate === true,
 });

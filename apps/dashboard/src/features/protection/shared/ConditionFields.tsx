@@ -79,11 +79,18 @@ export const ConditionFields = ({ name, path, label, disabled = false }: Conditi
       <Form.Item
         name={[...name, 'valuesText']}
         style={{ flex: '1 1 220px', marginBottom: 8 }}
-        dependencies={[[...path, 'op']]}
+        dependencies={[
+          [...path, 'op'],
+          [...path, 'field'],
+        ]}
         rules={[
           ({ getFieldValue }) =>
             checkRule(t, (value) =>
-              checkValues(getFieldValue([...path, 'op']), typeof value === 'string' ? value : undefined),
+              checkValues(
+                getFieldValue([...path, 'op']),
+                typeof value === 'string' ? value : undefined,
+                getFieldValue([...path, 'field']),
+              ),
             ),
         ]}
       >
@@ -91,7 +98,13 @@ export const ConditionFields = ({ name, path, label, disabled = false }: Conditi
           rows={2}
           autoSize={{ minRows: 1, maxRows: 6 }}
           aria-label={t('protection.condition.valuesOf', { label })}
-          placeholder={t(op === 'cidr' ? 'protection.condition.cidrPlaceholder' : 'protection.condition.values')}
+          placeholder={t(
+            field === 'country'
+              ? 'protection.condition.countryPlaceholder'
+              : op === 'cidr'
+                ? 'protection.condition.cidrPlaceholder'
+                : 'protection.condition.values',
+          )}
           disabled={disabled}
         />
       </Form.Item>

@@ -5,6 +5,7 @@ export const sysOpEnUS = {
       agent: 'Agent upgrades',
       master: 'Master upgrade',
       transfer: 'Master transfer',
+      geoip: 'GeoIP database',
     },
     check: {
       help: 'Asks every enabled agent to test its nginx config, whether nginx runs, its free disk, its clock against the master’s and the config version it applied.',

@@ -5,6 +5,7 @@ export const sysOpZhCN = {
       agent: '节点程序升级',
       master: '主控升级',
       transfer: '主控迁移',
+      geoip: 'GeoIP 数据库',
     },
     check: {
       help: '要求每个启用的节点检查 nginx 配置、nginx 是否运行、剩余磁盘、与主控的时钟偏差以及已应用的配置版本。',

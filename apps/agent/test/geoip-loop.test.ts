@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GeoipDatabase, Site } from '@rampart/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../master/src/db/database.ts';
+import { writeMmdb } from '../../master/src/test/mmdb-writer.ts';
+import { geoipFile } from '../src/geoip/geoip-store.ts';
+import { agentCommandLine, agentNginx } from './support/agent.ts';
+import { edgeRequest, eventually } from './support/http.ts';
+import { acceptFirstPendingNode, adminToken, api, MasterProcess } from './support/master-process.ts';
+import { type Origin, startOrigin } from './support/origin.ts';
+import { freePort } from './support/ports.ts';
+
+const MAIN = join(import.meta.dirname, '../src/main.ts');
+const SERVED_MS = 30_000;
+
+/** The GeoIP database from the master to the edge and the country back into the master's log, with no stand-ins. */
+describe('the GeoIP database, master → agent → nginx → access log', () => {
+  let master: MasterProcess;
+  let admin: string;
+  let agent: ChildProcess | null = null;
+  let agentDir = '';
+  let origin: Origin;
+  const ports = { http: 0, https: 0 };
+
+  beforeAll(async () => {
+    master = new MasterProcess(await freePort(), await mkdtemp(join(tmpdir(), 'rampart-geoip-master-')));
+    await master.start();
+    admin = await adminToken(master);
+    origin = await startOrigin('origin');
+    ports.http = await freePort();
+    ports.https = await freePort();
+    agentDir = await mkdtemp(join(tmpdir(), 'rampart-geoip-agent-'));
+    const { install_token } = await api<{ install_token: string }>(master, 'GET', '/v1/nodes/install-token', admin);
+    const args = agentCommandLine({
+      master: master.url,
+      token: install_token,
+      dataDir: agentDir,
+      controlPort: await freePort(),
+      fast: true,
+    });
+    agent = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    agent.stderr?.resume();
+    await acceptFirstPendingNode(master, admin, { http_port: ports.http, https_port: ports.https });
+  });
+
+  afterAll(async () => {
+    if (agent && agent.exitCode === null) {
+      const exited = new Promise((done) => agent?.once('exit', done));
+      agent.kill('SIGTERM');
+      await exited;
+    }
+    if (agentDir) await agentNginx(agentDir).stop(2000);
+    await master?.stop();
+    await origin?.close();
+    for (const dir of [agentDir, master?.dataDir]) if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const conf = () => readFile(join(agentDir, 'nginx', 'current', 'nginx.conf'), 'utf8');
+
+  it('ships the bundled database to the node, which loads it once its digest matches', async () => {
+    const bundled = await api<GeoipDatabase>(master, 'GET', '/v1/geoip', admin);
+    expect(bundled.source).toBe('bundled');
+    await eventually(async () => expect(await conf()).toContain(geoipFile(agentDir, bundled.sha256)), SERVED_MS);
+    const held = await readFile(geoipFile(agentDir, bundled.sha256));
+    expect(createHash('sha256').update(held).digest('hex')).toBe(bundled.sha256);
+  });
+
+  it('takes an uploaded database to the edge: a country ACL denies, and the log stores the country', async () => {
+    const database = writeMmdb([{ cidr: '127.0.0.0/8', data: { country: { iso_code: 'JP' } } }]);
+    const response = await fetch(`${master.url}/v1/geoip?name=loopback.mmdb`, {
+      method: 'POST',
+      headers: { 'access-token': admin, 'content-type': 'application/octet-stream' },
+      body: database,
+    });
+    const uploaded = ((await response.json()) as { data: GeoipDatabase }).data;
+    expect(uploaded).toMatchObject({ source: 'uploaded', country_path: 'country.iso_code' });
+
+    const site = await api<Site>(master, 'POST', '/v1/sites', admin, {
+      domains: ['geo.example.com'],
+      origins: [{ address: '127.0.0.1', port: origin.port, weight: 1, backup: false }],
+    });
+    const get = (path: string) => edgeRequest(ports.http, { host: 'geo.example.com', path });
+    await eventually(async () => expect((await get('/open')).status).toBe(200), SERVED_MS, 100);
+    expect(await conf()).toContain(geoipFile(agentDir, uploaded.sha256));
+
+    await api(master, 'POST', '/v1/acls', admin, {
+      site_id: site.id,
+      entries: [{ action: 'deny', condition: { field: 'country', op: 'equals', values: ['JP'], negate: false } }],
+    });
+    await eventually(async () => expect((await get('/closed')).status).toBe(403), SERVED_MS, 100);
+
+    const logs = openDatabase({ dataDir: master.dataDir });
+    try {
+      await eventually(
+        async () => {
+          const row = await logs.logs
+            .selectFrom('access_logs')
+            .select(['country', 'status'])
+            .where('uri', '=', '/closed')
+            .executeTakeFirst();
+          expect(row).toEqual({ country: 'JP', status: 403 });
+        },
+        SERVED_MS,
+        200,
+      );
+    } finally {
+      await logs.close();
+    }
+  });
+});
