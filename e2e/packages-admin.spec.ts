@@ -95,10 +95,10 @@ describe('/package/basic, /package/upgrade, /package/marketing and /package/sold
     await page.getByTestId('package-submit').click();
 
     const row = page.getByTestId('package-table').locator('tbody tr.ant-table-row').filter({ hasText: 'Pro' });
-    // Name, group, prices by month / quarter (not sold) / year, traffic, bandwidth, limits.
+    // Name, group, prices by month / quarter (not sold) / year, traffic, bandwidth, limits and site features.
     await expect
       .poll(async () => (await row.locator('td').allInnerTexts()).slice(1, 7))
-      .toEqual(['Pro', 'Web', '19.90 / — / 199.00', 'Unlimited', 'Unlimited', '5 / 10 / 0 / 0']);
+      .toEqual(['Pro', 'Web', '19.90 / — / 199.00', 'Unlimited', 'Unlimited', '5 / 10 / 0 / 0\nFeatures: all']);
     const pro = await packageNamed('Pro');
     expect(pro).toMatchObject({ group_name: 'Web', price_month: 1990, price_quarter: null, price_year: 19900 });
   });

@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   limit_reached: 403,
   /** The account needs an active package to create a site or a stream. */
   package_required: 403,
+  /** A site would turn on a feature its package does not include; the message names the field. */
+  package_feature: 403,
   not_found: 404,
   account_exists: 409,
   conflict: 409,
@@ -42,6 +44,7 @@ export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ER
  * the message in the user's language. By code: `invalid_param` {field, rule};
  * `balance_insufficient` {balance, price, short} as money strings ("0.00");
  * `limit_reached` {limit, allowed, used, package}; `package_required` {};
+ * `package_feature` {field, feature, package, fields, features} (the lists comma-separated);
  * `channel_unavailable` {channel}.
  */
 export type ErrorParams = Record<string, string | number>;

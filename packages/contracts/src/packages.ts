@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TBoolean, type TOptional, Type } from 'typebox';
 import { ObjectName } from './edge/fields.ts';
 import { ListQuery } from './envelope.ts';
 import { Id, Nullable } from './fields.ts';
@@ -64,6 +64,75 @@ export const PackageLimits = {
   max_ports: Count('listening ports over all streams', 1_000_000),
 };
 
+/**
+ * Site features an operator allows or forbids per package (the way panels such as cdnfly switch
+ * them): a site of a customer's package cannot turn on one its package forbids. Every feature is
+ * allowed unless the package says false, so packages made before a feature existed keep working.
+ * A new feature is one entry here and one line in the master's package-features.ts.
+ */
+export const PACKAGE_FEATURES = [
+  'https',
+  'waf',
+  'hotlink',
+  'url_auth',
+  'error_pages',
+  'redirects',
+  'health_check',
+  'geo',
+] as const;
+export type PackageFeature = (typeof PACKAGE_FEATURES)[number];
+
+/** What each switch lets a site use, as the API documents it. */
+export const PACKAGE_FEATURE_TEXT: Record<PackageFeature, string> = {
+  https: 'HTTPS (https_listen)',
+  waf: 'the signature WAF (protection.waf.mode other than off)',
+  hotlink: 'hotlink protection (hotlink)',
+  url_auth: 'signed URLs (url_auth)',
+  error_pages: "the site's own error pages (error_pages)",
+  redirects: 'redirects and rewrites (redirects)',
+  health_check: 'origin health checks (health_check)',
+  geo: 'country and ASN conditions in ACL entries and CC rules',
+};
+
+const featureFlag = (feature: PackageFeature) =>
+  Type.Boolean({ description: `allows ${PACKAGE_FEATURE_TEXT[feature]}; default true` });
+const FEATURE_FLAGS = Object.fromEntries(PACKAGE_FEATURES.map((feature) => [feature, featureFlag(feature)])) as {
+  [K in PackageFeature]: TBoolean;
+};
+const OPTIONAL_FEATURE_FLAGS = Object.fromEntries(
+  PACKAGE_FEATURES.map((feature) => [feature, Type.Optional(featureFlag(feature))]),
+) as { [K in PackageFeature]: TOptional<TBoolean> };
+
+/** Each feature: true when the package allows it. */
+export const PackageFeatureSet = Type.Object(FEATURE_FLAGS);
+export type PackageFeatureSet = Static<typeof PackageFeatureSet>;
+
+export const PackageFeatureName = Type.Unsafe<PackageFeature>({
+  type: 'string',
+  enum: [...PACKAGE_FEATURES],
+  description: PACKAGE_FEATURES.join(', '),
+});
+
+/**
+ * GET /v1/sites/{id}/package-features: what the site may turn on. `limited` is false for a site that
+ * counts against no package or whose owner is an operator or package-exempt: then every feature is
+ * allowed. `beyond`: features the site uses that its package no longer includes (switched off after
+ * the site turned them on); they keep working, but cannot be turned on again once turned off.
+ */
+export const SitePackageFeatures = Type.Object({
+  limited: Type.Boolean({ description: "whether the site's package limits its features" }),
+  user_package_id: Type.Union([Id, Type.Null()], {
+    description: 'the user package the site counts against; null: none',
+  }),
+  package_name: Type.Union([Type.String(), Type.Null()], {
+    description: 'the name of that user package while it limits the site; null otherwise',
+  }),
+  features: PackageFeatureSet,
+  in_use: Type.Array(PackageFeatureName, { description: 'the features the site uses now' }),
+  beyond: Type.Array(PackageFeatureName, { description: 'features in use that the package does not include' }),
+});
+export type SitePackageFeatures = Static<typeof SitePackageFeatures>;
+
 export const PackageBody = Type.Object(
   {
     name: ObjectName,
@@ -83,8 +152,7 @@ export const PackageBody = Type.Object(
     billing: Type.Optional(
       Type.Union([Type.Literal('traffic'), Type.Literal('bandwidth95')], { description: 'traffic or bandwidth95' }),
     ),
-    https: Type.Optional(Type.Boolean()),
-    waf: Type.Optional(Type.Boolean()),
+    ...OPTIONAL_FEATURE_FLAGS,
     /** The protection level: the CC rule groups the package's sites may use (empty: the defaults only). */
     cc_rule_group_ids: Type.Optional(Type.Array(Id, { maxItems: 100, uniqueItems: true })),
     custom_cname: Type.Optional(Type.Boolean()),
@@ -116,8 +184,7 @@ export const PackageView = Type.Object({
   max_streams: Type.Integer(),
   max_ports: Type.Integer(),
   billing: Type.String(),
-  https: Type.Boolean(),
-  waf: Type.Boolean(),
+  ...FEATURE_FLAGS,
   cc_rule_group_ids: Type.Array(Id),
   custom_cname: Type.Boolean(),
   sort: Type.Integer(),

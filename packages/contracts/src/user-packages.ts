@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from './envelope.ts';
 import { Id, Nullable } from './fields.ts';
-import { CouponCode, Term } from './packages.ts';
+import { CouponCode, PackageFeatureSet, Term } from './packages.ts';
 
 /**
  * User packages (`/v1/user-packages`, `/v1/user-package/{id}/upgrades`): a user's instance of a
@@ -143,6 +143,10 @@ export const UserPackageView = Type.Object({
   /** The package's limits plus the upgrade packs in force. */
   limits: UserPackageLimits,
   used: Type.Object({ sites: Type.Integer(), domains: Type.Integer(), streams: Type.Integer() }),
+  /** The site features its package allows (true) or forbids (false), as the package says now. */
+  features: Type.Object(PackageFeatureSet.properties, {
+    description: 'the site features its package allows (true) or forbids (false), as the package says now',
+  }),
   created_at: StoredTime,
 });
 export type UserPackageView = Static<typeof UserPackageView>;

@@ -26,8 +26,11 @@ export interface PackagesTable {
   max_streams: Generated<number>;
   max_ports: Generated<number>;
   billing: Generated<string>;
+  /** Kept equal to forbidden_features (migration 2026-11-28T1400-package-features), which is read. */
   https: Generated<number>;
   waf: Generated<number>;
+  /** JSON list of the PACKAGE_FEATURES the package does not include; '[]': all of them. */
+  forbidden_features: Generated<string>;
   /** JSON list of CC rule group ids. */
   cc_rule_group_ids: Generated<string>;
   custom_cname: Generated<number>;

@@ -1,4 +1,4 @@
-import { ObjectName, PackageLimits, type PackageView } from '@rampart/contracts';
+import { ObjectName, PACKAGE_FEATURES, PackageLimits, type PackageView } from '@rampart/contracts';
 import Button from 'antd/es/button';
 import Col from 'antd/es/col';
 import Divider from 'antd/es/divider';
@@ -10,11 +10,13 @@ import Modal from 'antd/es/modal';
 import Row from 'antd/es/row';
 import Select from 'antd/es/select';
 import Switch from 'antd/es/switch';
+import Typography from 'antd/es/typography';
 import { useState } from 'react';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import { useLocales } from '../../shared/i18n/useLocales.ts';
 import { fieldErrorHandler } from '../sites/serverErrors.ts';
+import { useFeatureNames } from '../user-packages/PackageFeatures.tsx';
 import { useCcRuleGroupChoices, useLineGroupChoices, usePackageActions, usePackageGroups } from './api.ts';
 import {
   keptRule,
@@ -45,6 +47,7 @@ export const PackageDrawer = ({ pkg, onClose }: { pkg: PackageView | null; onClo
   const [form] = Form.useForm<PackageDraft>();
   const [saving, setSaving] = useState(false);
   const [modal, modalHolder] = Modal.useModal();
+  const featureName = useFeatureNames();
 
   const save = async (draft: PackageDraft) => {
     if (sitesExceedDomains(draft)) {
@@ -207,8 +210,21 @@ export const PackageDrawer = ({ pkg, onClose }: { pkg: PackageView | null; onClo
               .map((group) => ({ value: group.id, label: group.name }))}
           />
         </Form.Item>
+        <Divider titlePlacement="start" plain>
+          {t('packages.drawer.features')}
+        </Divider>
+        <Typography.Paragraph type="secondary">{t('packages.drawer.featuresHelp')}</Typography.Paragraph>
+        <Row gutter={12} data-testid="package-features">
+          {PACKAGE_FEATURES.map((feature) => (
+            <Col span={12} key={feature}>
+              <Form.Item name={feature} label={featureName(feature)} valuePropName="checked">
+                <Switch aria-label={featureName(feature)} />
+              </Form.Item>
+            </Col>
+          ))}
+        </Row>
         <Row gutter={12}>
-          {(['https', 'waf', 'custom_cname', 'on_sale'] as const).map((name) => (
+          {(['custom_cname', 'on_sale'] as const).map((name) => (
             <Col span={12} key={name}>
               <Form.Item name={name} label={t(`packages.drawer.${name}`)} valuePropName="checked">
                 <Switch aria-label={t(`packages.drawer.${name}`)} />

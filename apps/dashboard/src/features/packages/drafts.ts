@@ -1,11 +1,13 @@
-import type {
-  CouponBody,
-  CouponView,
-  PackageBody,
-  PackageUpBody,
-  PackageUpView,
-  PackageView,
-  UpgradeKind,
+import {
+  type CouponBody,
+  type CouponView,
+  PACKAGE_FEATURES,
+  type PackageBody,
+  type PackageFeatureSet,
+  type PackageUpBody,
+  type PackageUpView,
+  type PackageView,
+  type UpgradeKind,
 } from '@rampart/contracts';
 import { centsToText, parseMoney } from './money.ts';
 
@@ -27,7 +29,8 @@ export const isoOf = (local: string | null | undefined): string | null => {
 };
 
 /** The package form: money as typed text, "none" selects as 0, an empty stock as null. */
-export interface PackageDraft {
+/** The feature switches are the package's own fields (PACKAGE_FEATURES); new packages allow every feature. */
+export interface PackageDraft extends PackageFeatureSet {
   name: string;
   group_id: number;
   line_group_id: number;
@@ -42,8 +45,6 @@ export interface PackageDraft {
   max_streams: number | null;
   max_ports: number | null;
   billing: 'traffic' | 'bandwidth95';
-  https: boolean;
-  waf: boolean;
   cc_rule_group_ids: number[];
   custom_cname: boolean;
   sort: number | null;
@@ -60,6 +61,9 @@ export const LIMIT_FIELDS = [
   'max_ports',
 ] as const;
 
+const featureDraft = (source: PackageFeatureSet | null): PackageFeatureSet =>
+  Object.fromEntries(PACKAGE_FEATURES.map((feature) => [feature, source?.[feature] ?? true])) as PackageFeatureSet;
+
 export const packageDraftOf = (pkg: PackageView | null): PackageDraft => ({
   name: pkg?.name ?? '',
   group_id: pkg?.group_id ?? 0,
@@ -75,8 +79,7 @@ export const packageDraftOf = (pkg: PackageView | null): PackageDraft => ({
   max_streams: pkg?.max_streams ?? 0,
   max_ports: pkg?.max_ports ?? 0,
   billing: pkg?.billing === 'bandwidth95' ? 'bandwidth95' : 'traffic',
-  https: pkg?.https ?? true,
-  waf: pkg?.waf ?? false,
+  ...featureDraft(pkg),
   cc_rule_group_ids: pkg?.cc_rule_group_ids ?? [],
   custom_cname: pkg?.custom_cname ?? false,
   sort: pkg?.sort ?? 0,
@@ -108,8 +111,7 @@ export const packageBody = (draft: PackageDraft): PackageBody => ({
   max_streams: draft.max_streams ?? 0,
   max_ports: draft.max_ports ?? 0,
   billing: draft.billing,
-  https: draft.https,
-  waf: draft.waf,
+  ...featureDraft(draft),
   cc_rule_group_ids: draft.cc_rule_group_ids,
   custom_cname: draft.custom_cname,
   sort: draft.sort ?? 0,

@@ -1,10 +1,13 @@
-import type { PackageView } from '@rampart/contracts';
+import { PACKAGE_FEATURES, type PackageView } from '@rampart/contracts';
 import Button from 'antd/es/button';
 import Popconfirm from 'antd/es/popconfirm';
 import Space from 'antd/es/space';
 import Switch from 'antd/es/switch';
 import type { ColumnsType } from 'antd/es/table';
+import Tooltip from 'antd/es/tooltip';
+import Typography from 'antd/es/typography';
 import type { TFunction } from 'i18next';
+import { FeatureMark } from '../user-packages/PackageFeatures.tsx';
 import { formatCents } from './money.ts';
 
 const NO_WRAP = { style: { whiteSpace: 'nowrap' } } as const;
@@ -17,6 +20,40 @@ interface PackageActions {
 
 /** 0 traffic or bandwidth is unlimited. */
 export const unlimitedOr = (t: TFunction, value: number) => (value === 0 ? t('packages.common.unlimited') : value);
+
+/** Under the limits: how many site features the package includes, those it leaves out in a tooltip. */
+const FeatureSummary = ({ t, pkg }: { t: TFunction; pkg: PackageView }) => {
+  const excluded = PACKAGE_FEATURES.filter((feature) => !pkg[feature]);
+  const summary = (
+    <Typography.Text type="secondary" data-testid={`package-features:${pkg.name}`} data-excluded={excluded.join(',')}>
+      {excluded.length === 0
+        ? t('packages.column.featuresAll')
+        : t('packages.column.featuresSome', {
+            count: PACKAGE_FEATURES.length - excluded.length,
+            total: PACKAGE_FEATURES.length,
+          })}
+    </Typography.Text>
+  );
+  if (excluded.length === 0) return summary;
+  return (
+    <Tooltip
+      title={
+        <Space size={[4, 4]} wrap>
+          {excluded.map((feature) => (
+            <FeatureMark
+              key={feature}
+              feature={feature}
+              allowed={false}
+              testId={`package-feature:${pkg.name}:${feature}`}
+            />
+          ))}
+        </Space>
+      }
+    >
+      {summary}
+    </Tooltip>
+  );
+};
 
 /** The columns of /package/basic: prices per term, limits, sale state and the row actions. */
 export const packageColumns = (t: TFunction, actions: PackageActions): ColumnsType<PackageView> => [
@@ -56,7 +93,13 @@ export const packageColumns = (t: TFunction, actions: PackageActions): ColumnsTy
     title: t('packages.column.limits'),
     width: 130,
     onCell: () => NO_WRAP,
-    render: (_, pkg) => `${pkg.max_sites} / ${pkg.max_domains} / ${pkg.max_streams} / ${pkg.max_ports}`,
+    render: (_, pkg) => (
+      <>
+        {`${pkg.max_sites} / ${pkg.max_domains} / ${pkg.max_streams} / ${pkg.max_ports}`}
+        <br />
+        <FeatureSummary t={t} pkg={pkg} />
+      </>
+    ),
   },
   {
     key: 'on_sale',

@@ -25,6 +25,16 @@ const PACKAGE: UserPackageView = {
   end_at: '2026-12-31T00:00:00.000Z',
   limits: { traffic_gb: 0, bandwidth_mbps: 0, max_sites: 4, max_domains: 10, max_streams: 0, max_ports: 0 },
   used: { sites: 0, domains: 0, streams: 0 },
+  features: {
+    https: true,
+    waf: true,
+    hotlink: true,
+    url_auth: true,
+    error_pages: true,
+    redirects: true,
+    health_check: true,
+    geo: true,
+  },
   created_at: '2026-10-01T00:00:00.000Z',
 };
 const pack = (end: string): UpgradeView => ({

@@ -1,4 +1,4 @@
-import type { DiscountView, PackageView } from '@rampart/contracts';
+import { type DiscountView, PACKAGE_FEATURES, type PackageView } from '@rampart/contracts';
 import Button from 'antd/es/button';
 import Card from 'antd/es/card';
 import Descriptions from 'antd/es/descriptions';
@@ -80,8 +80,15 @@ export const PackageCard = ({ pkg, discounts, onBuy }: PackageCardProps) => {
           { key: 'domains', label: t('userPackages.limits.domains'), children: pkg.max_domains },
           { key: 'streams', label: t('userPackages.limits.streams'), children: pkg.max_streams },
           { key: 'ports', label: t('userPackages.limits.ports'), children: pkg.max_ports },
-          { key: 'https', label: 'HTTPS', children: yesNo(pkg.https) },
-          { key: 'waf', label: 'WAF', children: yesNo(pkg.waf) },
+          ...PACKAGE_FEATURES.map((feature) => ({
+            key: feature,
+            label: t(`userPackages.features.${feature}`),
+            children: (
+              <span data-testid={`package-feature:${pkg.name}:${feature}`} data-allowed={pkg[feature]}>
+                {yesNo(pkg[feature])}
+              </span>
+            ),
+          })),
         ].map((item) => ({ ...item, label: t('userPackages.label', { label: item.label }) }))}
       />
       {pkg.stock !== null && !soldOut && (

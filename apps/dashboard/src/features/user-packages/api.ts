@@ -5,6 +5,7 @@ import {
   type PackageUpView,
   type PackageView,
   type PriceQuote,
+  type SitePackageFeatures,
   type UpgradeExtendResult,
   type UpgradeQuote,
   type UpgradeView,
@@ -147,4 +148,13 @@ export const useUserPackageActions = () => {
       return paid;
     },
   };
+};
+
+/** What the site's package lets it turn on; keyed by the site's version, so a save reads it again. */
+export const useSitePackageFeatures = (siteId: number, version: string) => {
+  const http = useHttp();
+  return useQuery({
+    queryKey: ['site-package-features', siteId, version],
+    queryFn: ({ signal }) => http.get<SitePackageFeatures>(`/v1/sites/${siteId}/package-features`, { signal }),
+  });
 };

@@ -7,6 +7,7 @@ import type { ColumnsType } from 'antd/es/table';
 import Tag from 'antd/es/tag';
 import Tooltip from 'antd/es/tooltip';
 import type { TFunction } from 'i18next';
+import { PackageFeatureTags } from './PackageFeatures.tsx';
 import { UsageBars } from './UsageBars.tsx';
 
 const STATE_COLORS: Record<string, string> = { active: 'green', expired: 'red', suspended: 'orange' };
@@ -72,6 +73,12 @@ export const userPackageColumns = (
       render: (end: string, row) => <span data-testid={`user-package-end:${row.name}`}>{formatTime(end)}</span>,
     },
     { key: 'usage', title: t('userPackages.my.column.usage'), render: (_, row) => <UsageBars userPackage={row} /> },
+    {
+      key: 'features',
+      title: t('userPackages.my.column.features'),
+      width: 280,
+      render: (_, row) => <PackageFeatureTags features={row.features} testId={`user-package-features:${row.name}`} />,
+    },
     {
       key: 'autoRenew',
       title: t('userPackages.my.column.autoRenew'),

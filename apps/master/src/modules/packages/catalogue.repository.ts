@@ -9,6 +9,7 @@ import type {
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CouponsTable, PackagesTable, PackageUpsTable } from '../../db/schema-packages.ts';
+import { featureSet, forbiddenList } from './package-features.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type PackageRow = Selectable<PackagesTable>;
@@ -62,8 +63,7 @@ export function presentPackage(row: PackageRow & { group_name: string | null }, 
     price_year: row.price_year,
     ...limitsOf(row),
     billing: row.billing,
-    https: row.https === 1,
-    waf: row.waf === 1,
+    ...featureSet(forbiddenList(row.forbidden_features)),
     cc_rule_group_ids: idList(row.cc_rule_group_ids),
     custom_cname: row.custom_cname === 1,
     sort: row.sort,

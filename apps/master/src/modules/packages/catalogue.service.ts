@@ -4,6 +4,7 @@ import type {
   DiscountBody,
   DiscountUpdate,
   PackageBody,
+  PackageFeature,
   PackageGroupBody,
   PackageGroupUpdate,
   PackageUpBody,
@@ -15,6 +16,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import type { Db } from './catalogue.repository.ts';
 import { publishPackageStates } from './package-expiry.ts';
+import { forbiddenAfter, forbiddenList } from './package-features.ts';
 
 /** Writes to the catalogue (package groups, packages, upgrade packs, discounts, coupons), each checked. */
 
@@ -88,14 +90,22 @@ function packageValues(body: PackageUpdate) {
     max_streams: body.max_streams,
     max_ports: body.max_ports,
     billing: body.billing,
-    https: flag(body.https),
-    waf: flag(body.waf),
     cc_rule_group_ids: body.cc_rule_group_ids && JSON.stringify(body.cc_rule_group_ids),
     custom_cname: flag(body.custom_cname),
     sort: body.sort,
     on_sale: flag(body.on_sale),
     stock: body.stock,
   });
+}
+
+/** The feature switches a body sets, stored as the forbidden list (and mirrored into the old https and waf flags). */
+function featureValues(current: readonly PackageFeature[], body: PackageUpdate) {
+  const forbidden = forbiddenAfter(current, body);
+  return {
+    forbidden_features: JSON.stringify(forbidden),
+    https: forbidden.includes('https') ? 0 : 1,
+    waf: forbidden.includes('waf') ? 0 : 1,
+  };
 }
 
 /** A package on sale must have a price for at least one term. */
@@ -112,7 +122,7 @@ function checkPrices(row: {
 
 export async function createPackage(db: Db, body: PackageBody) {
   await checkPackage(db, body);
-  const values = packageValues(body);
+  const values = { ...packageValues(body), ...featureValues([], body) };
   checkPrices(values);
   const now = Date.now();
   const row = await db
@@ -127,7 +137,7 @@ export async function updatePackage(db: Kysely<Database>, id: number, body: Pack
   const current = await db.selectFrom('packages').selectAll().where('id', '=', id).executeTakeFirst();
   if (!current) throw notFound('package', id);
   await checkPackage(db, body);
-  const values = packageValues(body);
+  const values = { ...packageValues(body), ...featureValues(forbiddenList(current.forbidden_features), body) };
   checkPrices({ ...current, ...values });
   await db
     .updateTable('packages')

@@ -3,12 +3,14 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Db } from './catalogue.repository.ts';
 import { packageNeedOf } from './package-room.ts';
+import { featuresBeyond } from './site-features.ts';
 import { limitsOfUserPackages } from './user-packages.repository.ts';
 
 /**
  * Sites and streams made without a package (before packages, while exempt, or while the setting
  * was off) join the package their owner buys: when the owner then has exactly one active package,
- * they are attached in id order, each one that still fits its limits.
+ * they are attached in id order, each one that still fits its limits and uses no site feature the
+ * package does not include (such a site stays without a package and is named in `not_attached`).
  */
 
 type Trx = Transaction<Database>;
@@ -93,17 +95,18 @@ export async function attachUnattached(
   const sites = await trx
     .selectFrom('sites')
     .leftJoin('site_domains', 'site_domains.site_id', 'sites.id')
-    .select(['sites.id', 'sites.name', (eb) => eb.fn.count('site_domains.domain').as('domains')])
+    .select(['sites.id', 'sites.name', 'sites.settings', (eb) => eb.fn.count('site_domains.domain').as('domains')])
     .where('sites.user_id', '=', userId)
     .where('sites.user_package_id', 'is', null)
-    .groupBy(['sites.id', 'sites.name'])
+    .groupBy(['sites.id', 'sites.name', 'sites.settings'])
     .orderBy('sites.id')
     .execute();
   const siteIds: number[] = [];
   const result: PackageAttachResult = { attached: { sites: 0, streams: 0 }, not_attached: { sites: [], streams: [] } };
   for (const site of sites) {
     const domains = Number(site.domains);
-    if (used.sites + 1 <= limits.max_sites && used.domains + domains <= limits.max_domains) {
+    const fits = used.sites + 1 <= limits.max_sites && used.domains + domains <= limits.max_domains;
+    if (fits && (await featuresBeyond(trx, { ...site, user_id: userId }, target.id)).length === 0) {
       used.sites += 1;
       used.domains += domains;
       siteIds.push(site.id);

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.ts';
 import type { Owner } from '../tenancy.ts';
 import { presentTime } from './bounds.ts';
 import { type Db, limitsOf } from './catalogue.repository.ts';
+import { featureSet, forbiddenList } from './package-features.ts';
 
 export type UserPackageRow = Selectable<UserPackagesTable>;
 
@@ -96,7 +97,7 @@ export async function presentUserPackages(db: Db, rows: readonly UserPackageRow[
       .selectFrom('user_packages')
       .innerJoin('users', 'users.id', 'user_packages.user_id')
       .innerJoin('packages', 'packages.id', 'user_packages.package_id')
-      .select(['user_packages.id', 'users.username', 'packages.name as package_name'])
+      .select(['user_packages.id', 'users.username', 'packages.name as package_name', 'packages.forbidden_features'])
       .where('user_packages.id', 'in', ids)
       .execute(),
   ]);
@@ -126,6 +127,7 @@ export async function presentUserPackages(db: Db, rows: readonly UserPackageRow[
         max_ports: 0,
       },
       used: used.get(row.id) ?? { sites: 0, domains: 0, streams: 0 },
+      features: featureSet(forbiddenList(name?.forbidden_features ?? '[]')),
       created_at: presentTime(row.created_at),
     };
   });

@@ -4,6 +4,7 @@ import {
   ListResult,
   PERMISSIONS,
   PriceQuote,
+  SitePackageFeatures,
   UpgradeBuy,
   UpgradeExtend,
   UpgradeExtendResult,
@@ -26,8 +27,10 @@ import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
+import { findSite } from '../sites/sites.repository.ts';
 import { ownerOf } from '../tenancy.ts';
 import { standingOf } from './package-attach.ts';
+import { sitePackageFeatures } from './site-features.ts';
 import { buyUpgrade, extendUpgrades, listUpgrades, quoteUpgrade, removeUpgrade } from './upgrades.service.ts';
 import { findUserPackage, listUserPackages, presentUserPackages } from './user-packages.repository.ts';
 import { batchUserPackages, buyPackage, deleteUserPackage, updateUserPackage } from './user-packages.service.ts';
@@ -57,6 +60,26 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
     return only(await presentUserPackages(db, [row]));
   };
 
+  // Beside the site's own routes in the API, here because it answers from the site's package.
+  app.get(
+    '/v1/sites/:id/package-features',
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: {
+        tags: ['sites'],
+        description:
+          "Which features the site's package lets it turn on (`features`), which it uses (`in_use`), and which of those the package no longer includes (`beyond`: they keep working until turned off). `limited` is false when no package limits the site.",
+        params: IdParams,
+        response: { 200: Envelope(SitePackageFeatures) },
+      },
+    },
+    async (request) => {
+      const row = await findSite(db, ownerOf(request), request.params.id);
+      if (!row) throw new AppError('not_found', `site ${request.params.id} does not exist`);
+      return ok(await sitePackageFeatures(db, row));
+    },
+  );
+
   app.get(
     '/v1/user-packages',
     {
@@ -73,7 +96,7 @@ export async function userPackageRoutes(app: App, { db }: AppContext) {
       schema: {
         tags,
         description:
-          'Buys a package from the balance (`quote: true` only prices it, coupon and discount applied); admins holding admin:package grant one to `user_id` without charge. When the owner then has exactly one active package, their sites and streams without a package join it in id order while they fit its limits: `attached` counts them, `not_attached` names those that did not fit.',
+          'Buys a package from the balance (`quote: true` only prices it, coupon and discount applied); admins holding admin:package grant one to `user_id` without charge. When the owner then has exactly one active package, their sites and streams without a package join it in id order while they fit its limits and use no site feature it does not include: `attached` counts them, `not_attached` names those that did not join.',
         body: UserPackageBuy,
         response: { 200: Envelope(BuyResult) },
       },

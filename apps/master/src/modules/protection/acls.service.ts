@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { changeConfig } from '../config/config-version.ts';
+import { checkAclFeatures } from '../packages/site-features.ts';
 import { findSite } from '../sites/sites.repository.ts';
 import type { Owner } from '../tenancy.ts';
 import { aclOfSite, deleteAcl, findAcl, insertAcl, presentAcl, updateAcl } from './acls.repository.ts';
@@ -19,6 +20,8 @@ export async function createAcl(db: Kysely<Database>, owner: Owner, body: Create
   const site = await findSite(db, owner, body.site_id);
   if (!site) throw invalidParam('site_id', `site ${body.site_id} does not exist`);
   checkEntries(body.entries);
+  // Country and network conditions are a package feature.
+  await checkAclFeatures(db, site.id, body.entries);
   const taken = await aclOfSite(db, site.id);
   const exists = () => new AppError('conflict', `site_id: site ${site.id} already has an ACL; change that one`);
   if (taken) throw exists();
@@ -34,6 +37,7 @@ export async function editAcl(db: Kysely<Database>, owner: Owner, id: number, en
   const row = await findAcl(db, owner, id);
   if (!row) throw new AppError('not_found', `ACL ${id} does not exist`);
   checkEntries(entries);
+  await checkAclFeatures(db, row.site_id, entries);
   return presentAcl(await changeConfig(db, (trx) => updateAcl(trx, id, entries, Date.now())));
 }
 

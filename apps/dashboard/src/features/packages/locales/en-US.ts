@@ -48,6 +48,8 @@ export const packagesEnUS = {
       onSale: 'On sale',
       onSaleOf: 'On sale: {{name}}',
       soldOfStock: 'Sold / stock',
+      featuresAll: 'Features: all',
+      featuresSome: 'Features: {{count}}/{{total}}',
     },
     drawer: {
       domainsShortTitle: 'More sites than domains',
@@ -83,8 +85,9 @@ export const packagesEnUS = {
       billingBandwidth95: 'By 95th percentile bandwidth',
       ccRuleGroups: 'CC rule groups',
       ccRuleGroupsHelp: 'The protection levels its sites may choose; none: the default rule group only.',
-      https: 'HTTPS',
-      waf: 'WAF',
+      features: 'Site features',
+      featuresHelp:
+        "Off: the package's sites cannot turn the feature on. Sites that already use it keep it until they turn it off.",
       custom_cname: 'Custom CNAME',
       on_sale: 'On sale',
       sort: 'Sort',

@@ -6,6 +6,23 @@ export const userPackagesEnUS = {
     label: '{{label}}:',
     term: { month: 'Month', quarter: 'Quarter', year: 'Year' },
     state: { active: 'Active', expired: 'Expired', suspended: 'Suspended' },
+    features: {
+      title: 'Site features',
+      https: 'HTTPS',
+      waf: 'Signature WAF',
+      hotlink: 'Hotlink protection',
+      url_auth: 'Signed URLs',
+      error_pages: 'Own error pages',
+      redirects: 'Redirects and rewrites',
+      health_check: 'Origin health checks',
+      geo: 'Country and ASN rules',
+      included: '{{feature}}: included',
+      excluded: '{{feature}}: not included',
+      notice:
+        'Your package {{package}} does not include {{feature}}. Buy or switch to a package that includes it to turn it on.',
+      beyond:
+        'Your package {{package}} no longer includes {{feature}}. It keeps working for this site, but once turned off it cannot be turned on again.',
+    },
     limits: {
       traffic: 'Traffic per month',
       bandwidth: 'Bandwidth',
@@ -67,6 +84,7 @@ export const userPackagesEnUS = {
         autoRenew: 'Auto-renew',
         actions: 'Actions',
         upgrades: 'Upgrades',
+        features: 'Site features',
       },
       rename: 'Rename',
       renameLabel: 'Rename {{name}}',

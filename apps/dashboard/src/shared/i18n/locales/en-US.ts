@@ -58,6 +58,7 @@ export const commonEnUS = {
     limit_reached_stock: 'Package {{package}} is sold out',
     provider_failed: '{{provider}} could not take the payment; try again later, or contact the operator',
     package_required: 'Buy a package before adding sites or streams',
+    package_feature: 'Package {{package}} does not include this feature ({{field}})',
     channel_unavailable: '{{channel}} is not set up on this system',
     throttled: 'Too many requests; wait a moment and try again',
     internal_error: 'Internal server error',
@@ -74,6 +75,7 @@ export const commonEnUS = {
       invalid_param: 'A value is not valid',
       balance_insufficient: 'The balance does not cover this payment',
       limit_reached: 'A limit of your package is reached',
+      package_feature: 'Your package does not include this feature',
       channel_unavailable: 'This channel is not set up on this system',
     },
     limit: {

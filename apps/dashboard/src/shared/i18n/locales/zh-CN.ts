@@ -58,6 +58,7 @@ export const commonZhCN: LocaleOf<typeof commonEnUS> = {
     limit_reached_stock: '套餐“{{package}}”已售罄',
     provider_failed: '{{provider}}暂时无法完成支付，请稍后再试，或联系服务商',
     package_required: '请先购买套餐，再添加网站或转发',
+    package_feature: '套餐“{{package}}”不包含此功能（{{field}}）',
     channel_unavailable: '系统未配置{{channel}}',
     throttled: '请求过于频繁，请稍后再试',
     internal_error: '服务器内部错误',
@@ -70,6 +71,7 @@ export const commonZhCN: LocaleOf<typeof commonEnUS> = {
       invalid_param: '参数值无效',
       balance_insufficient: '余额不足，无法支付',
       limit_reached: '已达到套餐的上限',
+      package_feature: '您的套餐不包含此功能',
       channel_unavailable: '系统未配置该渠道',
     },
     limit: {
