@@ -14,6 +14,7 @@ import { refreshOcsp } from './apply/ocsp.ts';
 import { rotateTicketKeysIfDue, ticketKeyFiles } from './apply/ticket-keys.ts';
 import { prepareDataDir } from './data-dir.ts';
 import { readOrCreateKey } from './fs-atomic.ts';
+import { masterGeoipDownload } from './geoip/geoip-store.ts';
 import { HealthProber } from './health/prober.ts';
 import { errorText, type Logger } from './logger.ts';
 import { rotateIfLarge } from './logs/rotate.ts';
@@ -24,6 +25,7 @@ import { MetricsReporter } from './metrics/reporter.ts';
 import { SiteCounters } from './metrics/site-counters.ts';
 import type { AgentOptions } from './options.ts';
 import { type AgentPaths, agentPaths } from './paths.ts';
+import { readOriginHealth } from './render/health-check-report.ts';
 import { StateStore } from './state.ts';
 import { pause } from './sync/backoff.ts';
 import { ConfigSync } from './sync/config-sync.ts';
@@ -217,6 +219,8 @@ export class Agent {
         edgeAddress: edgeAddress(this.options.listenAddress),
       },
       droppedLogLines: () => this.shipper.droppedLines,
+      originHealth: () => readOriginHealth(this.options.controlPort),
+      geoip: { dataDir: this.paths.dataDir, download: masterGeoipDownload(() => this.client.baseUrl, auth) },
       onApplied: (snapshot) => {
         this.followSpoolCap(snapshot);
         health.refresh();

@@ -22,6 +22,7 @@ import { certRoutes } from './modules/certs/certs.routes.ts';
 import { cnameRoutes } from './modules/cname/cname.routes.ts';
 import { publicCommonRoutes, signedInCommonRoutes } from './modules/common/common.routes.ts';
 import { dnsApiRoutes } from './modules/dnsapis/dnsapis.routes.ts';
+import { geoipAgentRoutes, geoipRoutes } from './modules/geoip/geoip.routes.ts';
 import { ownedGroupRoutes } from './modules/groups/owned-groups.routes.ts';
 import { startHealthChecker } from './modules/health/checker.ts';
 import { healthAgentRoutes, healthRoutes } from './modules/health/health.routes.ts';
@@ -37,6 +38,7 @@ import type { WebhookOptions } from './modules/messages/webhook-delivery.ts';
 import { metricsRoutes } from './modules/metrics/metrics.routes.ts';
 import { monitorRoutes } from './modules/monitor/monitor.routes.ts';
 import { nodeRoutes } from './modules/nodes/nodes.routes.ts';
+import { originHealthRoutes } from './modules/origin-health/origin-health.routes.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
 import { catalogueRoutes } from './modules/packages/catalogue.routes.ts';
 import { userPackageRoutes } from './modules/packages/user-packages.routes.ts';
@@ -217,6 +219,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await userGroupRoutes(signedIn, context);
     await signedInCommonRoutes(signedIn, context);
     await siteRoutes(signedIn, context);
+    await originHealthRoutes(signedIn, context);
     await ownedGroupRoutes(signedIn, context, {
       path: '/v1/site-groups',
       table: 'site_groups',
@@ -257,12 +260,14 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     await inboxRoutes(signedIn, context);
     await announcementRoutes(signedIn, context);
     await sysOpRoutes(signedIn, context);
+    await geoipRoutes(signedIn, context);
   });
   await app.register(async (agents: App) => {
     await agentRoutes(agents, context);
     await ingestRoutes(agents, context);
     await healthAgentRoutes(agents, context);
     await sysOpAgentRoutes(agents, context);
+    await geoipAgentRoutes(agents, context);
   });
   await app.register(dashboard, { root: config.dashboardDir });
   return app;

@@ -91,6 +91,7 @@ local function valid_site(s)
   if s.hotlink ~= nil and not require("rampart.hotlink").compile(s.hotlink) then return false end
   if s.url_auth ~= nil and not require("rampart.urlauth").compile(s.url_auth) then return false end
   if s.redirects ~= nil and not require("rampart.redirects").compile(s.redirects) then return false end
+  if s.health ~= nil and not require("rampart.healthcheck").compile(s.health) then return false end
   if s.pages ~= nil then
     -- The site's own error pages: HTML by status, answered by the Lua side, never in nginx.conf.
     if type(s.pages) ~= "table" then return false end
@@ -221,6 +222,8 @@ local function add_site(t, s)
   if s.hotlink then s.hotlink = require("rampart.hotlink").compile(s.hotlink) end
   if s.url_auth then s.url_auth = require("rampart.urlauth").compile(s.url_auth) end
   if s.redirects then s.redirects = require("rampart.redirects").compile(s.redirects) end
+  -- The origin health check: each peer gets its request and its keys in the rampart_health zone.
+  if s.health then s.health = require("rampart.healthcheck").compile(s.health, s) end
   s.cache_rule = cache_chain(s.cache)
   t.sites[#t.sites + 1] = s
 end

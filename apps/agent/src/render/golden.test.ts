@@ -98,6 +98,7 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
               action: 'deny',
               condition: { field: 'referer', op: 'contains', values: ['spam.example'], negate: false },
             },
+            { action: 'deny', condition: { field: 'country', op: 'equals', values: ['KP', 'IR'], negate: false } },
           ],
         },
       ],
@@ -197,6 +198,17 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
           paths: ['/private/'],
           extensions: ['MP4', 'pdf'],
         },
+        // Checked from the edge with the site's first name that is no wildcard as its Host.
+        health_check: {
+          enabled: true,
+          path: '/healthz?deep=1',
+          host: '',
+          statuses: [200, 204],
+          interval: 5,
+          timeout: 2,
+          failures: 3,
+          successes: 2,
+        },
       }),
       // Saved but off: nothing of it reaches the routes.
       makeSite({
@@ -205,6 +217,34 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
         hotlink: { ...DEFAULT_SITE_HOTLINK, allow: ['x.example.net'] },
         // Its own pages travel in routes.json, never in nginx.conf.
         error_pages: { '502': '<!doctype html><h1>Back soon</h1>', waf: '<h1>"Refused"; {not} $config</h1>' },
+      }),
+      // Redirects and rewrites: data in routes.json, targets split at their captures.
+      makeSite({
+        id: 18,
+        domains: ['moved.example.com', 'www.moved.example.com'],
+        redirects: {
+          host: 'to_www',
+          trailing_slash: 'add',
+          rules: [
+            { match: 'exact', value: '/old', action: 'redirect', status: 301, target: '/new', keep_query: true },
+            {
+              match: 'regex',
+              value: '^/item/([0-9]+)/(\\w+)$',
+              action: 'redirect',
+              status: 308,
+              target: 'https://shop.example.net/$2?id=$1',
+              keep_query: false,
+            },
+            {
+              match: 'prefix',
+              value: '/static/',
+              action: 'rewrite',
+              status: 301,
+              target: '/assets/$1',
+              keep_query: true,
+            },
+          ],
+        },
       }),
     ],
     streams: [
@@ -290,7 +330,12 @@ const SCENARIOS: Record<string, EdgeSnapshot> = {
 describe('rendered configuration (golden files)', () => {
   for (const [name, snapshot] of Object.entries(SCENARIOS)) {
     it(`renders the ${name} snapshot as pinned`, () => {
-      const tree = renderTree(snapshot, OPTIONS);
+      // The full node holds a GeoIP database (country conditions, the log's country column).
+      const geoip =
+        name === 'full'
+          ? { db: '/var/lib/rampart-agent/geoip/00ff.mmdb', countryPath: 'country.iso_code' as const }
+          : null;
+      const tree = renderTree(snapshot, { ...OPTIONS, paths: { ...OPTIONS.paths, geoip } });
       expect(tree.errors).toEqual([]);
       for (const file of tree.files.filter((f) => !f.path.startsWith('certs/'))) {
         const golden = join(GOLDEN_DIR, name, `${file.path.replaceAll('/', '.')}.golden`);

@@ -15,6 +15,9 @@ const MODULES = [
 /** Loaded only while a site has the WAF on: other nodes never pay for ModSecurity. */
 export const WAF_MODULE = 'ngx_http_modsecurity_module.so';
 
+/** Loaded only on nodes that hold the GeoIP database (and have Debian's libnginx-mod-http-geoip2). */
+export const GEOIP_MODULE = 'ngx_http_geoip2_module.so';
+
 export const PURGE_KEY_HEADER = 'x-rampart-purge-key';
 
 /**
@@ -22,7 +25,7 @@ export const PURGE_KEY_HEADER = 'x-rampart-purge-key';
  * by the agent); with the WAF in use, also the ModSecurity transaction id the agent adds the WAF's
  * findings by (nodes without WAF sites do not pay for the field).
  */
-const accessLogFormat = (waf: boolean) =>
+const accessLogFormat = (waf: boolean, geoip: boolean) =>
   [
     '{"time":$msec',
     '"site_id":"$rampart_site_id"',
@@ -38,6 +41,7 @@ const accessLogFormat = (waf: boolean) =>
     '"cache_status":"$upstream_cache_status"',
     '"user_agent":"$http_user_agent"',
     '"referer":"$http_referer"',
+    ...(geoip ? ['"country":"$rampart_country"'] : []),
     ...(waf
       ? ['"block_reason":"$rampart_block_reason"', '"waf_tx":"$rampart_waf_tx"}']
       : ['"block_reason":"$rampart_block_reason"}']),
@@ -143,7 +147,7 @@ export function renderMainConfig(
 
   return [
     '# Rendered by the Rampart agent; the next apply replaces it. The version is in routes.json.',
-    ...[...MODULES, ...(parts.http.wafRulesFile ? [WAF_MODULE] : [])].map(
+    ...[...MODULES, ...(parts.http.wafRulesFile ? [WAF_MODULE] : []), ...(paths.geoip ? [GEOIP_MODULE] : [])].map(
       (module) => `load_module ${quote(`${paths.modulesDir}/${module}`, 'modulesDir')};`,
     ),
     ...user,
@@ -178,12 +182,14 @@ export function renderMainConfig(
     `    uwsgi_temp_path ${temp('uwsgi')};`,
     `    scgi_temp_path ${temp('scgi')};`,
     '',
-    `    log_format rampart_access escape=json '${accessLogFormat(Boolean(parts.http.wafRulesFile))}';`,
+    `    log_format rampart_access escape=json '${accessLogFormat(Boolean(parts.http.wafRulesFile), Boolean(paths.geoip))}';`,
     // Every request is logged: one no site serves (no site id, read as 0) is the node's, for admins.
     `    access_log ${quote(paths.accessLog, 'accessLog')} rampart_access buffer=64k flush=1s;`,
     '',
     `    lua_package_path ${lua};`,
     '    lua_shared_dict rampart_peers 4m;',
+    '    # Origin health checks: the state of each checked origin, written by one worker, read by all (healthcheck.lua).',
+    '    lua_shared_dict rampart_health 4m;',
     '    # Routing data swapped in without a reload, and the version each worker serves (routes.lua).',
     `    lua_shared_dict rampart_routes ${routesMb}m;`,
     '    # Protection: request counters of rate filters, and the bans this node sets (both survive reloads).',
@@ -205,10 +211,12 @@ export function renderMainConfig(
     '        rampart_balancer = require("rampart.balancer")',
     '        rampart_respond = require("rampart.respond")',
     '        rampart_tls = require("rampart.tls")',
+    '        require("rampart.healthcheck")',
     '    }',
     '    init_worker_by_lua_block {',
     '        require("rampart.protect").apply_unbans()',
     '        require("rampart.routes").init_worker()',
+    '        require("rampart.healthcheck").init_worker()',
     '    }',
     '',
     `    proxy_cache_path ${quote(cacheDir, 'cache_path')} levels=1:2 keys_zone=${zone}:32m max_size=${maxCache}m inactive=7d use_temp_path=off;`,
@@ -256,6 +264,7 @@ export function renderMainConfig(
     '        default $rampart_ignore_query;',
     '    }',
     '',
+    ...geoipBlock(paths.geoip),
     '    # Loopback control server: the version probe that proves a reload, connections, cache purge.',
     '    server {',
     `        listen ${control};`,
@@ -304,6 +313,11 @@ export function renderMainConfig(
           '        }',
         ]
       : []),
+    '        # The state of each checked origin, read by the agent for its status report.',
+    '        location = /health-checks {',
+    '            default_type application/json;',
+    '            content_by_lua_block { require("rampart.healthcheck").report() }',
+    '        }',
     '        location = /status {',
     '            stub_status;',
     '        }',
@@ -330,6 +344,23 @@ export function renderMainConfig(
     '}',
     '',
   ].join('\n');
+}
+
+/**
+ * The client's country (ISO 3166-1 alpha-2, empty when unknown) as $rampart_country, looked up once
+ * a request when a condition or the access log first reads it: `country_code` in the shipped
+ * database (ip-location-db), `country.iso_code` in MaxMind's and most commercial ones.
+ */
+function geoipBlock(geoip: RenderOptions['paths']['geoip']): string[] {
+  if (!geoip) return [];
+  const path = geoip.countryPath === 'country.iso_code' ? 'country iso_code' : 'country_code';
+  return [
+    '    # The client address in the GeoIP database (country conditions, the access log).',
+    `    geoip2 ${quote(geoip.db, 'geoipDb')} {`,
+    `        $rampart_country ${path};`,
+    '    }',
+    '',
+  ];
 }
 
 /** An absolute directory without `..` segments, of the characters AbsoluteDir allows. */

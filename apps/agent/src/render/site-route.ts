@@ -14,6 +14,7 @@ import {
   type SiteProtection,
   THROTTLE_KBPS_MAX,
 } from '@rampart/contracts';
+import { type HealthCheckRoute, healthCheckRoute } from './health-check-route.ts';
 import { type HotlinkRoute, hotlinkRoute } from './hotlink-route.ts';
 import { integer, RenderRefusal, safeText } from './quote.ts';
 import { type RedirectRoute, redirectRoute } from './redirect-route.ts';
@@ -67,6 +68,8 @@ export interface SiteRoute {
   url_auth?: UrlAuthRoute;
   /** Redirects and rewrites; absent when the site has none. */
   redirects?: RedirectRoute;
+  /** Active health checks of the origins; absent while they are off. */
+  health?: HealthCheckRoute;
 }
 
 export interface Peer {
@@ -170,6 +173,16 @@ export function siteRouteBody(site: EdgeSite, context: SiteRouteContext): SiteRo
     ...sitePages(site),
     ...(site.url_auth?.enabled ? { url_auth: urlAuthRoute(site.url_auth) } : {}),
     ...redirectsOf(site, hosts),
+    ...(site.health_check?.enabled
+      ? {
+          health: healthCheckRoute(site.health_check, {
+            origin_host: originHost,
+            origin_protocol: scheme,
+            http_listen: site.http_listen === true,
+            hosts,
+          }),
+        }
+      : {}),
     ...enforcementOf(site.enforcement),
     ...(site.bandwidth_bps === undefined
       ? {}

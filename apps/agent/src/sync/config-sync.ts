@@ -4,9 +4,11 @@ import {
   type EdgeSnapshot,
   NODE_TOKEN_HEADER,
   type NodeStatusBody,
+  type OriginHealthEntry,
 } from '@rampart/contracts';
 import { Type } from 'typebox';
 import type { Applier } from '../apply/applier.ts';
+import { ensureGeoip, type GeoipDownload } from '../geoip/geoip-store.ts';
 import { errorText, type Logger } from '../logger.ts';
 import type { StateStore } from '../state.ts';
 import { Backoff, pause } from './backoff.ts';
@@ -20,6 +22,8 @@ const RETRY_BASE_MS = 2000;
 const RETRY_MAX_MS = 60_000;
 /** How long an event (nginx restarted) stays in last_error. */
 const NOTICE_MS = 10 * 60_000;
+/** A GeoIP database that could not be fetched is tried again this often (and with each snapshot). */
+const GEOIP_RETRY_MS = 30_000;
 
 /**
  * The shape of ConfigAnswer checked before rendering. Sites, streams, certificates and jobs are
@@ -56,8 +60,12 @@ export interface ConfigSyncOptions {
   /** Where jobs reach this node's nginx. */
   jobContext: Omit<JobContext, 'sites' | 'httpPort' | 'httpsPort'>;
   droppedLogLines: () => number;
+  /** The edge's origin health checks, read as each status report goes out; undefined: nothing to say. */
+  originHealth?: () => Promise<OriginHealthEntry[] | undefined>;
   /** Called with each snapshot that went live, for settings the agent itself follows. */
   onApplied?: (snapshot: EdgeSnapshot) => void;
+  /** Where the snapshot's GeoIP database is kept and how it is fetched; absent: not fetched. */
+  geoip?: { dataDir: string; download: GeoipDownload; retryMs?: number };
   log: Logger;
 }
 
@@ -80,6 +88,7 @@ export class ConfigSync {
   private readonly retryBackoff = new Backoff(RETRY_BASE_MS, RETRY_MAX_MS);
   private retryAt: number | null = null;
   private wakeRetry: () => void = () => {};
+  private geoipRetry: ReturnType<typeof setTimeout> | null = null;
 
   constructor(options: ConfigSyncOptions) {
     this.options = options;
@@ -118,6 +127,7 @@ export class ConfigSync {
       }
     }
     this.wakeRetry();
+    if (this.geoipRetry !== null) clearTimeout(this.geoipRetry);
     await retrying;
   }
 
@@ -129,6 +139,7 @@ export class ConfigSync {
     this.seenVersion = snapshot.version;
     // Bans end by the master's clock; the edge compares them with this node's.
     this.latest = inNodeTime(snapshot, this.options.client.clockOffsetSeconds ?? 0);
+    await this.fetchGeoip(snapshot, signal);
     await this.applyLatest();
     void this.reportStatus(signal);
     await this.runJobs(snapshot, signal);
@@ -143,6 +154,34 @@ export class ConfigSync {
     this.retryBackoff.reset();
     this.retryAt = Date.now();
     this.wakeRetry();
+  }
+
+  /**
+   * The snapshot's GeoIP database, before the config that names it is rendered. One that does not
+   * arrive (or not with its digest) leaves country lookups off and says so; it is tried again every
+   * GEOIP_RETRY_MS, and the newest snapshot applied again once it is here. True when it is held.
+   */
+  private async fetchGeoip(snapshot: EdgeSnapshot, signal: AbortSignal): Promise<boolean> {
+    const { geoip, log } = this.options;
+    if (!geoip || !snapshot.geoip) return false;
+    try {
+      await ensureGeoip(geoip.dataDir, snapshot.geoip, geoip.download, signal);
+      return true;
+    } catch (error) {
+      if (signal.aborted) return false;
+      log.warn('the GeoIP database could not be fetched; country lookups stay off', { error: errorText(error) });
+      this.noteEvent(errorText(error));
+      if (this.geoipRetry === null) {
+        this.geoipRetry = setTimeout(() => {
+          this.geoipRetry = null;
+          const latest = this.latest;
+          if (signal.aborted || latest === null || latest.geoip?.sha256 !== snapshot.geoip?.sha256) return;
+          void this.fetchGeoip(latest, signal).then((held) => (held ? this.applyLatest() : undefined));
+        }, geoip.retryMs ?? GEOIP_RETRY_MS);
+        this.geoipRetry.unref();
+      }
+      return false;
+    }
   }
 
   /** Records what happened to nginx, shown with last_error on the node list for NOTICE_MS. */
@@ -178,6 +217,7 @@ export class ConfigSync {
         };
       }
       if (outcome.liveVersion !== null) this.appliedVersion = outcome.liveVersion;
+      if (outcome.notice) this.noteEvent(outcome.notice);
       if (outcome.applied) this.options.onApplied?.(snapshot);
       this.applyErrors = outcome.errors.slice(0, 10_000);
       this.lastError = outcome.error.slice(0, 4000);
@@ -253,8 +293,10 @@ export class ConfigSync {
 
   private async sendStatus(signal?: AbortSignal): Promise<boolean> {
     try {
+      const originHealth = await this.options.originHealth?.().catch(() => undefined);
+      const body = originHealth ? { ...this.status(), origin_health: originHealth } : this.status();
       await this.options.client.call(
-        { method: 'POST', path: '/agent/v1/status', headers: this.auth(), body: this.status(), signal },
+        { method: 'POST', path: '/agent/v1/status', headers: this.auth(), body, signal },
         null,
       );
       return true;

@@ -33,6 +33,9 @@ import { wxpayPlatformCerts } from './migrations/2026-11-26T0415-wxpay-platform-
 import { packageExempt } from './migrations/2026-11-27T0900-package-exempt.ts';
 import { nodeClock } from './migrations/2026-11-28T0400-node-clock.ts';
 import { siteCounts } from './migrations/2026-11-28T0900-site-counts.ts';
+import { geoip } from './migrations/2026-11-28T1230-geoip.ts';
+import { originHealth } from './migrations/2026-11-28T1300-origin-health.ts';
+import { packageFeatures } from './migrations/2026-11-28T1400-package-features.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
@@ -40,6 +43,7 @@ import { streamTraffic } from './migrations/logs/2026-11-25T1110-stream-traffic.
 import { usage5min } from './migrations/logs/2026-11-25T1120-usage-5min.ts';
 import { logIds } from './migrations/logs/2026-11-26T0500-log-ids.ts';
 import { siteTotals } from './migrations/logs/2026-11-26T0510-site-totals.ts';
+import { accessCountry } from './migrations/logs/2026-11-28T1230-access-country.ts';
 
 /** Every migration, by its timestamped name. Landed migrations are frozen: add new ones, never edit. */
 const migrations = (dialect: DialectName): Record<string, Migration> => ({
@@ -75,6 +79,9 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-27T0900-package-exempt': packageExempt(),
   '2026-11-28T0400-node-clock': nodeClock(),
   '2026-11-28T0900-site-counts': siteCounts(dialect),
+  '2026-11-28T1230-geoip': geoip(dialect),
+  '2026-11-28T1300-origin-health': originHealth(),
+  '2026-11-28T1400-package-features': packageFeatures(),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({
@@ -85,6 +92,7 @@ const logMigrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-25T1120-usage-5min': usage5min(),
   '2026-11-26T0500-log-ids': logIds(),
   '2026-11-26T0510-site-totals': siteTotals(),
+  '2026-11-28T1230-access-country': accessCountry(),
 });
 
 /**

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { GeoipTables } from './schema-geoip.ts';
 import type { PackagesTables } from './schema-packages.ts';
 import type { SysOpTables } from './schema-sys-op.ts';
 
@@ -283,6 +284,20 @@ export interface NodeApplyErrorsTable {
   object_id: number;
   error: string;
   version: number;
+}
+
+/** A node's view of one origin address of a site with a health check (seconds and ms since the epoch). */
+export interface OriginHealthTable {
+  node_id: number;
+  site_id: number;
+  address: string;
+  port: number;
+  up: number;
+  /** Seconds since the epoch of the last check; 0: not checked yet. */
+  checked_at: number;
+  error: string;
+  /** Milliseconds since the epoch of the report. */
+  reported_at: number;
 }
 
 export interface OwnedGroupTable {
@@ -656,7 +671,7 @@ export interface AnnouncementsTable {
   updated_at: number;
 }
 
-export interface Database extends PackagesTables, SysOpTables {
+export interface Database extends PackagesTables, SysOpTables, GeoipTables {
   users: UsersTable;
   user_groups: UserGroupsTable;
   user_search_terms: UserSearchTermsTable;
@@ -681,6 +696,7 @@ export interface Database extends PackagesTables, SysOpTables {
   health_leases: HealthLeasesTable;
   expiry_notices: ExpiryNoticesTable;
   node_apply_errors: NodeApplyErrorsTable;
+  origin_health: OriginHealthTable;
   site_groups: OwnedGroupTable;
   stream_groups: OwnedGroupTable;
   certs: CertsTable;

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { IpAddress } from './fields.ts';
+import { OriginHealthEntry } from './health-check.ts';
 import { EdgeSnapshot } from './snapshot.ts';
 
 /**
@@ -64,6 +65,8 @@ export const NodeStatusBody = Type.Object(
     apply_errors: Type.Array(ApplyError, { maxItems: 10_000 }),
     last_error: Type.String({ maxLength: 4000 }),
     dropped_log_lines: Type.Integer({ minimum: 0 }),
+    /** Added later: the node's health checks of site origins; absent keeps what the node reported before. */
+    origin_health: Type.Optional(Type.Array(OriginHealthEntry, { maxItems: 100_000 })),
   },
   { additionalProperties: false },
 );
@@ -86,6 +89,8 @@ export const AccessLogLine = Type.Object({
   user_agent: Type.String({ maxLength: 1024 }),
   referer: Type.String({ maxLength: 2048 }),
   block_reason: Type.String({ maxLength: 256 }),
+  /** Added later: the client's country (ISO 3166-1 alpha-2) from the node's GeoIP database; '' unknown. */
+  country: Type.Optional(Type.String({ maxLength: 2 })),
 });
 export type AccessLogLine = Static<typeof AccessLogLine>;
 

@@ -4,6 +4,8 @@ export * from './dnsapi.ts';
 export * from './edge-settings.ts';
 export * from './enforcement.ts';
 export * from './fields.ts';
+export * from './geoip.ts';
+export * from './health-check.ts';
 export * from './hotlink.ts';
 export * from './protection.ts';
 export * from './protection-api.ts';

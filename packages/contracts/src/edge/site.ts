@@ -13,6 +13,7 @@ import {
   PathPrefix,
   Port,
 } from './fields.ts';
+import { SiteHealthCheck } from './health-check.ts';
 import { SiteHotlink } from './hotlink.ts';
 import { SiteProtection } from './protection.ts';
 import { SiteRedirects } from './redirects.ts';
@@ -95,6 +96,8 @@ export const SiteSettings = Type.Object(
     url_auth: Type.Optional(SiteUrlAuth),
     /** Absent on sites saved before it existed: read as DEFAULT_SITE_REDIRECTS (none). */
     redirects: Type.Optional(SiteRedirects),
+    /** Absent on sites saved before it existed: read as DEFAULT_SITE_HEALTH_CHECK (off). */
+    health_check: Type.Optional(SiteHealthCheck),
   },
   { additionalProperties: false },
 );

@@ -8,12 +8,25 @@ import {
   storedErrorPages,
 } from './error-pages/errorPageValues.ts';
 import {
+  type HealthCheckValues,
+  healthCheckBody,
+  healthCheckFieldPath,
+  healthCheckValues,
+} from './health-check/healthCheckValues.ts';
+import {
   type HotlinkValues,
   hotlinkBody,
   hotlinkFieldPath,
   hotlinkValues,
   storedHotlink,
 } from './hotlink/hotlinkValues.ts';
+import {
+  type RedirectsValues,
+  redirectsBody,
+  redirectsFieldPath,
+  redirectsValues,
+  storedRedirects,
+} from './redirects/redirectValues.ts';
 import {
   storedUrlAuth,
   type UrlAuthValues,
@@ -44,12 +57,17 @@ export interface SiteDraft {
  * The edit page's values: the site's settings, domains, referer hosts and signed paths as one per
  * line, and a row per error page status.
  */
-export type SiteFormValues = Omit<SiteSettings, 'domains' | 'origins' | 'hotlink' | 'url_auth' | 'error_pages'> & {
+export type SiteFormValues = Omit<
+  SiteSettings,
+  'domains' | 'origins' | 'hotlink' | 'url_auth' | 'error_pages' | 'redirects' | 'health_check'
+> & {
   domainsText: string;
   origins: OriginRow[];
   hotlink: HotlinkValues;
   url_auth: UrlAuthValues;
   error_pages: ErrorPagesValues;
+  redirects: RedirectsValues;
+  health_check: HealthCheckValues;
   name: string;
   group_id: number | null;
   /** The site's line group (null: the default group's); only an administrator's form shows it. */
@@ -80,12 +98,14 @@ export const siteFormValues = (site: Site): SiteFormValues => {
   const settings = Object.fromEntries(
     Object.keys(SiteSettings.properties).map((key) => [key, site[key as keyof SiteSettings]]),
   ) as SiteSettings;
-  const { domains, hotlink, url_auth, error_pages, ...rest } = settings;
+  const { domains, hotlink, url_auth, error_pages, redirects, health_check, ...rest } = settings;
   return {
     ...rest,
     hotlink: hotlinkValues(hotlink),
     url_auth: urlAuthValues(url_auth),
     error_pages: errorPagesValues(error_pages),
+    redirects: redirectsValues(redirects),
+    health_check: healthCheckValues(health_check),
     name: site.name,
     group_id: site.group_id,
     line_group_id: site.line_group_id,
@@ -94,22 +114,27 @@ export const siteFormValues = (site: Site): SiteFormValues => {
 };
 
 /**
- * PUT /v1/sites/{id}: only the fields whose value differs from the stored site (hotlink, signed URLs
- * and error pages each as a whole).
+ * PUT /v1/sites/{id}: only the fields whose value differs from the stored site (hotlink, signed URLs,
+ * error pages and redirects each as a whole).
  */
 export const changedSiteFields = (site: Site, values: Partial<SiteFormValues>): UpdateSiteBody => {
-  const { domainsText, origins, hotlink, url_auth, error_pages, ...rest } = values;
+  const { domainsText, origins, hotlink, url_auth, error_pages, redirects, health_check, ...rest } = values;
   const next: Record<string, unknown> = { ...rest };
   if (domainsText !== undefined) next.domains = toDomains(domainsText);
   if (origins !== undefined) next.origins = toOrigins(origins);
   if (hotlink !== undefined) next.hotlink = hotlinkBody(hotlink);
   if (url_auth !== undefined) next.url_auth = urlAuthBody(url_auth);
   if (error_pages !== undefined) next.error_pages = errorPagesBody(error_pages);
+  if (redirects !== undefined) next.redirects = redirectsBody(redirects);
+  if (health_check !== undefined) next.health_check = healthCheckBody(health_check);
   const stored = {
     ...site,
     hotlink: storedHotlink(site.hotlink),
     url_auth: storedUrlAuth(site.url_auth),
     error_pages: storedErrorPages(site.error_pages),
+    // In the body's key order, so a stored setting read back in another order is not a change.
+    redirects: redirectsBody(storedRedirects(site.redirects)),
+    health_check: healthCheckBody(healthCheckValues(site.health_check)),
   } as unknown as Record<string, unknown>;
   const changed: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(next)) {
@@ -128,5 +153,7 @@ export const siteFieldPath = (name: FieldPath): FieldPath => {
   if (name[0] === 'hotlink') return hotlinkFieldPath(name);
   if (name[0] === 'url_auth') return urlAuthFieldPath(name);
   if (name[0] === 'error_pages') return errorPagesFieldPath(name);
+  if (name[0] === 'redirects') return redirectsFieldPath(name);
+  if (name[0] === 'health_check') return healthCheckFieldPath(name);
   return name;
 };

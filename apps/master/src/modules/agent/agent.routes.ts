@@ -20,6 +20,7 @@ import { hashToken } from '../auth/tokens.ts';
 import { currentConfigVersion, waitForConfigChange } from '../config/config-version.ts';
 import { pendingJobsFor } from '../jobs/jobs.repository.ts';
 import { installToken } from '../nodes/install-token.ts';
+import { replaceOriginHealth } from '../origin-health/origin-health.repository.ts';
 import { callingNode, sameSecret } from './agent-auth.ts';
 import { answerParts, gzipMember, sharedPart } from './snapshot.ts';
 
@@ -146,7 +147,7 @@ export async function agentRoutes(app: App, { db }: AppContext) {
     { config: { policy: policy.agent }, schema: { tags, body: NodeStatusBody } },
     async (request) => {
       const node = await callingNode(db, request);
-      const { applied_version, apply_errors, last_error, dropped_log_lines } = request.body;
+      const { applied_version, apply_errors, last_error, dropped_log_lines, origin_health } = request.body;
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('nodes')
@@ -168,6 +169,7 @@ export async function agentRoutes(app: App, { db }: AppContext) {
             )
             .execute();
         }
+        if (origin_health) await replaceOriginHealth(trx, node.id, origin_health, Date.now());
       });
       return ok(null);
     },

@@ -1,6 +1,7 @@
 import { isIPv6 } from 'node:net';
 import type { Origin, SiteSettings } from '@rampart/contracts';
 import { AppError } from '../../errors.ts';
+import { checkHealthCheck } from './health-check-rules.ts';
 import { checkHotlink } from './hotlink-rules.ts';
 import { checkRedirects } from './redirect-rules.ts';
 import { isIpLiteral } from './site-claims.ts';
@@ -98,6 +99,7 @@ export function checkSiteSettings(settings: SiteSettings) {
   if (settings.hotlink) checkHotlink(settings.hotlink, settings.domains);
   if (settings.url_auth) checkUrlAuth(settings.url_auth);
   if (settings.redirects) checkRedirects(settings.redirects, settings.domains);
+  if (settings.health_check) checkHealthCheck(settings.health_check);
   for (const [list, reserved] of [
     ['request_headers', RESERVED_REQUEST_HEADERS],
     ['response_headers', RESERVED_RESPONSE_HEADERS],

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_SITE_HEALTH_CHECK,
   DEFAULT_SITE_HOTLINK,
   DEFAULT_SITE_PROTECTION,
   DEFAULT_SITE_REDIRECTS,
@@ -29,6 +30,8 @@ export const presentSite = (row: SiteRow, cname: SiteCname = NO_SITE_CNAME, sett
   url_auth: DEFAULT_SITE_URL_AUTH,
   // Redirects: none.
   redirects: DEFAULT_SITE_REDIRECTS,
+  // Origin health checks: off.
+  health_check: DEFAULT_SITE_HEALTH_CHECK,
   ...(settings ?? (JSON.parse(row.settings) as SiteSettings)),
   id: row.id,
   user_id: row.user_id,

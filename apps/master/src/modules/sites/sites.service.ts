@@ -6,6 +6,7 @@ import { certCovers } from '../certs/cert-validation.ts';
 import { changeConfig } from '../config/config-version.ts';
 import { newSiteDefaults } from '../edge-settings/edge-settings.service.ts';
 import { checkRoom, claimRoom } from '../packages/package-room.ts';
+import { checkNewSiteFeatures, checkSiteFeatureChange } from '../packages/site-features.ts';
 import { checkSiteProtection, newSiteProtection } from '../protection/site-protection.ts';
 import type { Owner } from '../tenancy.ts';
 import { readSiteDefaults } from '../user-configs/user-configs.ts';
@@ -100,6 +101,7 @@ export async function createSite(db: Kysely<Database>, userId: number, body: Cre
   return changeConfig(db, async (trx, version) => {
     const need = { sites: 1, domains: settings.domains.length };
     const userPackageId = await claimRoom(trx, userId, user_package_id, need);
+    record.settings = await checkNewSiteFeatures(trx, userId, userPackageId, settings, fields);
     const row = await insertSite(trx, record, version, Date.now());
     if (userPackageId === null) return row;
     await trx.updateTable('sites').set({ user_package_id: userPackageId }).where('id', '=', row.id).execute();
@@ -121,6 +123,7 @@ export async function editSite(db: Kysely<Database>, owner: Owner, id: number, b
     settings,
   };
   await checkOwnership(db, record, row.id);
+  await checkSiteFeatureChange(db, row, JSON.parse(row.settings) as SiteSettings, settings);
   const added = settings.domains.length - (JSON.parse(row.settings) as SiteSettings).domains.length;
   return changeConfig(db, async (trx, version) => {
     if (row.user_package_id !== null && added > 0)

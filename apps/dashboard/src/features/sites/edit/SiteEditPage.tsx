@@ -11,10 +11,14 @@ import { useFeedback } from '../../../shared/feedback/FeedbackProvider.tsx';
 import { useSubmitting } from '../../../shared/form/useSubmitting.ts';
 import { useHttp } from '../../../shared/http/HttpProvider.tsx';
 import { useLocales } from '../../../shared/i18n/useLocales.ts';
+import { useSitePackageFeatures } from '../../user-packages/api.ts';
+import { featureLocked, gatedTab } from '../../user-packages/SiteFeatureGate.tsx';
 import { useApplyStatus, useSite, useSiteActions } from '../api.ts';
 import { ErrorPagesSection } from '../error-pages/ErrorPagesSection.tsx';
+import { HealthCheckSection } from '../health-check/HealthCheckSection.tsx';
 import { HotlinkSection } from '../hotlink/HotlinkSection.tsx';
 import { SITES_LOCALES } from '../locales/bundle.ts';
+import { RedirectsSection } from '../redirects/RedirectsSection.tsx';
 import { fieldErrorHandler } from '../serverErrors.ts';
 import { changedSiteFields, type SiteFormValues, siteFieldPath, siteFormValues } from '../sitePayload.ts';
 import { UrlAuthSection } from '../url-auth/UrlAuthSection.tsx';
@@ -51,6 +55,8 @@ const FORM_FIELDS = [
   'hotlink',
   'url_auth',
   'error_pages',
+  'redirects',
+  'health_check',
 ];
 
 /** The edit form of one site; exported for its tests. */
@@ -62,6 +68,7 @@ export const SiteForm = ({ site }: { site: Site }) => {
   const [form] = Form.useForm<SiteFormValues>();
   const [saving, submitting] = useSubmitting();
   const [tab, setTab] = useState('basic');
+  const packageFeatures = useSitePackageFeatures(site.id, site.updated_at).data;
 
   const save = async () => {
     const values = form.getFieldsValue(true) as SiteFormValues;
@@ -79,7 +86,11 @@ export const SiteForm = ({ site }: { site: Site }) => {
   const items = [
     { key: 'basic', label: t('sites.edit.section.basic'), children: <BasicSection /> },
     { key: 'origins', label: t('sites.edit.section.origins'), children: <OriginsSection /> },
-    { key: 'https', label: t('sites.edit.section.https'), children: <HttpsSection /> },
+    {
+      key: 'https',
+      label: t('sites.edit.section.https'),
+      children: <HttpsSection httpsLocked={featureLocked(packageFeatures, 'https')} />,
+    },
     { key: 'cache', label: t('sites.edit.section.cache'), children: <CacheRulesEditor /> },
     {
       key: 'headers',
@@ -96,16 +107,24 @@ export const SiteForm = ({ site }: { site: Site }) => {
     { key: 'hotlink', label: t('sites.edit.section.hotlink'), children: <HotlinkSection /> },
     { key: 'url_auth', label: t('sites.edit.section.urlAuth'), children: <UrlAuthSection /> },
     { key: 'error_pages', label: t('sites.edit.section.errorPages'), children: <ErrorPagesSection /> },
+    { key: 'redirects', label: t('sites.edit.section.redirects'), children: <RedirectsSection /> },
+    {
+      key: 'health_check',
+      label: t('sites.edit.section.healthCheck'),
+      children: <HealthCheckSection siteId={site.id} savedOn={site.health_check?.enabled === true} />,
+    },
   ]
-    .map((item) => ({ ...item, forceRender: true }))
+    .map((item) => ({ ...item, children: gatedTab(packageFeatures, item.key, item.children), forceRender: true }))
     // Its own form and save button, loaded when first opened.
     .concat({
       key: 'protection',
       label: t('sites.edit.section.protection'),
-      children: (
+      children: gatedTab(
+        packageFeatures,
+        'protection',
         <Suspense fallback={<Spin />}>
           <ProtectionSection site={site} />
-        </Suspense>
+        </Suspense>,
       ),
       forceRender: false,
     });

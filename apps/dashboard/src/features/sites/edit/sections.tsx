@@ -14,9 +14,9 @@ import { GroupSelect } from '../list/GroupSelect.tsx';
 import { OriginsEditor } from '../origins/OriginsEditor.tsx';
 import { LineGroupField } from './LineGroupField.tsx';
 
-const Toggle = ({ name, label }: { name: string; label: string }) => (
+const Toggle = ({ name, label, disabled }: { name: string; label: string; disabled?: boolean }) => (
   <Form.Item name={name} label={label} valuePropName="checked">
-    <Switch />
+    <Switch disabled={disabled} />
   </Form.Item>
 );
 
@@ -81,7 +81,8 @@ export const OriginsSection = () => {
   );
 };
 
-export const HttpsSection = () => {
+/** `httpsLocked`: the site's package does not include HTTPS, so its switch stays off. */
+export const HttpsSection = ({ httpsLocked = false }: { httpsLocked?: boolean }) => {
   const { t } = useTranslation();
   const http = useHttp();
   const certs = useQuery({
@@ -111,7 +112,7 @@ export const HttpsSection = () => {
         </Form.Item>
       </Form.Item>
       <Toggle name="http_listen" label={t('sites.field.httpListen')} />
-      <Toggle name="https_listen" label={t('sites.field.httpsListen')} />
+      <Toggle name="https_listen" label={t('sites.field.httpsListen')} disabled={httpsLocked} />
       <Toggle name="force_https" label={t('sites.field.forceHttps')} />
       <Toggle name="hsts" label={t('sites.field.hsts')} />
       <Toggle name="http2" label={t('sites.field.http2')} />

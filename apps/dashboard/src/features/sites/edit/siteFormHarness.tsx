@@ -1,4 +1,4 @@
-import { DEFAULT_SITE_HOTLINK, type Site, USER_TYPE, type User } from '@rampart/contracts';
+import { DEFAULT_SITE_HOTLINK, PACKAGE_FEATURES, type Site, USER_TYPE, type User } from '@rampart/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
@@ -102,9 +102,26 @@ export const siteFormHarness = () => {
     useSession.getState().clear();
     vi.unstubAllGlobals();
   };
-  const open = (answerPut: (body: Record<string, unknown>) => Response, site: Site = TEST_SITE) => {
+  /** `gets`: answers of other GET calls a section makes, by path. */
+  const open = (
+    answerPut: (body: Record<string, unknown>) => Response,
+    site: Site = TEST_SITE,
+    gets: Record<string, unknown> = {},
+  ) => {
     useSession.setState({ user: CUSTOMER });
     const puts: Record<string, unknown>[] = [];
+    // The page reads what the site's package allows: here nothing limits it.
+    const answers: Record<string, unknown> = {
+      [`/v1/sites/${site.id}/package-features`]: {
+        limited: false,
+        user_package_id: null,
+        package_name: null,
+        features: Object.fromEntries(PACKAGE_FEATURES.map((feature) => [feature, true])),
+        in_use: [],
+        beyond: [],
+      },
+      ...gets,
+    };
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string, init: RequestInit) => {
@@ -115,6 +132,7 @@ export const siteFormHarness = () => {
           return answerPut(body);
         }
         if (path === '/v1/site-groups' || path === '/v1/certs') return ok({ list: [], total: 0 });
+        if (init.method === 'GET' && path in answers) return ok(answers[path]);
         throw new Error(`unexpected ${init.method} ${url}`);
       }),
     );
