@@ -20,6 +20,7 @@ export const opLogActionsEnUS = {
       discounts: 'discount',
       dnsapis: 'DNS API account',
       domains: 'DNS domain',
+      geoip: 'GeoIP database',
       jobs: 'cache purge job',
       lines: 'line',
       messages: 'message',

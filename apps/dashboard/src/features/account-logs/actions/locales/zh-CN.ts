@@ -17,6 +17,7 @@ export const opLogActionsZhCN = {
       discounts: '折扣',
       dnsapis: 'DNS 接口账号',
       domains: 'DNS 域名',
+      geoip: 'GeoIP 数据库',
       jobs: '缓存清理任务',
       lines: '线路',
       messages: '消息',
