@@ -7,6 +7,7 @@ import { consoleReady } from './support/console.ts';
 import { createSite } from './support/edge.ts';
 import { exemptCustomerOf } from './support/packages.ts';
 import { useSuite } from './support/suite.ts';
+import { openTab } from './support/tabs.ts';
 
 /** Opens an antd select and picks an option; the visible option carries its label as a title. */
 const choose = async (page: Page, select: Locator, option: string) => {
@@ -24,7 +25,7 @@ describe('country conditions: the GeoIP database and the ACL editor', () => {
     const page = await suite.openPage({ token });
     await page.goto(suite.url('/sys/op'));
     await page.getByTestId('sys-op-page').waitFor();
-    await page.getByRole('tab', { name: 'GeoIP database' }).click();
+    await openTab(page, 'GeoIP database');
     const panel = page.getByTestId('geoip-panel');
     await panel.getByText('Bundled with the master', { exact: true }).waitFor();
 
@@ -57,7 +58,7 @@ describe('country conditions: the GeoIP database and the ACL editor', () => {
     const zh = await suite.openPage({ token, locale: 'zh-CN' });
     await zh.goto(suite.url('/sys/op'));
     await zh.getByTestId('sys-op-page').waitFor();
-    await zh.getByRole('tab', { name: 'GeoIP 数据库' }).click();
+    await openTab(zh, 'GeoIP 数据库');
     await zh.getByTestId('geoip-panel').getByText('主控内置', { exact: true }).waitFor();
   });
 
