@@ -6,6 +6,7 @@ import { callApi } from './support/api.ts';
 import { createSite } from './support/edge.ts';
 import { exemptCustomerOf } from './support/packages.ts';
 import { dashboardLocaleKeys, textFindings } from './support/page-check.ts';
+import { saveSite } from './support/site-edit.ts';
 import { useSuite } from './support/suite.ts';
 
 /** What the contract's check says of an expression: the page and the master use its words. */
@@ -65,16 +66,7 @@ describe('redirects on the site edit page', () => {
   };
 
   /** Clicks save and returns the master's answer to the PUT. */
-  const save = async (page: Page) => {
-    const saved = page.waitForResponse(
-      (response) => response.request().method() === 'PUT' && response.url().includes(`/v1/sites/${site?.id}`),
-    );
-    const button = page.getByTestId('site-save');
-    // A button still loading from the previous save ignores the click.
-    await expect.poll(() => button.getAttribute('class')).not.toContain('ant-btn-loading');
-    await button.click();
-    return (await (await saved).json()) as { code: unknown; msg: string };
-  };
+  const save = (page: Page) => saveSite(page, site?.id);
 
   /** The message antd shows under a field: the input's description. */
   const fieldError = async (page: Page, field: Locator) => {

@@ -6,6 +6,7 @@ import { callApi } from './support/api.ts';
 import { createSite } from './support/edge.ts';
 import { exemptCustomerOf } from './support/packages.ts';
 import { dashboardLocaleKeys, textFindings } from './support/page-check.ts';
+import { saveSite } from './support/site-edit.ts';
 import { useSuite } from './support/suite.ts';
 
 const TABS = {
@@ -41,16 +42,7 @@ describe('signed URLs and error pages on the site edit page', () => {
   };
 
   /** Clicks save and returns the master's answer to the PUT. */
-  const save = async (page: Page) => {
-    const saved = page.waitForResponse(
-      (response) => response.request().method() === 'PUT' && response.url().includes(`/v1/sites/${site?.id}`),
-    );
-    const button = page.getByTestId('site-save');
-    // A button still loading from the previous save ignores the click.
-    await expect.poll(() => button.getAttribute('class')).not.toContain('ant-btn-loading');
-    await button.click();
-    return (await (await saved).json()) as { code: unknown; msg: string };
-  };
+  const save = (page: Page) => saveSite(page, site?.id);
 
   it('turns signed URLs on with a generated key; the values are there after a reload', async () => {
     const page = await openTab('url_auth');

@@ -30,14 +30,26 @@ export interface PackageNeed {
   exempt: boolean;
 }
 
-export async function packageNeedOf(db: Kysely<Database>, userId: number): Promise<PackageNeed> {
+/**
+ * Whether packages limit the account: a customer (type 2) not marked `package_exempt`; operators'
+ * own accounts are never limited. `exempt`: the account's flag.
+ */
+export async function packageLimitedAccount(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<{ limited: boolean; exempt: boolean }> {
   const user = await db
     .selectFrom('users')
     .select(['type', 'package_exempt'])
     .where('id', '=', userId)
     .executeTakeFirst();
   const exempt = user?.package_exempt === 1;
-  if (user?.type !== 2 || exempt) return { required: false, exempt };
+  return { limited: user?.type === 2 && !exempt, exempt };
+}
+
+export async function packageNeedOf(db: Kysely<Database>, userId: number): Promise<PackageNeed> {
+  const { limited, exempt } = await packageLimitedAccount(db, userId);
+  if (!limited) return { required: false, exempt };
   return { required: await readSetting(db, 'require_package'), exempt };
 }
 

@@ -9,6 +9,7 @@ import {
   featureText,
   forbiddenList,
 } from './package-features.ts';
+import { packageLimitedAccount } from './package-room.ts';
 
 /**
  * Package features on the save paths of a site (sites.service.ts), when sites join a package
@@ -32,12 +33,7 @@ export async function featureLimitOf(
   userPackageId: number | null,
 ): Promise<FeatureLimit | null> {
   if (userPackageId === null) return null;
-  const user = await db
-    .selectFrom('users')
-    .select(['type', 'package_exempt'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  if (user?.type !== 2 || user.package_exempt === 1) return null;
+  if (!(await packageLimitedAccount(db, userId)).limited) return null;
   const row = await db
     .selectFrom('user_packages')
     .innerJoin('packages', 'packages.id', 'user_packages.package_id')
