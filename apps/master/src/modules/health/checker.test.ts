@@ -6,11 +6,11 @@ import { loadSecretKey, secretBox } from '../../secrets.ts';
 import { DIALECTS } from '../../test/databases.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { hashToken } from '../auth/tokens.ts';
+import { claimLease, releaseLease } from '../cluster/leases.ts';
 import { createMessenger } from '../messages/messenger.ts';
 import { createNotifier } from '../messages/notifier.ts';
 import { writeConfig } from '../settings/configs.ts';
 import { type IpSwitchEvent, startHealthChecker } from './checker.ts';
-import { claimLease, releaseLease } from './health.repository.ts';
 import { NODE_MONITOR } from './monitor-settings.ts';
 
 const FAST: NodeMonitorSettings = {

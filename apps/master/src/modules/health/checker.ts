@@ -4,18 +4,17 @@ import { type ProbeResult, probeIp } from '@rampart/contracts/health-probe';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { claimLease, releaseLease } from '../cluster/leases.ts';
 import type { Notifier } from '../messages/notifier.ts';
 import { readConfig } from '../settings/configs.ts';
 import {
   adminIds,
   applySwitch,
-  claimLease,
   enabledNodeCount,
   listProbeTargets,
   type ProbeTarget,
   placesOfIp,
   probeStreaks,
-  releaseLease,
   saveProbeStreaks,
   syncIpStates,
 } from './health.repository.ts';

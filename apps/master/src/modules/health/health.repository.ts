@@ -210,32 +210,6 @@ export async function adminIds(db: Kysely<Database>) {
   return rows.map((row) => Number(row.id));
 }
 
-/** Takes or renews the lease `name` for `holder`; false while another holder's lease runs. */
-export async function claimLease(db: Kysely<Database>, name: string, holder: string, now: number, ttlMs: number) {
-  await db
-    .insertInto('health_leases')
-    .values({ name, holder: '', expires_at: 0 })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const result = await db
-    .updateTable('health_leases')
-    .set({ holder, expires_at: now + ttlMs })
-    .where('name', '=', name)
-    .where((eb) => eb.or([eb('holder', '=', holder), eb('expires_at', '<', now)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** Lets the lease go at once (a master stopping), so another master takes over without waiting. */
-export async function releaseLease(db: Kysely<Database>, name: string, holder: string) {
-  await db
-    .updateTable('health_leases')
-    .set({ expires_at: 0 })
-    .where('name', '=', name)
-    .where('holder', '=', holder)
-    .execute();
-}
-
 export interface IpSwitchFilter {
   ip?: string | undefined;
   nodeId?: number | undefined;
