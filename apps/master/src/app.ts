@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { MasterConfig } from './config.ts';
@@ -19,6 +20,9 @@ import { publicAuthRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
 import { orderRoutes } from './modules/billing/orders.routes.ts';
 import { certifyRoutes } from './modules/certify/certify.routes.ts';
 import { certRoutes } from './modules/certs/certs.routes.ts';
+import { joinCluster } from './modules/cluster/cluster.ts';
+import { checkSecretKey } from './modules/cluster/secret-key-check.ts';
+import { lockDataDir } from './modules/cluster/single-master.ts';
 import { cnameRoutes } from './modules/cname/cname.routes.ts';
 import { publicCommonRoutes, signedInCommonRoutes } from './modules/common/common.routes.ts';
 import { dnsApiRoutes } from './modules/dnsapis/dnsapis.routes.ts';
@@ -113,6 +117,27 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // SQLite serves one master: a second one on the same data directory stops here.
+  const dataDirLock = options.database || config.databaseUrl ? undefined : lockDataDir(ensureDir(config.dataDir));
+  try {
+    return await assemble(app, config, options, dataDirLock);
+  } catch (error) {
+    dataDirLock?.release();
+    throw error;
+  }
+}
+
+const ensureDir = (dir: string) => {
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
+async function assemble(
+  app: App,
+  config: MasterConfig,
+  options: BuildOptions,
+  dataDirLock: { release(): void } | undefined,
+): Promise<App> {
   const database = options.database ?? openDatabase({ dataDir: config.dataDir, url: config.databaseUrl });
   await migrateToLatest(database);
   const events = options.events ?? (await openEventStore(config.logsUrl, database.logs));
@@ -125,6 +150,8 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     sms: options.sms,
   });
   const secrets = secretBox(loadSecretKey(config.dataDir, config.secretKey));
+  // Several masters on one database must share the key: a master with another one stops here.
+  await checkSecretKey(database.db, secrets);
   // Secret settings (SMTP password, SMS secret) are sealed at rest with the same key.
   sealSettingsWith(database.db, secrets);
   const notifier = createNotifier({ db: database.db, log: app.log, messenger, secrets, webhooks: options.webhooks });
@@ -138,6 +165,8 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     notifier,
     secrets,
   };
+  // Before the routes: they subscribe to what the other masters relay.
+  await joinCluster(app, database, app.log);
   configureAcmeHttp(config.acmeCaFile);
   const tasks = new TaskRunner({
     db: database.db,
@@ -186,6 +215,7 @@ export async function buildApp(config: MasterConfig, options: BuildOptions = {})
     messenger.close();
     if (!options.events) await events.close();
     if (!options.database) await database.close();
+    dataDirLock?.release();
   });
 
   await app.register(auth, { db: database.db });

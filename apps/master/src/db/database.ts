@@ -15,7 +15,13 @@ export interface DatabaseHandle {
   /** Logs and metrics: a second SQLite file, so the config database stays small; PostgreSQL: same database. */
   logs: Kysely<LogDatabase>;
   dialect: Dialect;
+  /** PostgreSQL: connections of their own for LISTEN (the masters of one schema share a channel). */
+  notifications?: NotificationSource;
   close(): Promise<void>;
+}
+
+export interface NotificationSource {
+  connect(): pg.Client;
 }
 
 export interface DatabaseOptions {
@@ -61,10 +67,14 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       });
     const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool: pool(10) }) });
     const logs = new Kysely<LogDatabase>({ dialect: new SchemaScopedPostgresDialect({ pool: pool(4) }) });
+    const searchPath = options.schema ? { options: `-c search_path=${options.schema}` } : {};
     return {
       db,
       logs,
       dialect: 'postgres',
+      notifications: {
+        connect: () => new pg.Client({ connectionString: options.url, ...searchPath }),
+      },
       close: async () => void (await Promise.all([db.destroy(), logs.destroy()])),
     };
   }

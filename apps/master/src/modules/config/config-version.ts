@@ -1,11 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { clusterBus } from '../cluster/bus.ts';
 
 /**
  * Every change to what edges serve runs through `changeConfig`: the change and the bump of the
- * global config version commit together, then long-polling agents are woken. (Several masters on
- * one PostgreSQL will relay the wake-up through LISTEN/NOTIFY.)
+ * global config version commit together, then long-polling agents are woken: this master's at once,
+ * the other masters' through the cluster bus (PostgreSQL LISTEN/NOTIFY), which calls
+ * `announceConfigVersion` there.
  */
 const changes = new EventEmitter();
 changes.setMaxListeners(0);
@@ -31,8 +33,12 @@ export async function changeConfig<T>(
     return change(trx, version);
   });
   changes.emit('version', version);
+  clusterBus(db).relay({ kind: 'config', version });
   return result;
 }
+
+/** Wakes this master's held polls for a version another master committed. */
+export const announceConfigVersion = (version: number) => void changes.emit('version', version);
 
 /** How many config polls are waiting for a change right now. */
 export const waitingForConfigChange = (): number => changes.listenerCount('version');

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { clusterBus } from '../cluster/bus.ts';
 import { BackgroundWork } from './background.ts';
 import { CommandBus } from './command-bus.ts';
 
@@ -14,7 +15,9 @@ const states = new WeakMap<Kysely<Database>, SysOpState>();
 export function sysOpState(db: Kysely<Database>): SysOpState {
   let state = states.get(db);
   if (!state) {
-    state = { bus: new CommandBus(), work: new BackgroundWork() };
+    const bus = new CommandBus((nodes) => clusterBus(db).relay({ kind: 'commands', nodes }));
+    clusterBus(db).on('commands', (event) => bus.wakeHere(event.nodes));
+    state = { bus, work: new BackgroundWork() };
     states.set(db, state);
   }
   return state;

@@ -20,17 +20,23 @@ export async function ensureFirstAdmin(
 ): Promise<void> {
   if ((await countUsers(db)) > 0) return;
   const password = options.password ?? randomBytes(12).toString('base64url');
-  await insertUser(
-    db,
-    {
-      username: FIRST_ADMIN_ACCOUNT,
-      passwordHash: await hashPassword(password),
-      type: 1,
-      access: ALL_ADMIN_PERMISSIONS,
-      name: 'Administrator',
-    },
-    Date.now(),
-  );
+  try {
+    await insertUser(
+      db,
+      {
+        username: FIRST_ADMIN_ACCOUNT,
+        passwordHash: await hashPassword(password),
+        type: 1,
+        access: ALL_ADMIN_PERMISSIONS,
+        name: 'Administrator',
+      },
+      Date.now(),
+    );
+  } catch (error) {
+    // Several masters starting on one empty database: one of them made the admin first.
+    if ((await countUsers(db)) > 0) return;
+    throw error;
+  }
   if (options.password) {
     options.log.info({ account: FIRST_ADMIN_ACCOUNT }, 'first admin created with RAMPART_ADMIN_PASSWORD');
     return;
