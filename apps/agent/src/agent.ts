@@ -1,11 +1,5 @@
 import { join } from 'node:path';
-import {
-  type EdgeSnapshot,
-  LogBatchAck,
-  type LogBatchAck as LogBatchAckBody,
-  NODE_TOKEN_HEADER,
-  type NodeMetricsBody,
-} from '@rampart/contracts';
+import { type EdgeSnapshot, NODE_TOKEN_HEADER, type NodeMetricsBody } from '@rampart/contracts';
 import packageJson from '../package.json' with { type: 'json' };
 import { Applier } from './apply/applier.ts';
 import { Nginx } from './apply/nginx.ts';
@@ -18,7 +12,7 @@ import { masterGeoipDownload } from './geoip/geoip-store.ts';
 import { HealthProber } from './health/prober.ts';
 import { errorText, type Logger } from './logger.ts';
 import { rotateIfLarge } from './logs/rotate.ts';
-import { LogShipper } from './logs/shipper.ts';
+import { LogShipper, masterSender } from './logs/shipper.ts';
 import { WafAudit } from './logs/waf-audit.ts';
 import { AgentCounters, startMetricsServer } from './metrics/exporter.ts';
 import { MetricsReporter } from './metrics/reporter.ts';
@@ -30,8 +24,9 @@ import { StateStore } from './state.ts';
 import { pause } from './sync/backoff.ts';
 import { ConfigSync } from './sync/config-sync.ts';
 import { MasterClient } from './sync/master-client.ts';
+import { followMasters, savedMasters } from './sync/master-list.ts';
 import { ensureRegistered } from './sync/register.ts';
-import { CommandRunner, savedMasterAddress } from './upgrade/command-runner.ts';
+import { CommandRunner } from './upgrade/command-runner.ts';
 import { ReleaseInstaller, RUNNING_PREFIX } from './upgrade/release-installer.ts';
 import { runSelfTest } from './upgrade/self-test.ts';
 import { startOnTrial } from './upgrade/trial.ts';
@@ -68,7 +63,7 @@ export class Agent {
     this.log = log;
     this.paths = agentPaths(options.dataDir);
     this.state = new StateStore(this.paths.stateFile);
-    this.client = new MasterClient(options.master);
+    this.client = new MasterClient(options.masters, { log });
     this.nginx = new Nginx({
       binary: options.nginxBinary,
       prefix: this.paths.nginxDir,
@@ -119,9 +114,9 @@ export class Agent {
       return;
     }
     const { spool_max_bytes: kept } = await this.state.load();
-    // A transfer (/sys/op) moved this node to another master.
-    const moved = await savedMasterAddress(this.paths.dataDir);
-    if (moved) this.client.moveTo(moved);
+    // The masters a config named, or the one a transfer (/sys/op) moved this node to, replace --master.
+    const saved = await savedMasters(this.paths.dataDir);
+    if (saved) this.client.useMasters(saved);
     // The master sends a config again only when it changes: the cap it set last is kept here.
     if (Number.isSafeInteger(kept) && (kept ?? 0) > 0) this.shipper.spool.setMaxBytes(kept ?? 0);
     try {
@@ -186,21 +181,7 @@ export class Agent {
     }
     if (!identity || signal.aborted) return;
     const auth = { [NODE_TOKEN_HEADER]: identity.credential };
-    this.shipper.setSender(async (batch, batchSignal) => {
-      const ack = await this.client.call<LogBatchAckBody>(
-        {
-          method: 'POST',
-          path: '/agent/v1/logs',
-          headers: auth,
-          json: batch.body,
-          signal: batchSignal,
-          timeoutMs: 30_000,
-        },
-        LogBatchAck,
-      );
-      this.figures.shipped(batch);
-      return ack;
-    });
+    this.shipper.setSender(masterSender(this.client, auth, (batch) => this.figures.shipped(batch)));
     // Votes on the other nodes' IPs for the master's health checks.
     const health = new HealthProber({ client: this.client, auth, log: this.log });
     const applier = this.applier;
@@ -225,6 +206,7 @@ export class Agent {
         this.followSpoolCap(snapshot);
         health.refresh();
       },
+      followMasters: (masters) => followMasters(this.client, this.paths.dataDir, masters, this.log),
       log: this.log,
     });
     this.sync = sync;

@@ -14,7 +14,7 @@ describe('parseOptions', () => {
   it('reads the documented command line with defaults', () => {
     const options = parseOptions(base, {});
     expect(options).toMatchObject({
-      master: 'http://master.test:8080',
+      masters: ['http://master.test:8080'],
       token: 'install-token-0123456789',
       dataDir: '/var/lib/rampart',
       controlPort: 8190,
@@ -68,6 +68,30 @@ describe('parseOptions', () => {
       listenAddress: '127.0.0.1',
       workerProcesses: 2,
     });
+  });
+
+  it('takes several masters separated by commas, from --master or RAMPART_MASTER', () => {
+    const list = 'https://m1.test, https://m2.test:8443/,http://[2001:db8::1]:8080';
+    const expected = ['https://m1.test', 'https://m2.test:8443', 'http://[2001:db8::1]:8080'];
+    expect(parseOptions(['--master', list, '--data-dir', '/d'], {}).masters).toEqual(expected);
+    expect(parseOptions(['--data-dir', '/d'], { RAMPART_MASTER: list }).masters).toEqual(expected);
+  });
+
+  it('refuses a list of masters with an empty, malformed or repeated one, or too many, naming --master', () => {
+    const master = (list: string) => () => parseOptions(['--master', list, '--data-dir', '/d'], {});
+    expect(master('https://m1.test,,https://m2.test')).toThrow(
+      '--master must be an http(s) URL, or several separated by commas ("" is not one)',
+    );
+    expect(master('https://m1.test,m2.test')).toThrow('("m2.test" is not one)');
+    expect(master('https://m1.test,https://M1.test/')).toThrow(
+      '--master must name each master once (https://M1.test/ is there twice)',
+    );
+    expect(master('http://m.test,http://m.test:80')).toThrow('must name each master once');
+    const many = Array.from({ length: 17 }, (_, i) => `https://m${i}.test`).join(',');
+    expect(master(many)).toThrow('--master must name at most 16 masters');
+    expect(
+      parseOptions(['--master', many.split(',').slice(0, 16).join(','), '--data-dir', '/d'], {}).masters,
+    ).toHaveLength(16);
   });
 
   it('refuses missing or malformed values', () => {

@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AGENT_CONTROL_PORT } from '@rampart/contracts';
+import { AGENT_CONTROL_PORT, MAX_AGENT_MASTERS } from '@rampart/contracts';
 import { defaultNginxUser } from './apply/nginx-user.ts';
+import { masterBase, masterListProblem, splitMasterList } from './sync/master-list.ts';
 
 export interface AgentOptions {
-  master: string;
+  /** The masters the agent starts with, in the order it fails over between them. */
+  masters: string[];
   /** Cluster install token; only needed until the node has its own credential. */
   token: string | null;
   dataDir: string;
@@ -29,7 +31,8 @@ export interface AgentOptions {
 
 export const USAGE = `Usage: npm run agent -- --master URL --token TOKEN --data-dir DIR [options]
 
-  --master URL             the Rampart master, e.g. https://cdn.example.com
+  --master URL[,URL...]    the Rampart master, e.g. https://cdn.example.com, or several (at most
+                           ${MAX_AGENT_MASTERS}, each once): the agent goes on to the next when one stops answering
   --token TOKEN            cluster install token (only until the node is accepted)
   --data-dir DIR           agent state, nginx config, logs, cache and spool
   --control-port PORT      loopback control server of nginx (default ${AGENT_CONTROL_PORT})
@@ -99,7 +102,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const master = values.master ?? env.RAMPART_MASTER;
   const dataDir = values['data-dir'] ?? env.RAMPART_AGENT_DATA_DIR;
   if (!master) throw new OptionsError(`--master is required\n\n${USAGE}`);
-  if (!/^https?:\/\/[^\s]+$/.test(master)) throw new OptionsError('--master must be an http(s) URL');
+  const masters = splitMasterList(master);
+  const problem = masterListProblem(masters);
+  if (problem) throw new OptionsError(`--master ${problem}`);
   if (!dataDir) throw new OptionsError(`--data-dir is required\n\n${USAGE}`);
   const listenAddress = values['listen-address'] ?? '';
   if (listenAddress !== '' && !/^(?:[0-9.]+|\[[0-9a-fA-F:.]+\])$/.test(listenAddress)) {
@@ -108,7 +113,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const workers = values.workers ?? 'auto';
   const metricsPort = values['metrics-port'] ?? env.RAMPART_AGENT_METRICS_PORT;
   return {
-    master,
+    masters: masters.map(masterBase),
     token: values.token ?? env.RAMPART_INSTALL_TOKEN ?? null,
     // npm runs the workspace script in apps/agent; a relative path means where the user typed it.
     dataDir: resolve(env.INIT_CWD ?? process.cwd(), dataDir),

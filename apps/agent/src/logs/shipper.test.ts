@@ -1,11 +1,13 @@
 import { appendFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogBatchBody } from '@rampart/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.ts';
-import { MasterError } from '../sync/master-client.ts';
-import { LogShipper, type SendBatch } from './shipper.ts';
+import { MasterClient, MasterError } from '../sync/master-client.ts';
+import { LogShipper, masterSender, type SendBatch } from './shipper.ts';
 
 const accessLine = (i: number) =>
   JSON.stringify({
@@ -192,6 +194,53 @@ describe('LogShipper', () => {
     await until(() => shipper.spool.pendingBatches === 0);
     expect(calls.filter((seq) => seq === 1)).toHaveLength(2);
     expect(calls.filter((seq) => seq !== 1)).toEqual([2, 3]);
+  });
+
+  it('sends a batch in flight when its master dies to the next master: stored there, shipped once', async () => {
+    const body = async (request: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      return JSON.parse(Buffer.concat(chunks).toString()) as LogBatchBody;
+    };
+    // Master a takes a batch and dies before it answers; b stores each seq once and acknowledges it.
+    const takenByA: number[] = [];
+    const a = createServer(async (request) => {
+      takenByA.push((await body(request)).seq);
+      a.close();
+      a.closeAllConnections();
+    });
+    const storedByB = new Map<number, LogBatchBody>();
+    const b = createServer(async (request, response) => {
+      const batch = await body(request);
+      const duplicate = storedByB.has(batch.seq);
+      if (!duplicate) storedByB.set(batch.seq, batch);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ code: 0, msg: 'ok', data: { seq: batch.seq, duplicate } }));
+    });
+    const listen = async (server: Server) => {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    };
+    const [urlA, urlB] = [await listen(a), await listen(b)];
+    try {
+      const client = new MasterClient([urlA, urlB]);
+      const shipped: number[] = [];
+      const shipper = make({ batchLines: 10 });
+      shipper.setSender(masterSender(client, { 'node-token': 'n' }, (batch) => shipped.push(batch.seq)));
+      await writeLines(0, 30);
+      await shipper.start();
+      await until(() => shipped.length === 3 && shipper.spool.pendingBatches === 0);
+      expect(takenByA[0]).toBe(1);
+      expect([...storedByB.keys()].sort()).toEqual([1, 2, 3]);
+      expect(shipped.sort()).toEqual([1, 2, 3]);
+      const uris = [...storedByB.values()].flatMap((batch) => batch.access.map((line) => line.uri));
+      expect(uris.sort()).toEqual(Array.from({ length: 30 }, (_, i) => `/r/${i}`).sort());
+      expect(shipper.droppedLines).toBe(0);
+      expect(client.baseUrl).toBe(urlB);
+    } finally {
+      b.closeAllConnections();
+      b.close();
+    }
   });
 
   it('drops and counts a batch the master refuses for good', async () => {

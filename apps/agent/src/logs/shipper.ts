@@ -3,7 +3,7 @@ import { Compile } from 'typebox/compile';
 import { errorText, type Logger } from '../logger.ts';
 import type { AgentPaths } from '../paths.ts';
 import { Backoff, pause } from '../sync/backoff.ts';
-import { MasterError } from '../sync/master-client.ts';
+import { type MasterClient, MasterError } from '../sync/master-client.ts';
 import { parseAccessRecord, parseStreamLine } from './normalize.ts';
 import { Spool, type SpooledBatch } from './spool.ts';
 import { FileTailer } from './tailer.ts';
@@ -19,6 +19,27 @@ export type OutgoingBatch = LogBatchBody & { readonly body: Uint8Array<ArrayBuff
 
 /** Sends one batch to the master (POST /agent/v1/logs) and returns its acknowledgement. */
 export type SendBatch = (batch: OutgoingBatch, signal: AbortSignal) => Promise<LogBatchAck>;
+
+/**
+ * Batches to the master's POST /agent/v1/logs. The client goes on to the next master when one does
+ * not answer, with the same batch: the master stores each (node, seq) once, so a batch whose answer
+ * was lost with its master is sent again, never dropped. `onShipped` is told once a batch, when
+ * it is acknowledged.
+ */
+export function masterSender(
+  client: MasterClient,
+  headers: Record<string, string>,
+  onShipped?: (batch: OutgoingBatch) => void,
+): SendBatch {
+  return async (batch, signal) => {
+    const ack = await client.call<LogBatchAck>(
+      { method: 'POST', path: '/agent/v1/logs', headers, json: batch.body, signal, timeoutMs: 30_000 },
+      LogBatchAck,
+    );
+    onShipped?.(batch);
+    return ack;
+  };
+}
 
 export interface ShipperOptions {
   paths: Pick<AgentPaths, 'accessLog' | 'streamLog' | 'spoolDir' | 'logCursorFile'>;

@@ -64,6 +64,8 @@ export interface ConfigSyncOptions {
   originHealth?: () => Promise<OriginHealthEntry[] | undefined>;
   /** Called with each snapshot that went live, for settings the agent itself follows. */
   onApplied?: (snapshot: EdgeSnapshot) => void;
+  /** Called with the masters each snapshot names (before it is applied: they hold whatever nginx does). */
+  followMasters?: (masters: readonly string[] | undefined) => Promise<unknown>;
   /** Where the snapshot's GeoIP database is kept and how it is fetched; absent: not fetched. */
   geoip?: { dataDir: string; download: GeoipDownload; retryMs?: number };
   log: Logger;
@@ -109,7 +111,7 @@ export class ConfigSync {
             method: 'GET',
             path: `/agent/v1/config?version=${this.seenVersion}&wait=${waitSeconds}`,
             headers: this.auth(),
-            timeoutMs: (waitSeconds + 15) * 1000,
+            holdSeconds: waitSeconds,
             signal,
           },
           ConfigAnswerShape,
@@ -137,6 +139,7 @@ export class ConfigSync {
    */
   async handleSnapshot(snapshot: EdgeSnapshot, signal: AbortSignal): Promise<void> {
     this.seenVersion = snapshot.version;
+    await this.options.followMasters?.(snapshot.masters);
     // Bans end by the master's clock; the edge compares them with this node's.
     this.latest = inNodeTime(snapshot, this.options.client.clockOffsetSeconds ?? 0);
     await this.fetchGeoip(snapshot, signal);

@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { Type } from 'typebox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MasterClient, MasterError } from './master-client.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { HOLD_MARGIN_MS, MasterClient, MasterError } from './master-client.ts';
 
 describe('MasterClient', () => {
   let server: Server;
@@ -91,5 +92,190 @@ describe('MasterClient', () => {
   it('lets network failures through as they are', async () => {
     const nowhere = new MasterClient('http://127.0.0.1:1');
     await expect(nowhere.call({ method: 'GET', path: '/' }, null)).rejects.toThrow(TypeError);
+  });
+});
+
+/** A master on 127.0.0.1 that names itself in its answers; `/poll` is held until it is told to answer. */
+interface StandIn {
+  name: string;
+  url: string;
+  port: number;
+  /** Requests it received, by path. */
+  seen: string[];
+  /** Requests held open now. */
+  held: number;
+  /** How it answers `/who` (default: its name). */
+  answer: (response: ServerResponse) => void;
+  /** Like a killed master: every connection reset, nothing listening. */
+  kill: () => Promise<void>;
+}
+
+async function startStandIn(name: string, port = 0): Promise<StandIn> {
+  const server = createServer((request, response) => {
+    standIn.seen.push(request.url ?? '');
+    if (request.url === '/poll') {
+      standIn.held++;
+      request.on('close', () => standIn.held--);
+      return;
+    }
+    standIn.answer(response);
+  });
+  const standIn: StandIn = {
+    name,
+    url: '',
+    port: 0,
+    seen: [],
+    held: 0,
+    answer: (response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ code: 0, msg: 'ok', data: { master: name } }));
+    },
+    kill: async () => {
+      const closed = new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  standIn.port = (server.address() as AddressInfo).port;
+  standIn.url = `http://127.0.0.1:${standIn.port}`;
+  return standIn;
+}
+
+describe('MasterClient with several masters', () => {
+  const standIns: StandIn[] = [];
+  const start = async (name: string, port?: number) => {
+    const standIn = await startStandIn(name, port);
+    standIns.push(standIn);
+    return standIn;
+  };
+  const who = (client: MasterClient, signal?: AbortSignal) =>
+    client.call<{ master: string }>({ method: 'GET', path: '/who', ...(signal && { signal }) }, null);
+  afterEach(async () => {
+    for (const standIn of standIns.splice(0)) await standIn.kill();
+  });
+
+  it('goes on to the next master when the one in use is gone, and stays with the one that answers', async () => {
+    const [a, b] = [await start('a'), await start('b')];
+    const client = new MasterClient([a.url, b.url]);
+    expect(await who(client)).toEqual({ master: 'a' });
+    await a.kill();
+    expect(await who(client)).toEqual({ master: 'b' });
+    expect(client.baseUrl).toBe(b.url);
+    expect(await who(client)).toEqual({ master: 'b' });
+    expect(b.seen).toEqual(['/who', '/who']);
+  });
+
+  it('goes round: after the last master, the first again', async () => {
+    const a = await start('a');
+    const b = await start('b');
+    const client = new MasterClient([a.url, b.url]);
+    await a.kill();
+    expect(await who(client)).toEqual({ master: 'b' });
+    await start('a again', a.port);
+    await b.kill();
+    expect(await who(client)).toEqual({ master: 'a again' });
+    expect(client.baseUrl).toBe(a.url);
+  });
+
+  it("takes a load balancer's 502, 503 or 504 for a master that is not there, but not the master's own refusal", async () => {
+    const [a, b] = [await start('a'), await start('b')];
+    const client = new MasterClient([a.url, b.url]);
+    for (const status of [502, 503, 504]) {
+      a.answer = (response) => {
+        response.writeHead(status, { 'content-type': 'text/html' });
+        response.end('<html>no healthy upstream</html>');
+      };
+      client.moveTo(a.url);
+      client.useMasters([a.url, b.url]);
+      expect(await who(client), String(status)).toEqual({ master: 'b' });
+      expect(client.baseUrl).toBe(b.url);
+    }
+    a.answer = (response) => {
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ code: 'invalid_param', msg: 'no', data: null }));
+    };
+    client.moveTo(a.url);
+    client.useMasters([a.url, b.url]);
+    await expect(who(client)).rejects.toMatchObject({ code: 'invalid_param', status: 400, gateway: false });
+    expect(client.baseUrl).toBe(a.url);
+    expect(b.seen).toHaveLength(3);
+  });
+
+  it('moves a long poll held by a master that is killed to the next master at once', async () => {
+    const [a, b] = [await start('a'), await start('b')];
+    const client = new MasterClient([a.url, b.url]);
+    // Held for 30 s by a master that lives: only the reset can bring the answer before the test's end.
+    const poll = client.call<{ master: string }>({ method: 'GET', path: '/poll', holdSeconds: 30 }, null);
+    await vi.waitFor(() => expect(a.held).toBe(1));
+    b.answer = (response) => response.end(JSON.stringify({ code: 0, msg: 'ok', data: { master: 'b' } }));
+    const answered = b.seen.length;
+    await a.kill();
+    await vi.waitFor(() => expect(b.seen.length).toBeGreaterThan(answered));
+    expect(b.seen.at(-1)).toBe('/poll');
+    expect(b.held).toBe(1);
+    await b.kill();
+    await expect(poll).rejects.toThrow();
+  });
+
+  it('gives up a long poll that a master holds past its hold without a word, and asks the next', async () => {
+    const [a, b] = [await start('a'), await start('b')];
+    const client = new MasterClient([a.url, b.url]);
+    // /poll is never answered by either: after a's hold and its margin, b is asked.
+    const poll = client.call({ method: 'GET', path: '/poll', holdSeconds: 0 }, null).catch((error: unknown) => error);
+    await vi.waitFor(() => expect(a.held).toBe(1));
+    await vi.waitFor(() => expect(b.seen).toEqual(['/poll']), { timeout: HOLD_MARGIN_MS + 5000 });
+    expect(a.held).toBe(0);
+    expect(client.baseUrl).toBe(b.url);
+    await b.kill();
+    expect(await poll).toBeInstanceOf(Error);
+  });
+
+  it('gives up a plain call to a master that went silent, and stays with the next one', async () => {
+    const [a, b] = [await start('a'), await start('b')];
+    const client = new MasterClient([a.url, b.url]);
+    // a takes the call and never answers, as a master whose machine froze.
+    a.answer = () => undefined;
+    expect(await who(client)).toEqual({ master: 'b' });
+    expect(a.seen).toEqual(['/who']);
+    expect(client.baseUrl).toBe(b.url);
+  });
+
+  it('moves calls that fail together on by one master, not one each', async () => {
+    const [a, b, c] = [await start('a'), await start('b'), await start('c')];
+    const client = new MasterClient([a.url, b.url, c.url]);
+    await a.kill();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => who(client)));
+    expect(answers.map((answer) => answer.master)).toEqual(Array(8).fill('b'));
+    expect(client.baseUrl).toBe(b.url);
+    expect(c.seen).toEqual([]);
+  });
+
+  it('throws the last failure when no master answers, and stops where it is when the caller aborts', async () => {
+    const [a, b] = [await start('a'), await start('b')];
+    const client = new MasterClient([a.url, b.url]);
+    const stop = new AbortController();
+    const poll = client.call({ method: 'GET', path: '/poll', holdSeconds: 30, signal: stop.signal }, null);
+    await vi.waitFor(() => expect(a.held).toBe(1));
+    stop.abort();
+    await expect(poll).rejects.toMatchObject({ name: 'AbortError' });
+    expect(b.seen).toEqual([]);
+    expect(client.baseUrl).toBe(a.url);
+
+    await a.kill();
+    await b.kill();
+    await expect(who(client)).rejects.toThrow(TypeError);
+  });
+
+  it('keeps the master in use when a new list names it, and otherwise starts at the new list’s first', () => {
+    const client = new MasterClient(['https://a.test/', 'https://b.test']);
+    expect(client.masters).toEqual(['https://a.test', 'https://b.test']);
+    expect(client.useMasters(['https://a.test', 'https://b.test/'])).toBe(false);
+    expect(client.useMasters(['https://c.test', 'https://a.test'])).toBe(true);
+    expect(client.baseUrl).toBe('https://a.test');
+    expect(client.useMasters(['https://d.test', 'https://e.test'])).toBe(true);
+    expect(client.baseUrl).toBe('https://d.test');
+    client.moveTo('https://f.test:8443/');
+    expect(client.masters).toEqual(['https://f.test:8443']);
   });
 });

@@ -5,7 +5,8 @@ import type { SelfTestResult } from '@rampart/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.ts';
 import { MasterClient } from '../sync/master-client.ts';
-import { CommandRunner, masterAddressFile, savedMasterAddress } from './command-runner.ts';
+import { mastersFile, savedMasters } from '../sync/master-list.ts';
+import { CommandRunner } from './command-runner.ts';
 import { ReleaseInstaller } from './release-installer.ts';
 
 const SELF_TEST: SelfTestResult = {
@@ -26,7 +27,7 @@ describe('agent commands', () => {
   const signal = new AbortController().signal;
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'agent-commands-'));
-    client = new MasterClient('http://127.0.0.1:9/');
+    client = new MasterClient(['http://127.0.0.1:9/', 'http://127.0.0.1:10']);
     runner = new CommandRunner({
       client,
       credential: 'node-credential-0123456789',
@@ -41,17 +42,18 @@ describe('agent commands', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('follows a new master address at once and keeps it (0600) for the next start', async () => {
+  it('follows a new master address at once, in place of every master it knew, and keeps it (0600) for the next start', async () => {
     const answer = await runner.perform(
       { id: 1, kind: 'master-address', issued_at: 0, master: 'https://cdn2.example.com:8443' },
       signal,
     );
     expect(answer).toEqual({ state: 'done', log: 'now following https://cdn2.example.com:8443' });
     expect(client.baseUrl).toBe('https://cdn2.example.com:8443');
-    expect(await savedMasterAddress(dataDir)).toBe('https://cdn2.example.com:8443');
-    expect(statSync(masterAddressFile(dataDir)).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(masterAddressFile(dataDir), 'utf8'))).toEqual({
-      master: 'https://cdn2.example.com:8443',
+    expect(client.masters).toEqual(['https://cdn2.example.com:8443']);
+    expect(await savedMasters(dataDir)).toEqual(['https://cdn2.example.com:8443']);
+    expect(statSync(mastersFile(dataDir)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(mastersFile(dataDir), 'utf8'))).toEqual({
+      masters: ['https://cdn2.example.com:8443'],
     });
   });
 

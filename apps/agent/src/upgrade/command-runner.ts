@@ -12,10 +12,10 @@ import {
   NODE_TOKEN_HEADER,
   type SelfTestResult,
 } from '@rampart/contracts';
-import { readJsonFile, writeFileAtomic } from '../fs-atomic.ts';
 import { errorText, type Logger } from '../logger.ts';
 import { Backoff, pause } from '../sync/backoff.ts';
 import type { MasterClient } from '../sync/master-client.ts';
+import { saveMasters } from '../sync/master-list.ts';
 import type { ReleaseInstaller } from './release-installer.ts';
 import { clearTrial, readTrial, writeTrial } from './trial.ts';
 
@@ -29,14 +29,6 @@ export interface CommandRunnerOptions {
   onUpgraded: (version: string) => void;
   log: Logger;
   waitSeconds?: number;
-}
-
-/** Where a transfer's new master address is kept, so a restarted agent follows it. */
-export const masterAddressFile = (dataDir: string) => join(dataDir, 'master.json');
-
-export async function savedMasterAddress(dataDir: string): Promise<string | null> {
-  const value = (await readJsonFile(masterAddressFile(dataDir))) as { master?: unknown } | null;
-  return typeof value?.master === 'string' && /^https?:\/\//.test(value.master) ? value.master : null;
 }
 
 /**
@@ -67,7 +59,7 @@ export class CommandRunner {
             path: `/agent/v1/commands?wait=${wait}`,
             headers: this.auth,
             signal,
-            timeoutMs: (wait + 15) * 1000,
+            holdSeconds: wait,
           },
           CommandsAnswer,
         );
@@ -106,11 +98,8 @@ export class CommandRunner {
         case 'upgrade':
           return await this.upgrade(command, signal);
         case 'master-address':
-          await writeFileAtomic(
-            masterAddressFile(this.options.dataDir),
-            `${JSON.stringify({ master: command.master })}\n`,
-            0o600,
-          );
+          // Kept first, so a restarted agent follows it too; it replaces the whole list of masters.
+          await saveMasters(this.options.dataDir, [command.master]);
           this.options.client.moveTo(command.master);
           this.options.log.info('following a new master', { master: command.master });
           return { state: 'done', log: `now following ${command.master}` };

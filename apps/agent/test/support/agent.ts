@@ -19,7 +19,7 @@ export function agentNginx(dataDir: string): Nginx {
 /** Agent options for a test: its own data directory and loopback ports, short intervals. */
 export async function testAgentOptions(master: string, overrides: Partial<AgentOptions> = {}): Promise<AgentOptions> {
   return {
-    master,
+    masters: [master],
     token: INSTALL_TOKEN,
     dataDir: await mkdtemp(join(tmpdir(), 'rampart-agent-')),
     controlPort: await freePort(),

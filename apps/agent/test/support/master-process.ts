@@ -11,13 +11,25 @@ export class MasterProcess {
   readonly url: string;
   readonly port: number;
   readonly dataDir: string;
+  /** Added to the master's environment (a PostgreSQL address, a shared secret key). */
+  private readonly env: Record<string, string>;
   private child: ChildProcess | null = null;
   private output = '';
 
-  constructor(port: number, dataDir: string) {
+  constructor(port: number, dataDir: string, env: Record<string, string> = {}) {
     this.port = port;
     this.dataDir = dataDir;
     this.url = `http://127.0.0.1:${port}`;
+    this.env = env;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** What the master printed last (for a failure's message). */
+  get lastOutput(): string {
+    return this.output;
   }
 
   async start(): Promise<void> {
@@ -29,6 +41,7 @@ export class MasterProcess {
         RAMPART_DATA_DIR: this.dataDir,
         RAMPART_ADMIN_PASSWORD: MASTER_ADMIN_PASSWORD,
         RAMPART_LOG_LEVEL: 'warn',
+        ...this.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

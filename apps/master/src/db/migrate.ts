@@ -36,6 +36,8 @@ import { siteCounts } from './migrations/2026-11-28T0900-site-counts.ts';
 import { geoip } from './migrations/2026-11-28T1230-geoip.ts';
 import { originHealth } from './migrations/2026-11-28T1300-origin-health.ts';
 import { packageFeatures } from './migrations/2026-11-28T1400-package-features.ts';
+import { blobs } from './migrations/2026-11-28T1500-blobs.ts';
+import { backgroundLeases } from './migrations/2026-11-28T1510-background-leases.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
@@ -82,6 +84,8 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-28T1230-geoip': geoip(dialect),
   '2026-11-28T1300-origin-health': originHealth(),
   '2026-11-28T1400-package-features': packageFeatures(),
+  '2026-11-28T1500-blobs': blobs(dialect),
+  '2026-11-28T1510-background-leases': backgroundLeases(),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({

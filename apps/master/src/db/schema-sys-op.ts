@@ -9,6 +9,8 @@ export interface AgentReleasesTable {
   size: number;
   source: string;
   created_at: number;
+  /** The bundle in the blob store; null for a release kept on disk before the blob store (imported at start). */
+  blob_id: Generated<string | null>;
 }
 
 export interface AgentUpgradesTable {
@@ -54,6 +56,8 @@ export interface SysOpsTable {
   log: string;
   created_at: number;
   finished_at: number | null;
+  /** A master upgrade's bundle in the blob store, while other masters may still need it. */
+  blob_id: Generated<string | null>;
 }
 
 export interface SysOpTables {

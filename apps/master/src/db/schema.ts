@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { BlobTables } from './schema-blobs.ts';
 import type { GeoipTables } from './schema-geoip.ts';
 import type { PackagesTables } from './schema-packages.ts';
 import type { SysOpTables } from './schema-sys-op.ts';
@@ -100,6 +101,9 @@ export interface ScheduledTasksTable {
   enabled: number;
   interval_seconds: number;
   running_since: number | null;
+  /** The master running it ('' when none) and until when that claim holds unless renewed (see schedules.ts). */
+  run_holder: Generated<string>;
+  run_expires_at: number | null;
   run_requested_at: number | null;
   last_started_at: number | null;
   last_finished_at: number | null;
@@ -441,6 +445,8 @@ export interface TasksTable {
   attempts: number;
   /** Refreshed while a runner works on it: a running task whose heartbeat stopped is stale. */
   heartbeat_at: number | null;
+  /** The runner that claimed it while it runs (a runner that lost its claim writes nothing). */
+  runner: Generated<string>;
   created_at: number;
   updated_at: number;
   finished_at: number | null;
@@ -671,7 +677,7 @@ export interface AnnouncementsTable {
   updated_at: number;
 }
 
-export interface Database extends PackagesTables, SysOpTables, GeoipTables {
+export interface Database extends PackagesTables, SysOpTables, GeoipTables, BlobTables {
   users: UsersTable;
   user_groups: UserGroupsTable;
   user_search_terms: UserSearchTermsTable;

@@ -1,4 +1,5 @@
 export * from './agent-api.ts';
+export * from './agent-masters.ts';
 export * from './cert.ts';
 export * from './dnsapi.ts';
 export * from './edge-settings.ts';

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { AgentMasterList } from './agent-masters.ts';
 import { EdgeSettings } from './edge-settings.ts';
 import { BandwidthBps, SiteEnforcement, StreamEnforcement } from './enforcement.ts';
 import { Port } from './fields.ts';
@@ -99,5 +100,7 @@ export const EdgeSnapshot = Type.Object({
   edge_settings: Type.Optional(EdgeSettings),
   /** The GeoIP database for country conditions and the log's country, by digest; absent: none. */
   geoip: Type.Optional(EdgeGeoip),
+  /** The masters the agent uses from now on (global-0-agent-masters); absent: it keeps its own list. */
+  masters: Type.Optional(AgentMasterList),
 });
 export type EdgeSnapshot = Static<typeof EdgeSnapshot>;

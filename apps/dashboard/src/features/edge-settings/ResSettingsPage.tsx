@@ -6,6 +6,7 @@ import { ConfigCard } from './ConfigCard.tsx';
 import { EnforcementCard } from './EnforcementCard.tsx';
 import { grid, NumberItem } from './fields.tsx';
 import { EDGE_SETTINGS_LOCALES } from './locales/bundle.ts';
+import { MastersCard } from './MastersCard.tsx';
 
 // The server's rule (AbsoluteDir): empty, or absolute without . or .. segments.
 const CACHE_PATH = /^(?:|(?!.*\/\.\.?(?:\/|$))\/[A-Za-z0-9._/-]{0,254})$/;
@@ -14,7 +15,8 @@ const same = (value: EdgeResSettings) => value;
 
 /**
  * Spec §2 /config/res (admin:config): the resources every edge may use (configs global-0-edge-res),
- * and what the edges do with sites of inactive packages (global-0-edge-enforcement).
+ * what the edges do with sites of inactive packages (global-0-edge-enforcement), and the masters
+ * their agents use (global-0-agent-masters).
  */
 export const Component = () => {
   const { t } = useLocales(EDGE_SETTINGS_LOCALES);
@@ -57,6 +59,7 @@ export const Component = () => {
         </div>
       </ConfigCard>
       <EnforcementCard />
+      <MastersCard />
     </>
   );
 };

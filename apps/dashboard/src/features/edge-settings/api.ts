@@ -1,4 +1,5 @@
 import type {
+  AgentMastersSettings,
   EdgeEnforcementSettings,
   EdgeErrorPages,
   EdgeNginxSettings,
@@ -9,15 +10,23 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RequestOptions } from '../../shared/http/client.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 
-export type { EdgeEnforcementSettings, EdgeErrorPages, EdgeNginxSettings, EdgeResSettings, NewSiteDefaults };
+export type {
+  AgentMastersSettings,
+  EdgeEnforcementSettings,
+  EdgeErrorPages,
+  EdgeNginxSettings,
+  EdgeResSettings,
+  NewSiteDefaults,
+};
 
-/** The configs entries of the four pages (the resources page has two); GET, PUT and DELETE (back to the default) all answer the value. */
+/** The configs entries of the four pages (the resources page has three); GET, PUT and DELETE (back to the default) all answer the value. */
 export const EDGE_CONFIG_KEYS = {
   nginx: 'global-0-edge-nginx',
   res: 'global-0-edge-res',
   defaults: 'global-0-site-defaults',
   errors: 'global-0-edge-error_pages',
   enforcement: 'global-0-edge-enforcement',
+  masters: 'global-0-agent-masters',
 } as const;
 export type EdgeConfigName = keyof typeof EDGE_CONFIG_KEYS;
 
@@ -27,6 +36,7 @@ export interface EdgeConfigValues {
   defaults: NewSiteDefaults;
   errors: EdgeErrorPages;
   enforcement: EdgeEnforcementSettings;
+  masters: AgentMastersSettings;
 }
 
 const pathOf = (name: EdgeConfigName) => `/v1/configs/${EDGE_CONFIG_KEYS[name]}`;

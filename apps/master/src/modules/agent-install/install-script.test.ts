@@ -69,6 +69,14 @@ describe('the agent install script', () => {
       [[], '--token: give the cluster install token'],
       [['--token', 'not-hex!'], '--token: give the cluster install token'],
       [['--token', token, '--master', 'http://a.test/x;id'], '--master: an http(s) address'],
+      [['--token', token, '--master', 'http://a.test,'], 'or several separated by commas'],
+      [['--token', token, '--master', 'http://a.test, http://b.test'], '--master: an http(s) address'],
+      [['--token', token, '--master', 'http://a.test,https://b.test,http://A.test'], '--master: each master once'],
+      [['--token', token, '--master', 'https://a.test:443,https://b.test,https://a.test'], 'each master once'],
+      [
+        ['--token', token, '--master', Array.from({ length: 17 }, (_, i) => `https://m${i}.test`).join(',')],
+        '--master: at most 16 masters',
+      ],
       [['--token', token, '--root', join(root, 'missing')], '--root:'],
       [['--token', token, '--colour'], 'unknown option --colour'],
     ] as const) {
@@ -142,6 +150,45 @@ describe('the agent install script', () => {
       expect(result.err).toContain(`could not download ${master}/agent/SHA256SUMS`);
       expect(existsSync(join(other, 'opt/rampart-agent'))).toBe(false);
     } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('downloads from the first master of a list that answers, and starts the agent with the whole list', async () => {
+    const { createHash } = await import('node:crypto');
+    const { createServer } = await import('node:http');
+    const bundle = await fetch(`${master}/agent/rampart-agent.tar.gz`, { headers: { 'install-token': token } }).then(
+      (response) => response.arrayBuffer(),
+    );
+    const files = new Map<string, Buffer>([
+      ['rampart-agent.tar.gz', Buffer.from(new Uint8Array(bundle))],
+      ['node', Buffer.from('#!/bin/sh\n')],
+    ]);
+    const sums = [...files].map(([name, bytes]) => `${createHash('sha256').update(bytes).digest('hex')}  ${name}\n`);
+    files.set('SHA256SUMS', Buffer.from(sums.join('')));
+    const asked: string[] = [];
+    const server = createServer((request, response) => {
+      asked.push(`${request.url} ${request.headers['install-token']}`);
+      response.end(files.get((request.url ?? '').replace('/agent/', '')));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const address = server.address();
+    const standIn = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    // Nothing listens on port 1: the first master does not answer.
+    const masters = `http://127.0.0.1:1,${standIn}`;
+    const other = mkdtempSync(join(tmpdir(), 'rampart-install-root-'));
+    try {
+      const result = await runScript(await script(), ['--token', token, '--root', other, '--master', masters]);
+      expect(result.code).toBe(0);
+      expect(result.err).toContain('could not download http://127.0.0.1:1/agent/SHA256SUMS');
+      expect(result.out).toContain(`Downloading the agent from ${standIn}`);
+      expect(asked.sort()).toEqual(
+        ['/agent/SHA256SUMS', '/agent/node', '/agent/rampart-agent.tar.gz'].map((path) => `${path} ${token}`),
+      );
+      const unit = readFileSync(join(other, 'etc/systemd/system/rampart-agent.service'), 'utf8');
+      expect(unit).toContain(`src/main.ts --master ${masters} --token ${token} --data-dir /var/lib/rampart-agent`);
+    } finally {
+      server.close();
       rmSync(other, { recursive: true, force: true });
     }
   });

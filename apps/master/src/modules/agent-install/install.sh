@@ -4,7 +4,7 @@
 #   curl -fsSL https://MASTER/agent/install.sh | sudo bash -s -- --token TOKEN
 #
 # nginx with the modules from the distribution, the agent bundle and Node.js runtime from the master
-# (checked against the master's SHA256SUMS), and a systemd unit. The master serves the bundle, the
+# (the first of --master's list that answers; checked against its SHA256SUMS), and a systemd unit. The master serves the bundle, the
 # runtime and the sums only to the install token, which this script sends in an Install-Token header
 # (this script itself holds no secret). The previous agent is kept in
 # /opt/rampart-agent.previous. With --root DIR everything is written under DIR and the package and
@@ -23,11 +23,12 @@ PACKAGES=(nginx libnginx-mod-http-lua libnginx-mod-stream libnginx-mod-http-cach
 
 usage() {
   cat <<USAGE
-Usage: install.sh --token TOKEN [--master URL] [--root DIR]
+Usage: install.sh --token TOKEN [--master URL[,URL...]] [--root DIR]
 
   --token TOKEN   the cluster install token shown under "Add node" on the master's node list;
                   it admits the downloads (sent as an Install-Token header) and the node
-  --master URL    the master (default: ${MASTER})
+  --master URLS   the master, or several separated by commas (at most 16, each once): the agent
+                  goes on to the next when one stops answering (default: ${MASTER})
   --root DIR      write everything under DIR and only print package and service commands
 USAGE
 }
@@ -48,8 +49,19 @@ while [ $# -gt 0 ]; do
 done
 
 [[ "$TOKEN" =~ ^[0-9a-f]{16,128}$ ]] || die "--token: give the cluster install token (hex) from the node list"
-[[ "$MASTER" =~ ^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$ || "$MASTER" =~ ^https?://\[[0-9A-Fa-f:]+\](:[0-9]{1,5})?$ ]] ||
-  die "--master: an http(s) address such as https://cdn.example.com, without a path"
+ADDRESS='https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\])(:[0-9]{1,5})?'
+[[ "$MASTER" =~ ^$ADDRESS(,$ADDRESS)*$ ]] ||
+  die "--master: an http(s) address such as https://cdn.example.com, without a path, or several separated by commas"
+IFS=',' read -r -a MASTERS <<<"$MASTER"
+[ "${#MASTERS[@]}" -le 16 ] || die "--master: at most 16 masters"
+seen=','
+for master in "${MASTERS[@]}"; do
+  # The same master however it is written (the agent refuses a list that names one twice).
+  key="${master,,}"
+  case "$key" in http://*:80) key="${key%:80}" ;; https://*:443) key="${key%:443}" ;; esac
+  [[ "$seen" != *",$key,"* ]] || die "--master: each master once ($master is there twice)"
+  seen="$seen$key,"
+done
 if [ -n "$ROOT" ]; then
   [ -d "$ROOT" ] || die "--root: $ROOT is not a directory"
   ROOT="$(cd "$ROOT" && pwd)"
@@ -81,15 +93,24 @@ echo "Installing nginx and its modules"
 run apt-get update
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${PACKAGES[@]}"
 
-echo "Downloading the agent from $MASTER"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # The master answers these only to the install token (or a node credential).
 download() {
-  curl -fsS --retry 3 -H "Install-Token: $TOKEN" "$MASTER/agent/$1" -o "$work/$1" ||
-    die "could not download $MASTER/agent/$1 (a 401 means the master does not take this install token)"
+  curl -fsS --retry 3 -H "Install-Token: $TOKEN" "$SOURCE/agent/$1" -o "$work/$1" ||
+    die "could not download $SOURCE/agent/$1 (a 401 means the master does not take this install token)"
 }
-download SHA256SUMS
+# Everything from the first master that answers, so the files and their sums match.
+SOURCE=''
+for master in "${MASTERS[@]}"; do
+  if curl -fsS --retry 3 -H "Install-Token: $TOKEN" "$master/agent/SHA256SUMS" -o "$work/SHA256SUMS"; then
+    SOURCE="$master"
+    break
+  fi
+  echo "install.sh: could not download $master/agent/SHA256SUMS" >&2
+done
+[ -n "$SOURCE" ] || die "no master gave the downloads (a 401 means the master does not take this install token)"
+echo "Downloading the agent from $SOURCE"
 download rampart-agent.tar.gz
 download node
 (cd "$work" && sha256sum --quiet -c SHA256SUMS) || die "the download does not match the master's SHA256SUMS"

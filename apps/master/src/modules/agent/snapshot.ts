@@ -21,14 +21,15 @@ import {
   streamEnforcement,
 } from '../packages/package-enforcement.ts';
 import { edgeProtection } from '../protection/edge-protection.ts';
+import { AGENT_MASTERS } from '../settings/agent-masters.ts';
 import { readConfig, UNKNOWN_HOST, WAF_DEFAULTS } from '../settings/configs.ts';
 import { snapshotSites } from '../sites/sites.repository.ts';
 import { snapshotStreams } from '../streams/streams.repository.ts';
 
 /**
  * The parts of a snapshot every node shares (sites, streams, certificates, ACME HTTP-01 challenges,
- * what to do with requests no site serves) are built once per config version, as JSON text and as
- * one gzip member. A node's answer wraps them with its own settings and
+ * what to do with requests no site serves, the masters agents use) are built once per config
+ * version, as JSON text and as one gzip member. A node's answer wraps them with its own settings and
  * jobs; gzip allows several members back to back, so those small parts are compressed per call and
  * the large shared part never is.
  */
@@ -51,7 +52,7 @@ async function unknownHost(db: Kysely<Database>): Promise<EdgeUnknownHost> {
 }
 
 async function buildShared(db: Kysely<Database>, version: number): Promise<SharedPart> {
-  const [sites, streams, challenges, unknown, settings, policy, geoip] = await Promise.all([
+  const [sites, streams, challenges, unknown, settings, policy, geoip, masters] = await Promise.all([
     snapshotSites(db),
     snapshotStreams(db),
     liveChallenges(db),
@@ -59,6 +60,7 @@ async function buildShared(db: Kysely<Database>, version: number): Promise<Share
     edgeSettings(db),
     readConfig(db, EDGE_ENFORCEMENT),
     edgeGeoip(db),
+    readConfig(db, AGENT_MASTERS),
   ]);
   const caps = await bandwidthCaps(
     db,
@@ -97,7 +99,9 @@ async function buildShared(db: Kysely<Database>, version: number): Promise<Share
           .where('cert_pem', '!=', '')
           .orderBy('id')
           .execute();
-  const json = `"sites":${JSON.stringify(siteSettings)},"streams":${JSON.stringify(streamSettings)},"certs":${JSON.stringify(certs)},"acme_challenges":${JSON.stringify(challenges)},"protection":${JSON.stringify(protection)},"unknown_host":${JSON.stringify(unknown)},"edge_settings":${JSON.stringify(settings)}${geoip ? `,"geoip":${JSON.stringify(geoip)}` : ''}`;
+  // Absent while the list is empty: each agent keeps the masters it has.
+  const masterList = masters.value.masters.length > 0 ? `,"masters":${JSON.stringify(masters.value.masters)}` : '';
+  const json = `"sites":${JSON.stringify(siteSettings)},"streams":${JSON.stringify(streamSettings)},"certs":${JSON.stringify(certs)},"acme_challenges":${JSON.stringify(challenges)},"protection":${JSON.stringify(protection)},"unknown_host":${JSON.stringify(unknown)},"edge_settings":${JSON.stringify(settings)}${geoip ? `,"geoip":${JSON.stringify(geoip)}` : ''}${masterList}`;
   return { version, json, gzip: gzipSync(json, { level: 6 }) };
 }
 

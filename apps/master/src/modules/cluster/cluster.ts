@@ -3,6 +3,7 @@ import type { DatabaseHandle } from '../../db/database.ts';
 import type { App } from '../../http.ts';
 import { sessionCache } from '../auth/session-cache.ts';
 import { announceConfigVersion, currentConfigVersion } from '../config/config-version.ts';
+import { relayRunnerWakesTo, wakeRunners } from '../tasks/task-runner.ts';
 import { type ClusterBus, channelFor, startClusterBus } from './bus.ts';
 
 // A master that cannot listen yet still serves; it only hears the others later.
@@ -10,7 +11,8 @@ const LISTEN_WAIT_MS = 10_000;
 
 /**
  * Joins this master to the others on its database (PostgreSQL): config changes they commit wake
- * the config polls held here, sessions they forget are forgotten here, and what this master forgets
+ * the config polls held here, tasks they queue wake the task runner here, sessions they forget are
+ * forgotten here, and what this master forgets
  * is told to them before the request that caused it is answered. Alone (SQLite), nothing changes.
  */
 export async function joinCluster(app: App, database: DatabaseHandle, log: FastifyBaseLogger): Promise<ClusterBus> {
@@ -18,6 +20,8 @@ export async function joinCluster(app: App, database: DatabaseHandle, log: Fasti
   const channel = await channelFor(database.db);
   const bus = startClusterBus(database.db, { ...database.notifications, channel }, log);
   const stopRelaying = sessionCache.relayTo((forgot) => bus.relay({ kind: 'sessions', ...forgot }));
+  const stopRelayingWakes = relayRunnerWakesTo(() => bus.relay({ kind: 'tasks' }));
+  bus.on('tasks', () => wakeRunners(false));
   bus.on('config', (event) => announceConfigVersion(event.version));
   bus.on('sessions', (event) => {
     if (event.user !== undefined) sessionCache.forgetUser(event.user, false);
@@ -44,6 +48,7 @@ export async function joinCluster(app: App, database: DatabaseHandle, log: Fasti
   });
   app.addHook('onClose', async () => {
     stopRelaying();
+    stopRelayingWakes();
     await bus.close();
   });
   return bus;

@@ -2,11 +2,12 @@ import type { DnsDrift } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import type { SecretBox } from '../../secrets.ts';
 import { cnameTarget } from '../cname/cname.repository.ts';
 import { addressType, bare } from '../dnsapis/dns-provider.ts';
 import { compareRecords, type NamedRecord } from './drift-compare.ts';
 import type { LineGroupServices } from './line-groups.service.ts';
-import { cnameDomainTarget, lineAt, planner, publishLineGroups } from './publish.ts';
+import { cnameDomainTarget, inPublishTurn, lineAt, planner, publishLineGroups } from './publish.ts';
 import { publishSiteCnames } from './site-cnames.ts';
 
 type Plan = Awaited<ReturnType<typeof planner>>;
@@ -152,9 +153,26 @@ export async function repairDrift(services: LineGroupServices, id: number): Prom
   const before = await checkDrift(db, services, id);
   if (!before.fqdn) return before;
   const published = await publishLineGroups(db, secrets, log, [id]);
+  const errors = published.groups.map((entry) => entry.error).filter(Boolean);
+  // Planned in its turn, so a publish of a newer plan cannot come between the plan and the removal.
+  const plan = await inPublishTurn(db, () => removeStrayLines(db, secrets, id, before, errors));
+  const sites = await publishSiteCnames(db, secrets, log, { groupIds: [id] });
+  if (sites.error) errors.push(sites.error);
+  const after = await checkDrift(db, services, id, plan);
+  if (!after.error && errors.length > 0) after.error = errors.join('; ').slice(0, 500);
+  return after;
+}
+
+/** Empties the address records of the group's name on lines it does not publish; answers the plan it read. */
+async function removeStrayLines(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  id: number,
+  before: DnsDrift,
+  errors: string[],
+) {
   const group = await findGroup(db, id);
   const plan = await planner(db);
-  const errors = published.groups.map((entry) => entry.error).filter(Boolean);
   try {
     const target = await cnameDomainTarget(db, secrets, group.cname_domain_id ?? 0);
     const planned = new Set(
@@ -175,11 +193,7 @@ export async function repairDrift(services: LineGroupServices, id: number): Prom
   } catch (error) {
     errors.push(message(error));
   }
-  const sites = await publishSiteCnames(db, secrets, log, { groupIds: [id] });
-  if (sites.error) errors.push(sites.error);
-  const after = await checkDrift(db, services, id, plan);
-  if (!after.error && errors.length > 0) after.error = errors.join('; ').slice(0, 500);
-  return after;
+  return plan;
 }
 
 /** repairDrift for every line group that has something published. */

@@ -1,5 +1,8 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../db/database.ts';
 import { loadSecretKey, secretBox } from '../../secrets.ts';
+import { DIALECTS } from '../../test/databases.ts';
 import { type FakeCloudflare, startFakeCloudflare } from '../../test/fake-cloudflare.ts';
 import { acceptedNode, data } from '../../test/protection.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/test-app.ts';
@@ -8,12 +11,12 @@ import { publishLineGroups } from './publish.ts';
 
 const TOKEN = 'cf-token-publish-order';
 
-describe('publishing runs one at a time (Cloudflare stand-in)', () => {
+describe.each(DIALECTS)('publishing runs one at a time across masters on $dialect (Cloudflare stand-in)', (target) => {
   let cf: FakeCloudflare;
   let test: TestApp;
   beforeAll(async () => {
     cf = await startFakeCloudflare(TOKEN, { 'example.org': 'zone-org' });
-    test = await startTestApp({ dialect: 'sqlite' }, { background: false });
+    test = await startTestApp(target, { background: false });
     await saveSetting(test.database.db, 'cloudflare_api_url', cf.api);
   });
   afterAll(async () => {
@@ -41,18 +44,30 @@ describe('publishing runs one at a time (Cloudflare stand-in)', () => {
       records: [{ line_id: lines[0]?.id, ip: '192.0.2.7' }],
     });
     const secrets = secretBox(loadSecretKey(test.database.dataDir, undefined));
+    // Another master: on PostgreSQL a pool of its own on the same schema; SQLite serves one master.
+    let other = { db: test.database.db, close: async (): Promise<void> => undefined };
+    if (target.url) {
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(test.database.db);
+      const handle = openDatabase({ dataDir: test.database.dataDir, url: target.url, schema: rows[0]?.schema });
+      other = { db: handle.db, close: () => handle.close() };
+    }
     const before = cf.requests.length;
-    await Promise.all([
-      publishLineGroups(test.database.db, secrets, test.app.log),
-      publishLineGroups(test.database.db, secrets, test.app.log),
-      publishLineGroups(test.database.db, secrets, test.app.log),
-    ]);
+    try {
+      await Promise.all([
+        publishLineGroups(test.database.db, secrets, test.app.log),
+        publishLineGroups(other.db, secrets, test.app.log),
+        publishLineGroups(test.database.db, secrets, test.app.log),
+        publishLineGroups(other.db, secrets, test.app.log),
+      ]);
+    } finally {
+      await other.close();
+    }
     // Each publishing lists the A records, then the AAAA records: never two A listings in a row.
     const listings = cf.requests
       .slice(before)
       .filter((request) => request.method === 'GET' && request.url.includes('/dns_records?'))
       .map((request) => new URL(request.url, 'http://x').searchParams.get('type'));
-    expect(listings).toEqual(['A', 'AAAA', 'A', 'AAAA', 'A', 'AAAA']);
+    expect(listings).toEqual(['A', 'AAAA', 'A', 'AAAA', 'A', 'AAAA', 'A', 'AAAA']);
     expect(cf.records.map((record) => `${record.name} ${record.type} ${record.content}`)).toEqual([
       'lg1.cdn.example.org A 192.0.2.7',
     ]);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SecretBox } from '../../secrets.ts';
+import { runUnderLease } from '../cluster/leases.ts';
 import type { AddressRecord, DnsProvider } from '../dnsapis/dns-provider.ts';
 import { providerOf } from '../dnsapis/dnsapis.service.ts';
 import { zoneOf } from '../dnsapis/providers.ts';
@@ -138,18 +139,35 @@ export function publishGroups(
   log: FastifyBaseLogger,
   options: { groupIds?: readonly number[]; drainNodeIds?: readonly number[] },
 ): Promise<PublishResult> {
-  // One publishing at a time in this master: a plan made before a change must not be written after
-  // the plan made after it (a health switch and an admin's edit at once).
-  const run = () => publishNow(db, secrets, log, options);
-  const result = publishing.then(run, run);
-  publishing = result.then(
-    () => undefined,
-    () => undefined,
+  return inPublishTurn(db, () => publishNow(db, secrets, log, options));
+}
+
+export const PUBLISH_LEASE = 'line-group-publish';
+// A master that dies while publishing holds the others back this long at most.
+const PUBLISH_LEASE_MS = 30_000;
+const PUBLISH_POLL_MS = 250;
+const turns = new WeakMap<Kysely<Database>, Promise<void>>();
+
+/**
+ * Runs `work`, a write of line group or site records to the DNS providers, once no other write is
+ * going on, on this master or another (under a lease, so a master that dies mid-way holds the rest
+ * back one lease at most). A plan made before a change must not be written after the plan made after
+ * it (a health switch on one master, an admin's edit on another), and two writers of one name could
+ * both add a record at the provider: each plans once it has its turn, so the last to write has read
+ * the newest state. Callers in this master queue in order rather than poll the lease.
+ */
+export function inPublishTurn<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
+  const run = () => runUnderLease(db, PUBLISH_LEASE, work, { ttlMs: PUBLISH_LEASE_MS, pollMs: PUBLISH_POLL_MS });
+  const result = (turns.get(db) ?? Promise.resolve()).then(run, run);
+  turns.set(
+    db,
+    result.then(
+      () => undefined,
+      () => undefined,
+    ),
   );
   return result;
 }
-
-let publishing: Promise<void> = Promise.resolve();
 
 /** What publishing reads once for every group: its lines, and each group's planned records. */
 export async function planner(db: Kysely<Database>, drainNodeIds: readonly number[] = []) {
@@ -231,6 +249,16 @@ export async function retireRecords(
   lineIds: readonly number[],
 ): Promise<string> {
   if (!place.host || place.cname_domain_id === null || lineIds.length === 0) return '';
+  const at = { host: place.host, cname_domain_id: place.cname_domain_id };
+  return inPublishTurn(db, () => retireNow(db, secrets, at, lineIds));
+}
+
+async function retireNow(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  place: { host: string; cname_domain_id: number },
+  lineIds: readonly number[],
+): Promise<string> {
   try {
     const target = await cnameDomainTarget(db, secrets, place.cname_domain_id);
     const lines = await db.selectFrom('lines').selectAll().where('id', 'in', lineIds).execute();

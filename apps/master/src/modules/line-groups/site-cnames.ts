@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SecretBox } from '../../secrets.ts';
 import { cnameTarget } from '../cname/cname.repository.ts';
-import { cnameDomainTarget } from './publish.ts';
+import { cnameDomainTarget, inPublishTurn } from './publish.ts';
 
 export interface SiteCnameResult {
   /** Sites whose s<id> name now points at their line group's host. */
@@ -18,11 +18,20 @@ export interface SiteCnameResult {
  * `siteIds` limits it to those sites, `groupIds` to the sites answered by those groups. Nothing
  * happens while the default CNAME domain has no DNS API account or no line group has a host.
  */
-export async function publishSiteCnames(
+export function publishSiteCnames(
   db: Kysely<Database>,
   secrets: SecretBox,
   log: FastifyBaseLogger,
   scope: { siteIds?: readonly number[]; groupIds?: readonly number[] } = {},
+): Promise<SiteCnameResult> {
+  return inPublishTurn(db, () => publishNow(db, secrets, log, scope));
+}
+
+async function publishNow(
+  db: Kysely<Database>,
+  secrets: SecretBox,
+  log: FastifyBaseLogger,
+  scope: { siteIds?: readonly number[]; groupIds?: readonly number[] },
 ): Promise<SiteCnameResult> {
   const home = await db
     .selectFrom('cname_domains')

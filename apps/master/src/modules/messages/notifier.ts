@@ -127,6 +127,7 @@ export function createNotifier(options: NotifierOptions) {
     webhookOptions,
     log,
 
+    /** Every master runs this loop: a due delivery is claimed before it is sent, so one master sends it. */
     start() {
       stopped = false;
       const tick = () => {

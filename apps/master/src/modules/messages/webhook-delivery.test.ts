@@ -1,7 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../db/database.ts';
 import { loadSecretKey, secretBox } from '../../secrets.ts';
 import { makeCert } from '../../test/certs.ts';
 import { DIALECTS } from '../../test/databases.ts';
@@ -45,6 +47,17 @@ async function startReceiver(cert: { cert: string; key: string }) {
 }
 
 const cert = makeCert(['127.0.0.1']);
+
+/**
+ * Another master's handle on the test's database: on PostgreSQL a pool of its own on the same schema
+ * (as another host would have); SQLite serves one master, so there it is the same handle.
+ */
+async function otherMaster(test: TestApp, target: { url?: string }) {
+  if (!target.url) return { db: test.database.db, close: async () => undefined };
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(test.database.db);
+  const handle = openDatabase({ dataDir: test.database.dataDir, url: target.url, schema: rows[0]?.schema });
+  return { db: handle.db, close: () => handle.close() };
+}
 
 describe.each(DIALECTS)('signed webhooks with retries on $dialect', (target) => {
   let test: TestApp;
@@ -135,6 +148,41 @@ describe.each(DIALECTS)('signed webhooks with retries on $dialect', (target) => 
     ]);
     const row = await test.database.db.selectFrom('webhook_deliveries').selectAll().executeTakeFirstOrThrow();
     expect(row).toMatchObject({ state: 'sent', attempts: 3 });
+  });
+
+  it('sends each due retry once though two masters run their retry rounds at the same moment', async () => {
+    const other = await otherMaster(test, target);
+    const messenger = createMessenger({ db: other.db, log: test.app.log, smtpFrom: 'test@localhost' });
+    try {
+      const second = createNotifier({
+        db: other.db,
+        log: test.app.log,
+        messenger,
+        secrets: secretBox(loadSecretKey(test.database.dataDir, undefined)),
+        webhooks: { ca: cert.cert, allowPrivateTargets: true },
+      });
+      receiver.state.failFirst = 5;
+      const start = Date.now();
+      for (let index = 0; index < 5; index++) {
+        const notice = { title: `Retry ${index}`, body: 'once' };
+        expect((await notifier.notify(await aliceId(), 'system', notice, start)).webhook).toBe('queued');
+      }
+      const due = start + WEBHOOK_RETRY_DELAYS_MS[0];
+      const rounds = await Promise.all([
+        notifier.runDueWebhooks(due),
+        second.runDueWebhooks(due),
+        notifier.runDueWebhooks(due),
+        second.runDueWebhooks(due),
+      ]);
+      expect(rounds.reduce((sum, count) => sum + count, 0)).toBe(5);
+      const retried = receiver.received.slice(5).map((post) => (JSON.parse(post.body) as { title: string }).title);
+      expect(retried.sort()).toEqual(['Retry 0', 'Retry 1', 'Retry 2', 'Retry 3', 'Retry 4']);
+      const rows = await test.database.db.selectFrom('webhook_deliveries').select(['state', 'attempts']).execute();
+      expect(rows).toEqual(Array.from({ length: 5 }, () => ({ state: 'sent', attempts: 2 })));
+    } finally {
+      messenger.close();
+      await other.close();
+    }
   });
 
   it('gives up after the last retry, and a certificate from an untrusted CA is a failure', async () => {

@@ -24,8 +24,12 @@ export interface WebhookOptions {
 /** Waits after the 1st, 2nd and 3rd failed attempt; after the 4th the delivery is given up. */
 export const WEBHOOK_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000] as const;
 export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
+/** An attempt ends within this long, answer or not: well inside its claim. */
 const TIMEOUT_MS = 10_000;
-/** A claimed row is left alone this long by other workers (and masters) while it is being sent. */
+/**
+ * A claimed row is left alone this long by other workers (and masters) while it is being sent; a
+ * master that died with it claimed leaves it due again after this, and another master retries it.
+ */
 const CLAIM_MS = 60_000;
 const POLL_MS = 15_000;
 
@@ -52,6 +56,12 @@ function post(url: string, body: string, secret: string, options: WebhookOptions
     [SIGNATURE_HEADER]: signWebhook(secret, body),
   };
   return new Promise((resolve) => {
+    // `timeout` below is for an idle socket; this ends a slow trickle too, so the claim never runs out first.
+    const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
+    const settle = (attempt: Attempt) => {
+      clearTimeout(deadline);
+      resolve(attempt);
+    };
     const req = request(
       url,
       {
@@ -62,15 +72,16 @@ function post(url: string, body: string, secret: string, options: WebhookOptions
         ...(options.ca && { ca: [...rootCertificates, options.ca] }),
       },
       (res) => {
+        res.on('error', (error) => settle({ ok: false, error: error.message.slice(0, 500) }));
         res.resume();
         res.on('end', () => {
           const status = res.statusCode ?? 0;
-          resolve(status >= 200 && status < 300 ? { ok: true, error: '' } : { ok: false, error: `HTTP ${status}` });
+          settle(status >= 200 && status < 300 ? { ok: true, error: '' } : { ok: false, error: `HTTP ${status}` });
         });
       },
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
-    req.on('error', (error) => resolve({ ok: false, error: error.message.slice(0, 500) }));
+    req.on('error', (error) => settle({ ok: false, error: error.message.slice(0, 500) }));
     req.end(body);
   });
 }
@@ -86,14 +97,15 @@ export interface WebhookMessage {
 }
 
 export function createWebhookSender(db: Kysely<Database>, log: FastifyBaseLogger, options: WebhookOptions) {
-  async function attempt(row: WebhookDeliveryRow, secret: string, now: number): Promise<Attempt> {
+  /** One attempt on a row claimed until `heldUntil`. */
+  async function attempt(row: WebhookDeliveryRow, heldUntil: number, secret: string, now: number): Promise<Attempt> {
     const attempts = row.attempts + 1;
     const result = await post(row.url, row.payload, secret, options, now);
     const retryIn = WEBHOOK_RETRY_DELAYS_MS[attempts - 1];
     const state = result.ok ? 'sent' : retryIn === undefined ? 'failed' : 'pending';
     await finishDelivery(
       db,
-      Number(row.id),
+      { id: Number(row.id), heldUntil },
       { attempts, state, error: result.error, nextAt: now + (retryIn ?? 0) },
       now,
     );
@@ -124,31 +136,36 @@ export function createWebhookSender(db: Kysely<Database>, log: FastifyBaseLogger
         message_id: message.messageId,
         timestamp: Math.floor(now / 1000),
       });
+      const heldUntil = now + CLAIM_MS;
       const row = await insertDelivery(
         db,
         { userId: message.userId, url: message.url, subject: message.title, payload },
-        now + CLAIM_MS,
+        heldUntil,
         now,
       );
-      return attempt(row, message.secret, now);
+      return attempt(row, heldUntil, message.secret, now);
     },
-    /** Retries every delivery whose time has come; answers how many were attempted. */
+    /**
+     * Retries every delivery whose time has come; answers how many were attempted. Every master runs
+     * it: each due row is claimed in one statement first, so only one master attempts it.
+     */
     async runDue(secretOf: (userId: number) => Promise<string | undefined>, now = Date.now()) {
       let attempted = 0;
       for (const row of await dueDeliveries(db, now, 50)) {
-        if (!(await claimDelivery(db, row, now + CLAIM_MS))) continue;
+        const heldUntil = now + CLAIM_MS;
+        if (!(await claimDelivery(db, row, heldUntil))) continue;
         const secret = await secretOf(Number(row.user_id));
         attempted++;
         if (!secret) {
           await finishDelivery(
             db,
-            Number(row.id),
+            { id: Number(row.id), heldUntil },
             { attempts: row.attempts, state: 'failed', error: 'the webhook secret was removed', nextAt: now },
             now,
           );
           continue;
         }
-        await attempt(row, secret, now);
+        await attempt(row, heldUntil, secret, now);
       }
       return attempted;
     },

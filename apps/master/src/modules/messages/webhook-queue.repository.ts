@@ -38,7 +38,10 @@ export const dueDeliveries = (db: Kysely<Database>, now: number, limit: number) 
     .limit(limit)
     .execute();
 
-/** Takes a due row for one attempt; false when another worker took it first. */
+/**
+ * Takes a due row for one attempt until `heldUntil`; false when another worker (or master) took it
+ * first. One conditional statement: of two masters claiming the row at once, one updates it.
+ */
 export async function claimDelivery(db: Kysely<Database>, row: WebhookDeliveryRow, heldUntil: number) {
   const result = await db
     .updateTable('webhook_deliveries')
@@ -50,9 +53,13 @@ export async function claimDelivery(db: Kysely<Database>, row: WebhookDeliveryRo
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Records an attempt on a row claimed until `heldUntil`; nothing when the claim ran out and another
+ * worker claimed the row meanwhile (its own attempt records itself).
+ */
 export async function finishDelivery(
   db: Kysely<Database>,
-  id: number,
+  claim: { id: number; heldUntil: number },
   outcome: { attempts: number; state: string; error: string; nextAt: number },
   now: number,
 ) {
@@ -65,6 +72,8 @@ export async function finishDelivery(
       next_attempt_at: outcome.nextAt,
       updated_at: now,
     })
-    .where('id', '=', id)
+    .where('id', '=', claim.id)
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '=', claim.heldUntil)
     .execute();
 }

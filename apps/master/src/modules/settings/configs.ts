@@ -16,6 +16,7 @@ import type { Database } from '../../db/schema.ts';
 import { DNS_TTL } from '../dnsapis/dns-ttl.ts';
 import { EDGE_SETTING_CONFIGS } from '../edge-settings/edge-settings.configs.ts';
 import { NODE_MONITOR } from '../health/monitor-settings.ts';
+import { AGENT_MASTERS } from './agent-masters.ts';
 import type { ConfigDefinition } from './config-definition.ts';
 import { groupValue, loadSettings, SETTING_DEFAULTS } from './settings.service.ts';
 
@@ -88,6 +89,7 @@ export const CONFIGS: readonly ConfigDefinition[] = [
   NODE_MONITOR,
   DNS_TTL,
   ...SYSTEM_SETTINGS,
+  AGENT_MASTERS,
 ];
 
 /** The value as the browser sees it: saved secrets replaced with the mask. */

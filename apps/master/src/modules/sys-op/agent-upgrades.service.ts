@@ -1,14 +1,20 @@
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
-import type { AgentRelease, AgentUpgrade, StartAgentUpgradeBody, UpgradeNodeLog } from '@rampart/contracts';
+import {
+  type AgentRelease,
+  type AgentUpgrade,
+  MAX_BUNDLE_BYTES,
+  type StartAgentUpgradeBody,
+  type UpgradeNodeLog,
+} from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { AppError } from '../../errors.ts';
 import { agentBundle } from '../agent-install/bundle.ts';
+import { type BlobRow, deleteBlob, writeBlob } from '../blobs/blob-store.ts';
+import { claimLease } from '../cluster/leases.ts';
 import { cancelOpenCommands, commandsOf, insertCommands } from './agent-commands.repository.ts';
-import { agentBundlePath, bundleDir, receiveBundle } from './bundle-store.ts';
+import { receiveBundle } from './bundle-store.ts';
 import type { CommandBus } from './command-bus.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -23,70 +29,67 @@ function presentRelease(row: {
   source: string;
   created_at: number;
 }): AgentRelease {
-  return { ...row, source: row.source === 'built-in' ? 'built-in' : 'upload', created_at: iso(row.created_at) };
+  return {
+    id: row.id,
+    version: row.version,
+    sha256: row.sha256,
+    size: row.size,
+    source: row.source === 'built-in' ? 'built-in' : 'upload',
+    created_at: iso(row.created_at),
+  };
 }
 
 export const listReleases = async (db: Kysely<Database>) =>
   (await db.selectFrom('agent_releases').selectAll().orderBy('id', 'desc').limit(100).execute()).map(presentRelease);
 
+const alreadyHeld = (version: string) => new AppError('conflict', `version: release ${version} is already held`);
+
+/** Stores the bundle in the blob store, then the release that names it; the bundle goes again when the release cannot be kept. */
 async function addRelease(
   db: Kysely<Database>,
-  dataDir: string,
-  release: { version: string; sha256: string; source: 'upload' | 'built-in' },
-  store: (target: string) => Promise<number>,
+  release: { version: string; source: 'upload' | 'built-in' },
+  store: () => Promise<BlobRow>,
 ): Promise<AgentRelease> {
   const existing = await db
     .selectFrom('agent_releases')
     .select('id')
     .where('version', '=', release.version)
     .executeTakeFirst();
-  if (existing) throw new AppError('conflict', `version: release ${release.version} is already held`);
-  await mkdir(bundleDir(dataDir, 'agent'), { recursive: true });
-  // Received under a temporary name, then kept under the release's id.
-  const temp = `${bundleDir(dataDir, 'agent')}/incoming-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.tar.gz`;
+  if (existing) throw alreadyHeld(release.version);
+  const blob = await store();
   try {
-    const size = await store(temp);
-    let row: { id: number };
-    try {
-      row = await db
-        .insertInto('agent_releases')
-        .values({ ...release, size, created_at: Date.now() })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw new AppError('conflict', `version: release ${release.version} is already held`);
-      throw error;
-    }
-    await copyFile(temp, agentBundlePath(dataDir, row.id));
-    const saved = await db.selectFrom('agent_releases').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    const saved = await db
+      .insertInto('agent_releases')
+      .values({ ...release, sha256: blob.sha256, size: blob.size, blob_id: blob.id, created_at: Date.now() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return presentRelease(saved);
-  } finally {
-    await rm(temp, { force: true });
+  } catch (error) {
+    await deleteBlob(db, blob.id).catch(() => undefined);
+    if (isUniqueViolation(error)) throw alreadyHeld(release.version);
+    throw error;
   }
 }
 
-/** An agent release uploaded by the admin, checked against the sha256 they give. */
-export const uploadRelease = (db: Kysely<Database>, dataDir: string, body: unknown, version: string, sha256: string) =>
-  addRelease(db, dataDir, { version, sha256, source: 'upload' }, (target) => receiveBundle(body, target, sha256));
+/** The blob store's name for an agent release's bundle (the version is a checked ReleaseVersion). */
+export const agentBundleName = (version: string) => `rampart-agent-${version}.tar.gz`;
 
-const sha256Of = (file: string) =>
-  new Promise<string>((done, fail) => {
-    const hash = createHash('sha256');
-    createReadStream(file)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('error', fail)
-      .on('end', () => done(hash.digest('hex')));
-  });
+/** An agent release uploaded by the admin, checked against the sha256 they give. */
+export const uploadRelease = (db: Kysely<Database>, body: unknown, version: string, sha256: string) =>
+  addRelease(db, { version, source: 'upload' }, () =>
+    receiveBundle(db, body, { kind: 'agent-bundle', name: agentBundleName(version), sha256 }),
+  );
 
 /** Registers the bundle of the agent this master ships (the one install.sh installs) as a release. */
-export async function registerBuiltInRelease(db: Kysely<Database>, dataDir: string, version: string) {
+export async function registerBuiltInRelease(db: Kysely<Database>, version: string) {
   const bundle = await agentBundle();
-  const sha256 = await sha256Of(bundle.archive);
-  return addRelease(db, dataDir, { version, sha256, source: 'built-in' }, async (target) => {
-    await copyFile(bundle.archive, target);
-    return (await stat(target)).size;
-  });
+  return addRelease(db, { version, source: 'built-in' }, () =>
+    writeBlob(
+      db,
+      { kind: 'agent-bundle', name: agentBundleName(version), maxBytes: MAX_BUNDLE_BYTES },
+      createReadStream(bundle.archive),
+    ),
+  );
 }
 
 function presentUpgrade(
@@ -257,55 +260,61 @@ let advancing: Promise<unknown> = Promise.resolve();
  * otherwise sends the next wave (one node first, then `wave_percent` of the nodes each time).
  */
 export function advanceUpgrade(db: Kysely<Database>, bus: CommandBus, id: number, now = Date.now()): Promise<void> {
-  // One advance at a time in this master, so two answers arriving together do not send two waves.
+  // One advance at a time in this master, so a wave's answers arriving together queue here rather
+  // than each holding a connection while it waits for the rollout's row (advanceOnce).
   const next = advancing.then(() => advanceOnce(db, bus, id, now));
   advancing = next.catch(() => undefined);
   return next;
 }
 
 async function advanceOnce(db: Kysely<Database>, bus: CommandBus, id: number, now: number): Promise<void> {
-  const upgrade = await findUpgrade(db, id);
-  if (upgrade?.state !== 'running') return;
-  await db
-    .updateTable('agent_commands')
-    .set({ state: 'timeout', log: `no answer within ${upgrade.node_timeout_s} s`, updated_at: now })
-    .where('kind', '=', 'upgrade')
-    .where('ref_id', '=', id)
-    .where('state', 'in', RUNNING)
-    .where('updated_at', '<', now - upgrade.node_timeout_s * 1000)
-    .execute();
-  const counts = (await stateCounts(db, [id])).get(id) ?? new Map<string, number>();
-  const count = (states: string[]) => states.reduce((sum, state) => sum + (counts.get(state) ?? 0), 0);
-  const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
-  const failures = count(FAILED);
-  const finish = async (state: 'done' | 'halted', reason: string) => {
-    await db
+  const sent = await db.transaction().execute(async (trx) => {
+    // Writing the rollout's row first locks it until this transaction ends (SQLite has one writer at
+    // a time anyway): another master advancing the same rollout waits here, then reads what this one
+    // wrote, so two masters never send the same wave.
+    const upgrade = await trx
       .updateTable('agent_upgrades')
-      .set({ state, reason, finished_at: now })
+      .set((eb) => ({ wave: eb.ref('wave') }))
       .where('id', '=', id)
       .where('state', '=', 'running')
+      .returningAll()
+      .executeTakeFirst();
+    if (!upgrade) return [];
+    await trx
+      .updateTable('agent_commands')
+      .set({ state: 'timeout', log: `no answer within ${upgrade.node_timeout_s} s`, updated_at: now })
+      .where('kind', '=', 'upgrade')
+      .where('ref_id', '=', id)
+      .where('state', 'in', RUNNING)
+      .where('updated_at', '<', now - upgrade.node_timeout_s * 1000)
       .execute();
-    if (state === 'halted') await cancelOpenCommands(db, 'upgrade', id, now);
-  };
-  if (failures > upgrade.max_failures) {
-    return finish('halted', `${failures} nodes failed or rolled back; the rollout allows ${upgrade.max_failures}`);
-  }
-  if (count(RUNNING) > 0) return;
-  const waiting = await db
-    .selectFrom('agent_commands')
-    .select(['id', 'node_id'])
-    .where('kind', '=', 'upgrade')
-    .where('ref_id', '=', id)
-    .where('state', '=', 'waiting')
-    .orderBy('node_id')
-    .execute();
-  if (waiting.length === 0) {
-    return finish('done', failures > 0 ? `${failures} nodes kept their previous version` : '');
-  }
-  const wave = upgrade.wave + 1;
-  const size = wave === 0 ? 1 : Math.max(1, Math.ceil((total * upgrade.wave_percent) / 100));
-  const sending = waiting.slice(0, size);
-  await db.transaction().execute(async (trx) => {
+    const counts = (await stateCounts(trx, [id])).get(id) ?? new Map<string, number>();
+    const count = (states: string[]) => states.reduce((sum, state) => sum + (counts.get(state) ?? 0), 0);
+    const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+    const failures = count(FAILED);
+    const finish = async (state: 'done' | 'halted', reason: string) => {
+      await trx.updateTable('agent_upgrades').set({ state, reason, finished_at: now }).where('id', '=', id).execute();
+      if (state === 'halted') await cancelOpenCommands(trx, 'upgrade', id, now);
+      return [];
+    };
+    if (failures > upgrade.max_failures) {
+      return finish('halted', `${failures} nodes failed or rolled back; the rollout allows ${upgrade.max_failures}`);
+    }
+    if (count(RUNNING) > 0) return [];
+    const waiting = await trx
+      .selectFrom('agent_commands')
+      .select(['id', 'node_id'])
+      .where('kind', '=', 'upgrade')
+      .where('ref_id', '=', id)
+      .where('state', '=', 'waiting')
+      .orderBy('node_id')
+      .execute();
+    if (waiting.length === 0) {
+      return finish('done', failures > 0 ? `${failures} nodes kept their previous version` : '');
+    }
+    const wave = upgrade.wave + 1;
+    const size = wave === 0 ? 1 : Math.max(1, Math.ceil((total * upgrade.wave_percent) / 100));
+    const sending = waiting.slice(0, size);
     await trx
       .updateTable('agent_commands')
       .set({ state: 'pending', wave, updated_at: now })
@@ -317,12 +326,32 @@ async function advanceOnce(db: Kysely<Database>, bus: CommandBus, id: number, no
       .where('state', '=', 'waiting')
       .execute();
     await trx.updateTable('agent_upgrades').set({ wave }).where('id', '=', id).execute();
+    return sending.map((entry) => entry.node_id);
   });
-  bus.wake(sending.map((entry) => entry.node_id));
+  if (sent.length > 0) bus.wake(sent);
 }
 
 /** Every running rollout moved on (answers time out even when no node calls). */
 export async function advanceRunningUpgrades(db: Kysely<Database>, bus: CommandBus) {
   const running = await db.selectFrom('agent_upgrades').select('id').where('state', '=', 'running').execute();
   for (const { id } of running) await advanceUpgrade(db, bus, id);
+}
+
+/** The lease of the periodic round that moves rollouts on. */
+export const ROLLOUT_LEASE = 'agent-upgrades';
+
+/**
+ * The periodic round, run by one master at a time: false (and nothing done) while another master
+ * holds the lease. Answers still advance their rollout on whichever master receives them.
+ */
+export async function advanceRound(
+  db: Kysely<Database>,
+  bus: CommandBus,
+  holder: string,
+  leaseMs: number,
+  now = Date.now(),
+) {
+  if (!(await claimLease(db, ROLLOUT_LEASE, holder, now, leaseMs))) return false;
+  await advanceRunningUpgrades(db, bus);
+  return true;
 }

@@ -1,52 +1,39 @@
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { MAX_BUNDLE_BYTES } from '@rampart/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { type BlobKind, BlobRefused, writeBlob } from '../blobs/blob-store.ts';
 
-/** Where the master keeps release bundles: file names are made from ids, never from what a caller sends. */
+/** Where a master unpacks releases on its own host: directory names are made from ids, never from what a caller sends. */
 export const bundleDir = (dataDir: string, kind: 'agent' | 'master') => join(dataDir, 'releases', kind);
+/** Where agent bundles were kept before the blob store; only read to import them (legacy-releases.ts). */
 export const agentBundlePath = (dataDir: string, releaseId: number) =>
   join(bundleDir(dataDir, 'agent'), `${releaseId}.tar.gz`);
 
+const REFUSALS: Record<BlobRefused['reason'], (error: BlobRefused) => string> = {
+  empty: () => 'body: the release bundle is empty',
+  too_large: () => `body: larger than ${MAX_BUNDLE_BYTES} bytes`,
+  sha256: (error) => `sha256: the bundle received has sha256 ${error.actual}`,
+};
+
 /**
- * Streams an uploaded bundle into `target`, hashing it on the way; refused (and nothing kept) when
- * it is empty, larger than MAX_BUNDLE_BYTES, or its sha256 is not the one the admin gave.
+ * Streams an uploaded bundle into the blob store, hashing it on the way; refused (and nothing kept)
+ * when it is empty, larger than MAX_BUNDLE_BYTES, or its sha256 is not the one the admin gave.
  */
-export async function receiveBundle(body: unknown, target: string, expectedSha256: string): Promise<number> {
+export async function receiveBundle(
+  db: Kysely<Database>,
+  body: unknown,
+  bundle: { kind: Extract<BlobKind, 'agent-bundle' | 'master-bundle'>; name: string; sha256: string },
+) {
   if (!body || typeof (body as Readable).pipe !== 'function') {
     throw new AppError('invalid_param', 'body: the release bundle, sent as application/octet-stream');
   }
-  await mkdir(join(target, '..'), { recursive: true });
-  const temp = `${target}.part`;
-  const hash = createHash('sha256');
-  let size = 0;
   try {
-    await pipeline(
-      body as Readable,
-      async function* (source: AsyncIterable<Buffer>) {
-        for await (const chunk of source) {
-          size += chunk.length;
-          if (size > MAX_BUNDLE_BYTES)
-            throw new AppError('invalid_param', `body: larger than ${MAX_BUNDLE_BYTES} bytes`);
-          hash.update(chunk);
-          yield chunk;
-        }
-      },
-      createWriteStream(temp, { mode: 0o600 }),
-    );
-    if (size === 0) throw new AppError('invalid_param', 'body: the release bundle is empty');
-    const actual = hash.digest('hex');
-    if (actual !== expectedSha256) {
-      throw new AppError('invalid_param', `sha256: the bundle received has sha256 ${actual}`);
-    }
-    await rename(temp, target);
-    return size;
+    return await writeBlob(db, { ...bundle, maxBytes: MAX_BUNDLE_BYTES }, body as Readable);
   } catch (error) {
-    await rm(temp, { force: true });
+    if (error instanceof BlobRefused) throw new AppError('invalid_param', REFUSALS[error.reason](error));
     throw error;
   }
 }

@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { access } from 'node:fs/promises';
 import { CommandResultBody, CommandsAnswer, CommandsQuery, Envelope, IdParams } from '@rampart/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -7,10 +5,10 @@ import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
 import { callingNode } from '../agent/agent-auth.ts';
+import { blobContent, findBlob } from '../blobs/blob-store.ts';
 import type { StoredSelfTest } from './agent-check.service.ts';
 import { settleCommand, takePendingCommands } from './agent-commands.repository.ts';
 import { advanceUpgrade } from './agent-upgrades.service.ts';
-import { agentBundlePath } from './bundle-store.ts';
 import { sysOpState } from './sys-op-state.ts';
 
 const tags = ['agent'];
@@ -18,7 +16,7 @@ const tags = ['agent'];
 const RECHECK_MS = 5000;
 
 /** /agent/v1: the commands of /sys/op (self-test, upgrade, new master address), their answers and the release bundles. */
-export async function sysOpAgentRoutes(app: App, { db, config }: AppContext) {
+export async function sysOpAgentRoutes(app: App, { db }: AppContext) {
   const { bus } = sysOpState(db);
   const held = new Set<AbortController>();
   let closing = false;
@@ -113,13 +111,20 @@ export async function sysOpAgentRoutes(app: App, { db, config }: AppContext) {
         .where('agent_commands.state', '=', 'sent')
         .executeTakeFirst();
       if (!sent) throw new AppError('not_found', `id: release ${request.params.id} is not being sent to this node`);
-      const file = agentBundlePath(config.dataDir, request.params.id);
-      try {
-        await access(file);
-      } catch {
-        throw new AppError('not_found', `id: the bundle of release ${request.params.id} is missing on this master`);
+      // From the blob store: any master serves a release whichever master received it.
+      const release = await db
+        .selectFrom('agent_releases')
+        .select('blob_id')
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      const blob = release?.blob_id ? await findBlob(db, release.blob_id) : undefined;
+      if (!blob) {
+        throw new AppError(
+          'not_found',
+          `id: the bundle of release ${request.params.id} is not in the database; upload the release again`,
+        );
       }
-      return reply.type('application/gzip').send(createReadStream(file));
+      return reply.type('application/gzip').header('content-length', String(blob.size)).send(blobContent(db, blob));
     },
   );
 }

@@ -117,6 +117,7 @@ describe.each(DIALECTS)('/sys/op on $dialect', (target) => {
       ['GET', '/v1/master/upgrades'],
       ['POST', '/v1/master/stop-transfer'],
       ['GET', '/v1/master/transfer-log'],
+      ['GET', `/v1/master/backups/${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}`],
     ] as const) {
       const result = await test.call(method, url, { token: alice, body: method === 'POST' ? {} : undefined });
       expect(result.body.code, url).toBe('forbidden');
@@ -317,9 +318,24 @@ describe.each(DIALECTS)('/sys/op on $dialect', (target) => {
     );
     expect(log?.state, JSON.stringify(log?.log)).toBe('done');
     const backupLine = log?.log.find((line) => line.text.startsWith('backup written: '))?.text ?? '';
-    const file = backupLine.slice('backup written: '.length).split(' (')[0] ?? '';
-    expect(existsSync(file)).toBe(true);
-    expect(backupLine).toContain(target.dialect === 'sqlite' ? 'VACUUM INTO' : 'pg_dump');
+    if (target.dialect === 'sqlite') {
+      // One master on SQLite: the copy is a file in its data directory.
+      const file = backupLine.slice('backup written: '.length).split(' (')[0] ?? '';
+      expect(existsSync(file)).toBe(true);
+      expect(backupLine).toContain('VACUUM INTO');
+    } else {
+      // In the database, where any master serves it.
+      const path = /GET (\/v1\/master\/backups\/[0-9a-f-]+)/.exec(backupLine)?.[1] ?? '';
+      expect(backupLine).toContain('pg_dump');
+      const dump = await test.app.inject({ method: 'GET', url: path, headers: { 'access-token': admin } });
+      expect(dump.statusCode).toBe(200);
+      expect(dump.rawPayload.subarray(0, 5).toString()).toBe('PGDMP');
+      expect(Number(dump.headers['content-length'])).toBe(dump.rawPayload.length);
+      // The blob store's content is left out: each backup would hold every earlier one otherwise.
+      const listed = execFileSync('pg_restore', ['--list'], { input: dump.rawPayload }).toString();
+      expect(listed).toMatch(/TABLE DATA \S+ agent_releases /);
+      expect(listed).not.toMatch(/TABLE DATA \S+ blob/);
+    }
     const current = join(test.database.dataDir, 'master-current');
     expect(readFileSync(join(current, 'apps/master/package.json'), 'utf8')).toContain('9.9.9');
     expect(readlinkSync(current)).toBe(join('releases', 'master', String(id)));

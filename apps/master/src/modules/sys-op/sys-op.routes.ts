@@ -23,12 +23,13 @@ import { Type } from 'typebox';
 import agentPackage from '../../../../agent/package.json' with { type: 'json' };
 import masterPackage from '../../../package.json' with { type: 'json' };
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
 import type { App } from '../../http.ts';
 import { ok } from '../../plugins/envelope.ts';
 import { policy } from '../../plugins/route-policy.ts';
+import { blobContent, findBlob } from '../blobs/blob-store.ts';
 import { agentCheck, startAgentCheck, waitForCheck } from './agent-check.service.ts';
 import {
-  advanceRunningUpgrades,
   cancelUpgrade,
   listReleases,
   listUpgrades,
@@ -43,6 +44,7 @@ import {
   masterPaths,
   receiveMasterUpgrade,
 } from './master-upgrade.service.ts';
+import { startSysOpRounds } from './sys-op-rounds.ts';
 import { stopSysOp, sysOpState } from './sys-op-state.ts';
 import { findOp, listOps, newestOp, presentOp } from './sys-ops.repository.ts';
 import { runTransfer, startTransfer, stopTransfer } from './transfer.service.ts';
@@ -53,8 +55,14 @@ const tags = ['sys-op'];
 const bundleStream = (request: FastifyRequest) =>
   String(request.headers['content-type'] ?? '').startsWith(OCTET_STREAM) ? request.raw : undefined;
 const OCTET_STREAM = 'application/octet-stream';
-/** How often running rollouts are looked at, so nodes that never answer time out. */
-const ADVANCE_EVERY_MS = 5000;
+/** How often running rollouts are looked at (nodes that never answer time out) and other masters' releases installed. */
+const ROUND_EVERY_MS = 5000;
+/** A blob id as the blob store makes them (a UUID). */
+const BackupParams = Type.Object(
+  { id: Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' }) },
+  { additionalProperties: false },
+);
+const DATABASE_COPIES = ['database-backup', 'database-export'];
 
 /**
  * /sys/op (admin:sys, declared on each route): agent releases and rolling upgrades, the agents'
@@ -67,21 +75,17 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
     dialect,
     databaseUrl: config.databaseUrl,
     paths: masterPaths(config.dataDir),
+    runningVersion: masterPackage.version,
   };
-  const timer = setInterval(() => {
-    advanceRunningUpgrades(db, bus).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'agent upgrade round failed'),
-    );
-  }, ADVANCE_EVERY_MS);
-  timer.unref();
+  const rounds = startSysOpRounds({ db, bus, master: masterContext, work, log: app.log, everyMs: ROUND_EVERY_MS });
   app.addHook('onClose', async () => {
-    clearInterval(timer);
+    await rounds.stop();
     await stopSysOp(db);
   });
   const logFailure = (what: string) => (error: unknown) => app.log.error({ err: error }, `${what} failed`);
 
   // Bundles arrive as they are: the parser leaves the request stream unread (so no hook walks it),
-  // and the handler streams it to disk, hashing it and counting its bytes.
+  // and the handler streams it into the blob store, hashing it and counting its bytes.
   await app.register(async (uploads: App) => {
     uploads.addContentTypeParser(OCTET_STREAM, (_request, _payload, done) => done(null, undefined));
     uploads.post(
@@ -97,7 +101,7 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
         },
       },
       async (request) =>
-        ok(await uploadRelease(db, config.dataDir, bundleStream(request), request.query.version, request.query.sha256)),
+        ok(await uploadRelease(db, bundleStream(request), request.query.version, request.query.sha256)),
     );
     uploads.post(
       '/v1/master/upgrades',
@@ -111,13 +115,13 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
         },
       },
       async (request) => {
-        const { id, archive } = await receiveMasterUpgrade(
+        const id = await receiveMasterUpgrade(
           masterContext,
           bundleStream(request),
           request.query.version,
           request.query.sha256,
         );
-        work.run((signal) => applyMasterUpgrade(masterContext, id, archive, signal), logFailure('master upgrade'));
+        work.run((signal) => applyMasterUpgrade(masterContext, id, signal), logFailure('master upgrade'));
         return ok({ id });
       },
     );
@@ -135,8 +139,7 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
         response: { 200: Envelope(AgentRelease) },
       },
     },
-    async (request) =>
-      ok(await registerBuiltInRelease(db, config.dataDir, request.body.version ?? agentPackage.version)),
+    async (request) => ok(await registerBuiltInRelease(db, request.body.version ?? agentPackage.version)),
   );
 
   app.get(
@@ -227,6 +230,30 @@ export async function sysOpRoutes(app: App, { db, dialect, config }: AppContext)
     async (request) => {
       const ops = await listOps(db, 'master-upgrade', request.query.page ?? 1, request.query.limit ?? 20);
       return ok({ current_version: masterPackage.version, dialect, ...ops });
+    },
+  );
+
+  app.get(
+    '/v1/master/backups/:id',
+    {
+      config: { policy: policy.admin(PERMISSIONS.adminSys) },
+      schema: {
+        tags,
+        params: BackupParams,
+        description:
+          'A copy of the PostgreSQL database kept in the database (pg_dump custom format): the backup a master upgrade took, or a transfer export; their logs name it.',
+      },
+    },
+    async (request, reply) => {
+      const blob = await findBlob(db, request.params.id);
+      if (!blob || !DATABASE_COPIES.includes(blob.kind)) {
+        throw new AppError('not_found', `id: there is no database backup ${request.params.id}`);
+      }
+      return reply
+        .type('application/octet-stream')
+        .header('content-length', String(blob.size))
+        .header('content-disposition', `attachment; filename="${blob.name}"`)
+        .send(blobContent(db, blob));
     },
   );
 

@@ -72,7 +72,13 @@ export async function logOp(
   state?: SysOpState,
 ) {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('sys_ops').select(['log', 'state']).where('id', '=', id).executeTakeFirst();
+    // Read through a write, which locks the row until the end: lines several masters add at once all stay.
+    const row = await trx
+      .updateTable('sys_ops')
+      .set((eb) => ({ log: eb.ref('log') }))
+      .where('id', '=', id)
+      .returning(['log', 'state'])
+      .executeTakeFirst();
     if (!row) return;
     const log = [...(JSON.parse(row.log) as SysOpLogLine[]), { time: iso(Date.now()), level, text }].slice(-MAX_LINES);
     const settled = state === 'done' || state === 'failed' || state === 'aborted';
@@ -94,4 +100,42 @@ export async function abortOp(db: Kysely<Database>, id: number) {
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+export async function setOpBlob(db: Kysely<Database>, id: number, blobId: string | null) {
+  await db.updateTable('sys_ops').set({ blob_id: blobId }).where('id', '=', id).execute();
+}
+
+/** The newest master upgrade that succeeded and whose bundle is still kept: the release other masters follow. */
+export const newestDoneMasterUpgrade = (db: Kysely<Database>) =>
+  db
+    .selectFrom('sys_ops')
+    .select(['id', 'version', 'blob_id'])
+    .where('kind', '=', 'master-upgrade')
+    .where('state', '=', 'done')
+    .where('blob_id', 'is not', null)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+/** Forgets the bundles of master upgrade `id` (or of those before it) and answers their blob ids, to delete. */
+export async function takeMasterBundles(db: Kysely<Database>, which: { id: number; older: boolean }) {
+  const rows = await db
+    .selectFrom('sys_ops')
+    .select(['id', 'blob_id'])
+    .where('kind', '=', 'master-upgrade')
+    .where('id', which.older ? '<' : '=', which.id)
+    .where('blob_id', 'is not', null)
+    .execute();
+  if (rows.length === 0) return [];
+  await db
+    .updateTable('sys_ops')
+    .set({ blob_id: null })
+    .where(
+      'id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .execute();
+  return rows.flatMap((row) => (row.blob_id ? [row.blob_id] : []));
 }

@@ -58,19 +58,18 @@ export async function runTransfer(
   };
   try {
     await logOp(db, id, 'info', 'exporting the database');
-    const exported = await backupDatabase(
-      db,
-      ctx.dialect,
-      ctx.databaseUrl,
-      join(ctx.paths.dataDir, 'transfer'),
-      timeStamp(),
-    );
+    const exported = await backupDatabase(db, ctx.dialect, ctx.databaseUrl, {
+      dir: join(ctx.paths.dataDir, 'transfer'),
+      stamp: timeStamp(),
+      kind: 'database-export',
+      signal,
+    });
     if (!(await stillOpen())) return;
     await logOp(
       db,
       id,
       'info',
-      `export written: ${exported.file} (${exported.how}). Copy it to the new host with the data directory's secret key and start the master there; waiting for ${body.new_master} to answer`,
+      `export written: ${exported.where} (${exported.how}). Copy it to the new host with the data directory's secret key and start the master there; waiting for ${body.new_master} to answer`,
       'waiting',
     );
     const deadline = Date.now() + body.wait_minutes * 60_000;

@@ -1,25 +1,33 @@
 import type { ScheduledTask } from '@rampart/contracts';
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Database, ScheduledTasksTable } from '../../db/schema.ts';
 
 export type ScheduledTaskRow = Selectable<ScheduledTasksTable>;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
+/** Whether a run holds the task: started, and its claim not run out. */
+export const runHolds = (row: ScheduledTaskRow, now: number) =>
+  row.running_since !== null && row.run_expires_at !== null && Number(row.run_expires_at) >= now;
+
 export const presentScheduledTask = (row: ScheduledTaskRow): ScheduledTask => {
+  const now = Date.now();
   const enabled = Number(row.enabled) === 1;
   const last = row.last_started_at === null ? null : Number(row.last_started_at);
+  const running = runHolds(row, now);
+  // A run cut by a master that died never finished: it is due again at once.
+  const cut = row.running_since !== null && !running;
   return {
     name: row.name,
     enabled,
     interval_seconds: Number(row.interval_seconds),
-    running: row.running_since !== null,
+    running,
     last_started_at: iso(row.last_started_at),
     last_finished_at: iso(row.last_finished_at),
     last_result: row.last_result === 'ok' || row.last_result === 'failed' ? row.last_result : null,
     last_error: row.last_error,
     last_duration_ms: row.last_duration_ms === null ? null : Number(row.last_duration_ms),
-    next_run_at: enabled ? iso(last === null ? Date.now() : last + Number(row.interval_seconds) * 1000) : null,
+    next_run_at: enabled ? iso(last === null || cut ? now : last + Number(row.interval_seconds) * 1000) : null,
   };
 };
 
@@ -58,33 +66,70 @@ export async function updateScheduledTask(
     .execute();
 }
 
-/** Marks it running here; false when a run (here or on another master) holds it and is not stale. */
-export async function claimScheduledTask(db: Kysely<Database>, name: string, now: number, staleBefore: number) {
+/** One run of a task: the master that claimed it and when it started. */
+export interface ScheduledRun {
+  holder: string;
+  startedAt: number;
+}
+
+/**
+ * Claims the task for `run` until `expiresAt`; false while another run holds it (its claim has not
+ * run out). One statement, so two masters claiming at once cannot both succeed.
+ */
+export async function claimScheduledTask(db: Kysely<Database>, name: string, run: ScheduledRun, expiresAt: number) {
   const result = await db
     .updateTable('scheduled_tasks')
-    .set({ running_since: now, last_started_at: now })
+    .set({
+      running_since: run.startedAt,
+      last_started_at: run.startedAt,
+      run_holder: run.holder,
+      run_expires_at: expiresAt,
+    })
     .where('name', '=', name)
-    .where((eb) => eb.or([eb('running_since', 'is', null), eb('running_since', '<', staleBefore)]))
+    .where((eb) =>
+      eb.or([
+        eb('running_since', 'is', null),
+        eb('run_expires_at', 'is', null),
+        eb('run_expires_at', '<', run.startedAt),
+      ]),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
+const ownRun = (name: string, run: ScheduledRun) => (eb: ExpressionBuilder<Database, 'scheduled_tasks'>) =>
+  eb.and([eb('name', '=', name), eb('run_holder', '=', run.holder), eb('running_since', '=', run.startedAt)]);
+
+/** Renews the run's claim until `expiresAt` (its heartbeat); false once another master has taken the task over. */
+export async function renewScheduledRun(db: Kysely<Database>, name: string, run: ScheduledRun, expiresAt: number) {
+  const result = await db
+    .updateTable('scheduled_tasks')
+    .set({ run_expires_at: expiresAt })
+    .where(ownRun(name, run))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Records how the run went and lets the task go; nothing when another master took it over meanwhile. */
 export async function finishScheduledTask(
   db: Kysely<Database>,
   name: string,
-  outcome: { startedAt: number; error: string | null },
+  run: ScheduledRun,
+  error: string | null,
   now: number,
 ) {
-  await db
+  const result = await db
     .updateTable('scheduled_tasks')
     .set({
       running_since: null,
+      run_holder: '',
+      run_expires_at: null,
       last_finished_at: now,
-      last_result: outcome.error === null ? 'ok' : 'failed',
-      last_error: outcome.error ?? '',
-      last_duration_ms: now - outcome.startedAt,
+      last_result: error === null ? 'ok' : 'failed',
+      last_error: error ?? '',
+      last_duration_ms: now - run.startedAt,
     })
-    .where('name', '=', name)
-    .where('running_since', '=', outcome.startedAt)
-    .execute();
+    .where(ownRun(name, run))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
@@ -21,6 +22,8 @@ import {
   ensureScheduledTasks,
   finishScheduledTask,
   listScheduledTasks,
+  renewScheduledRun,
+  runHolds,
 } from './schedules.repository.ts';
 
 /** What a scheduled run works with. */
@@ -109,81 +112,173 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
 
 export const scheduledJob = (name: string) => SCHEDULED_JOBS.find((job) => job.name === name);
 
-// A run whose master died leaves running_since behind; after this long another master may run it.
-const STALE_MS = 60 * 60 * 1000;
+/**
+ * How long a run's claim lasts unless its master renews it: a run whose claim has not been renewed
+ * for this long was cut by a master that died, and another master runs the task again.
+ */
+export const SCHEDULE_LEASE_MS = 30_000;
+// Polls this often for due tasks; a run renews its claim this many times per lease (every 5 s).
 const POLL_MS = 5000;
+const RENEWALS_PER_LEASE = 6;
 
-// Runs started in this process (by the scheduler or "run now"), awaited before the master stops.
-const inFlight = new Set<Promise<void>>();
+export interface ScheduleOptions {
+  /** This master's name in the claims; a new one per start by default. */
+  holder?: string | undefined;
+  /** How long a run's claim lasts unless renewed (SCHEDULE_LEASE_MS; tests pass a shorter one). */
+  leaseMs?: number | undefined;
+  pollMs?: number | undefined;
+  /** The tasks to run (SCHEDULED_JOBS; tests pass their own). */
+  jobs?: readonly ScheduledJob[] | undefined;
+}
 
 /**
- * Runs the job unless a run holds it, and records the result and duration; answers whether it
- * started. The run goes on in the background: `done` settles when it has been recorded.
+ * The runs one holder starts. A run claims its task in the database, renews the claim every few
+ * seconds while it goes on, and records its result when it ends, which lets the task go. A claim
+ * that has not been renewed for one lease belongs to a master that died: another master claims the
+ * task and runs it again (the cut run never finished). What a run that lost its claim records is
+ * discarded, so it cannot write over the run that took over.
  */
-export async function startScheduledRun(
-  deps: ScheduleDeps,
-  job: ScheduledJob,
-): Promise<{ started: boolean; done: Promise<void> }> {
-  const { db, log } = deps;
-  const startedAt = Date.now();
-  if (!(await claimScheduledTask(db, job.name, startedAt, startedAt - STALE_MS))) {
-    return { started: false, done: Promise.resolve() };
-  }
-  const done = (async () => {
-    let error: string | null = null;
-    try {
-      await job.run(deps);
-    } catch (failure) {
-      log.error({ err: failure, task: job.name }, 'scheduled task failed');
-      error = failure instanceof Error ? failure.message.slice(0, 2000) : 'the task failed';
-    }
-    await finishScheduledTask(db, job.name, { startedAt, error }, Date.now()).catch((failure: unknown) =>
-      log.error({ err: failure, task: job.name }, 'could not record a scheduled run'),
+function scheduledRuns(holder: string, leaseMs: number) {
+  const inFlight = new Set<Promise<void>>();
+  const renewals = new Set<NodeJS.Timeout>();
+  let abandoned = false;
+
+  async function start(deps: ScheduleDeps, job: ScheduledJob): Promise<{ started: boolean; done: Promise<void> }> {
+    const { db, log } = deps;
+    const run = { holder, startedAt: Date.now() };
+    const claimed = !abandoned && (await claimScheduledTask(db, job.name, run, run.startedAt + leaseMs));
+    // Abandoned meanwhile: the claim is left to run out, as a master that died leaves it.
+    if (!claimed || abandoned) return { started: false, done: Promise.resolve() };
+    let ended = false;
+    const renewal = setInterval(
+      () => {
+        renewScheduledRun(db, job.name, run, Date.now() + leaseMs).then(
+          (held) => {
+            // A renewal answered after the run was recorded finds it let go: nothing was lost.
+            if (held || ended) return;
+            clearInterval(renewal);
+            log.warn({ task: job.name }, 'another master took over a scheduled run that could not renew its claim');
+          },
+          (error: unknown) => log.warn({ err: error, task: job.name }, 'a scheduled run could not renew its claim'),
+        );
+      },
+      Math.max(1, Math.floor(leaseMs / RENEWALS_PER_LEASE)),
     );
-  })();
-  inFlight.add(done);
-  void done.finally(() => inFlight.delete(done));
-  return { started: true, done };
+    renewal.unref();
+    renewals.add(renewal);
+    const done = (async () => {
+      let error: string | null = null;
+      try {
+        await job.run(deps);
+      } catch (failure) {
+        log.error({ err: failure, task: job.name }, 'scheduled task failed');
+        error = failure instanceof Error ? failure.message.slice(0, 2000) : 'the task failed';
+      } finally {
+        ended = true;
+        clearInterval(renewal);
+        renewals.delete(renewal);
+      }
+      await finishScheduledTask(db, job.name, run, error, Date.now()).catch((failure: unknown) =>
+        log.error({ err: failure, task: job.name }, 'could not record a scheduled run'),
+      );
+    })();
+    inFlight.add(done);
+    void done.finally(() => inFlight.delete(done));
+    return { started: true, done };
+  }
+
+  return {
+    start,
+    /** Waits for the runs started here. */
+    settle: async () => void (await Promise.all([...inFlight])),
+    /** Stops renewing at once and starts nothing more (see ScheduleTimer.abandon). */
+    abandon() {
+      abandoned = true;
+      for (const renewal of renewals) clearInterval(renewal);
+      renewals.clear();
+    },
+  };
 }
 
-/** Waits for the runs this process started. */
-export async function settleScheduledRuns() {
-  await Promise.all([...inFlight]);
+// Runs an admin starts with "run now" on this master, awaited before the master stops.
+const runsNow = scheduledRuns(randomUUID(), SCHEDULE_LEASE_MS);
+
+/**
+ * Runs the job unless a run (on this master or another) holds it, and records the result and
+ * duration; answers whether it started. The run goes on in the background: `done` settles when it
+ * has been recorded.
+ */
+export const startScheduledRun = (deps: ScheduleDeps, job: ScheduledJob) => runsNow.start(deps, job);
+
+/** Waits for the runs "run now" started in this process. */
+export const settleScheduledRuns = () => runsNow.settle();
+
+export interface ScheduleTimer {
+  holder: string;
+  /** Starts nothing more and waits for the runs in flight, which record their results and let their tasks go. */
+  stop(): Promise<void>;
+  /**
+   * Stops polling and renewing at once and lets nothing go, as a master that dies or is cut off from
+   * the database: its runs' claims run out and another master takes their tasks over. Settles when
+   * the runs in flight here have ended (what they record is discarded once taken over).
+   */
+  abandon(): Promise<void>;
 }
 
-/** Every few seconds, starts the enabled tasks whose interval has passed since their last start. */
-export function startSchedules(deps: ScheduleDeps): { stop(): Promise<void> } {
+/**
+ * Every few seconds, starts the enabled tasks that are due: their interval has passed since their
+ * last start, or their last run was cut by a master that died. Every master runs this; the claims
+ * make each run happen on one of them.
+ */
+export function startSchedules(deps: ScheduleDeps, options: ScheduleOptions = {}): ScheduleTimer {
   const { db, log } = deps;
+  const holder = options.holder ?? randomUUID();
+  const leaseMs = options.leaseMs ?? SCHEDULE_LEASE_MS;
+  const pollMs = options.pollMs ?? POLL_MS;
+  const jobs = options.jobs ?? SCHEDULED_JOBS;
+  const runs = scheduledRuns(holder, leaseMs);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> = Promise.resolve();
   const tick = () => {
     ticking = (async () => {
       try {
-        await ensureScheduledTasks(db, SCHEDULED_JOBS);
+        await ensureScheduledTasks(db, jobs);
         const now = Date.now();
         for (const row of await listScheduledTasks(db)) {
-          const job = scheduledJob(row.name);
-          if (stopped || !job || Number(row.enabled) !== 1 || row.running_since !== null) continue;
+          const job = jobs.find((each) => each.name === row.name);
+          if (stopped || !job || Number(row.enabled) !== 1 || runHolds(row, now)) continue;
+          const cut = row.running_since !== null;
           const due =
-            row.last_started_at === null || Number(row.last_started_at) + Number(row.interval_seconds) * 1000 <= now;
-          if (due) await startScheduledRun(deps, job);
+            cut ||
+            row.last_started_at === null ||
+            Number(row.last_started_at) + Number(row.interval_seconds) * 1000 <= now;
+          if (due) await runs.start(deps, job);
         }
       } catch (error) {
         log.error({ err: error }, 'scheduled tasks round failed');
       }
       if (stopped) return;
-      timer = setTimeout(tick, POLL_MS);
+      timer = setTimeout(tick, pollMs);
       timer.unref();
     })();
   };
   tick();
+  const halt = async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await ticking;
+  };
   return {
+    holder,
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await ticking;
-      await settleScheduledRuns();
+      await halt();
+      await runs.settle();
+    },
+    async abandon() {
+      runs.abandon();
+      await halt();
+      await runs.settle();
     },
   };
 }

@@ -1,11 +1,24 @@
 import type { Task } from '@rampart/contracts';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../db/database.ts';
 import { DIALECTS } from '../../test/databases.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { TaskFailure, type TaskHandler, TaskRunner } from './task-runner.ts';
-import { findTask, insertTask } from './tasks.repository.ts';
+import { claimTask, findTask, insertTask } from './tasks.repository.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Another master's handle on the test's database: on PostgreSQL a pool of its own on the same schema
+ * (as another host would have); SQLite serves one master, so there it is the same handle.
+ */
+async function otherMaster(test: TestApp, target: { url?: string }) {
+  if (!target.url) return { db: test.database.db, close: async () => undefined };
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(test.database.db);
+  const handle = openDatabase({ dataDir: test.database.dataDir, url: target.url, schema: rows[0]?.schema });
+  return { db: handle.db, close: () => handle.close() };
+}
 
 describe.each(DIALECTS)('background tasks on $dialect', (target) => {
   let test: TestApp;
@@ -83,6 +96,75 @@ describe.each(DIALECTS)('background tasks on $dialect', (target) => {
     });
     for (const id of ids) expect((await settled(id)).state).toBe('done');
     expect(most).toBe(2);
+  });
+
+  it('never runs two tasks that share a domain at once across masters', async () => {
+    const other = await otherMaster(test, target);
+    const runners: TaskRunner[] = [];
+    try {
+      const running = new Map<number, string[]>();
+      const clashes: string[] = [];
+      let done = 0;
+      const handler: TaskHandler = async ({ task }) => {
+        const keys = JSON.parse(task.lock_keys) as string[];
+        for (const [id, held] of running) {
+          if (held.some((key) => keys.includes(key))) clashes.push(`${task.id} with ${id}`);
+        }
+        running.set(task.id, keys);
+        // Until its heartbeat was beaten twice: both runners look for work many times meanwhile.
+        const beats = new Set([(await findTask(test.database.db, task.id))?.heartbeat_at]);
+        while (beats.size < 3) {
+          beats.add((await findTask(test.database.db, task.id))?.heartbeat_at);
+          await sleep(10);
+        }
+        running.delete(task.id);
+        done++;
+      };
+      const ids: number[] = [];
+      for (const keys of [['a.test'], ['a.test', 'b.test'], ['b.test'], ['a.test'], ['c.test'], ['b.test', 'c.test']]) {
+        ids.push(await add(keys));
+      }
+      for (const [name, db] of [
+        ['runner-a', test.database.db],
+        ['runner-b', other.db],
+      ] as const) {
+        const each = new TaskRunner({
+          db,
+          log: test.app.log,
+          handlers: { probe: handler },
+          pollMs: 20,
+          heartbeatMs: 50,
+          staleMs: 5000,
+          runner: name,
+        });
+        runners.push(each);
+        each.start();
+      }
+      await expect.poll(() => done, { timeout: 15_000 }).toBe(ids.length);
+      expect(clashes).toEqual([]);
+      for (const id of ids) expect(await findTask(test.database.db, id)).toMatchObject({ state: 'done', runner: '' });
+    } finally {
+      for (const each of runners) await each.stop();
+      await other.close();
+    }
+  });
+
+  it('claims only one of two tasks sharing a domain when two masters claim them at the same moment', async () => {
+    const other = await otherMaster(test, target);
+    try {
+      for (let round = 0; round < 10; round++) {
+        const first = await add([`r${round}.test`]);
+        const second = await add(['x.test', `r${round}.test`]);
+        const claims = await Promise.all([
+          claimTask(test.database.db, { id: first, lock_keys: JSON.stringify([`r${round}.test`]) }, 'a', Date.now()),
+          claimTask(other.db, { id: second, lock_keys: JSON.stringify(['x.test', `r${round}.test`]) }, 'b', Date.now()),
+        ]);
+        expect(claims.filter(Boolean)).toHaveLength(1);
+        await test.database.db.updateTable('tasks').set({ state: 'done' }).where('id', 'in', [first, second]).execute();
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   it('shows a readable failure as it is and hides an unexpected one', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -39,21 +40,37 @@ export interface TaskRunnerOptions {
   /** A running task whose heartbeat is older than this belongs to a runner that is gone. */
   staleMs?: number;
   maxAttempts?: number;
+  /** This runner's name in its claims; a new one per runner by default. */
+  runner?: string;
 }
 
 // Runners in this process start queued work at once instead of at their next poll.
 const queued = new EventEmitter();
 queued.setMaxListeners(0);
 
-/** Wakes the runners after queued tasks (insertTask) committed. */
-export const wakeRunners = () => queued.emit('queued');
+// Where wake-ups are told to the other masters (their runners look too); see modules/cluster.
+const wakeRelays = new Set<() => void>();
+
+/** Wakes the runners after queued tasks (insertTask) committed; `relay` false: another master told this one. */
+export const wakeRunners = (relay = true) => {
+  queued.emit('queued');
+  if (relay) for (const send of wakeRelays) send();
+};
+
+/** Tells `relay` of every wake-up from now on; answers how to stop. */
+export const relayRunnerWakesTo = (relay: () => void) => {
+  wakeRelays.add(relay);
+  return () => void wakeRelays.delete(relay);
+};
 
 const readable = (error: unknown) => error instanceof TaskFailure || error instanceof AppError;
 
 /**
  * The in-process runner of durable tasks: claims queued tasks from the database (so several
- * masters share the work), never runs two tasks that share a lock key (a domain) at once, beats
- * a heartbeat while working, and on start takes back tasks a stopped master left running.
+ * masters share the work), never runs two tasks that share a lock key (a domain) at once on any
+ * master (the claim checks the running tasks of every runner), beats a heartbeat while working,
+ * and takes back tasks a stopped master left running. A runner that lost a task (its heartbeat went
+ * stale and another master took the task over) writes nothing more on it.
  */
 export class TaskRunner {
   private readonly options: Required<TaskRunnerOptions>;
@@ -71,6 +88,7 @@ export class TaskRunner {
       heartbeatMs: 15_000,
       staleMs: 60_000,
       maxAttempts: 3,
+      runner: randomUUID(),
       ...options,
     };
   }
@@ -80,7 +98,7 @@ export class TaskRunner {
     this.timers.push(setInterval(this.wake, this.options.pollMs));
     this.timers.push(
       setInterval(() => {
-        heartbeat(this.options.db, [...this.running.keys()], Date.now()).catch((error: unknown) =>
+        heartbeat(this.options.db, this.options.runner, [...this.running.keys()], Date.now()).catch((error: unknown) =>
           this.options.log.warn({ err: error }, 'task heartbeat failed'),
         );
       }, this.options.heartbeatMs),
@@ -116,18 +134,19 @@ export class TaskRunner {
   }
 
   private async tick() {
-    const { db, concurrency, staleMs, maxAttempts } = this.options;
+    const { db, concurrency, staleMs, maxAttempts, runner } = this.options;
     const now = Date.now();
     await recoverStaleTasks(db, now - staleMs, maxAttempts, now);
+    // Keys running here are skipped without asking; the claim checks every master's.
     const locked = new Set([...this.running.values()].flatMap((entry) => entry.keys));
     for (const task of await queuedTasks(db, 100)) {
       if (this.running.size >= concurrency || this.abort.signal.aborted) return;
       const handler = this.options.handlers[task.kind];
       const keys = JSON.parse(task.lock_keys) as string[];
       if (!handler || keys.some((key) => locked.has(key))) continue;
-      if (!(await claimTask(db, task.id, Date.now()))) continue;
+      if (!(await claimTask(db, task, runner, Date.now()))) continue;
       for (const key of keys) locked.add(key);
-      const done = this.run(handler, { ...task, state: 'running' }).finally(() => {
+      const done = this.run(handler, { ...task, state: 'running', runner }).finally(() => {
         this.running.delete(task.id);
         this.kick();
       });
@@ -137,28 +156,31 @@ export class TaskRunner {
 
   private async run(handler: TaskHandler, task: TaskRow) {
     const { db, log } = this.options;
+    const claim = { id: task.id, runner: this.options.runner };
     const context: TaskContext = {
       task,
       signal: this.abort.signal,
       log,
       progress: async (step) => {
         if (this.abort.signal.aborted) throw new TaskFailure('the master is stopping');
-        await setTaskProgress(db, task.id, step, Date.now());
+        if (!(await setTaskProgress(db, claim, step, Date.now()))) {
+          throw new TaskFailure('another master took the task over');
+        }
       },
     };
     try {
       await handler(context);
-      await settleTask(db, task.id, { state: 'done' }, Date.now());
+      await settleTask(db, claim, { state: 'done' }, Date.now());
     } catch (error) {
       if (this.abort.signal.aborted) {
-        await settleTask(db, task.id, { state: 'queued' }, Date.now()).catch(() => undefined);
+        await settleTask(db, claim, { state: 'queued' }, Date.now()).catch(() => undefined);
         return;
       }
       if (!readable(error)) log.error({ err: error, task: task.id }, 'task failed');
       const message = readable(error)
         ? (error as Error).message
         : 'the task failed unexpectedly; the master log has the details';
-      await settleTask(db, task.id, { state: 'failed', error: message.slice(0, 2000) }, Date.now()).catch(
+      await settleTask(db, claim, { state: 'failed', error: message.slice(0, 2000) }, Date.now()).catch(
         (settleError: unknown) => log.error({ err: settleError }, 'could not record a failed task'),
       );
     }

@@ -1,7 +1,8 @@
 import type { Task, TaskState } from '@rampart/contracts';
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { newestFirstPage } from '../../db/paging.ts';
 import type { Database, TasksTable } from '../../db/schema.ts';
+import { takeTurn } from '../cluster/leases.ts';
 
 export type TaskRow = Selectable<TasksTable>;
 
@@ -55,69 +56,112 @@ export const findTask = (db: Kysely<Database>, id: number) =>
 export const queuedTasks = (db: Kysely<Database>, limit: number) =>
   db.selectFrom('tasks').selectAll().where('state', '=', 'queued').orderBy('id').limit(limit).execute();
 
-/** Takes a queued task for this runner; false when another runner (another master) took it first. */
-export async function claimTask(db: Kysely<Database>, id: number, now: number): Promise<boolean> {
+/** One runner's hold on a running task. */
+export interface TaskClaim {
+  id: number;
+  runner: string;
+}
+
+// Claims take turns on this name across masters (see takeTurn).
+const TASK_CLAIMS = 'task-claims';
+
+const sharesKey = (keys: readonly string[], lockKeys: string) =>
+  (JSON.parse(lockKeys) as string[]).some((key) => keys.includes(key));
+
+/**
+ * Takes a queued task for `runner`; false when another runner (this master's or another's) took it
+ * first, or runs a task that shares one of its lock keys. Claims take turns across masters, so two
+ * tasks sharing a key are never both claimed.
+ */
+export async function claimTask(
+  db: Kysely<Database>,
+  task: { id: number; lock_keys: string },
+  runner: string,
+  now: number,
+): Promise<boolean> {
+  const keys = JSON.parse(task.lock_keys) as string[];
+  return db.transaction().execute(async (trx) => {
+    await takeTurn(trx, TASK_CLAIMS);
+    if (keys.length > 0) {
+      const running = await trx.selectFrom('tasks').select('lock_keys').where('state', '=', 'running').execute();
+      if (running.some((row) => sharesKey(keys, row.lock_keys))) return false;
+    }
+    const result = await trx
+      .updateTable('tasks')
+      .set((eb) => ({
+        state: 'running',
+        runner,
+        attempts: eb('attempts', '+', 1),
+        heartbeat_at: now,
+        updated_at: now,
+      }))
+      .where('id', '=', task.id)
+      .where('state', '=', 'queued')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  });
+}
+
+const held = (claim: TaskClaim) => (eb: ExpressionBuilder<Database, 'tasks'>) =>
+  eb.and([eb('id', '=', claim.id), eb('state', '=', 'running'), eb('runner', '=', claim.runner)]);
+
+/** Records the step; false when the runner no longer holds the task (another master took it over). */
+export async function setTaskProgress(db: Kysely<Database>, claim: TaskClaim, progress: string, now: number) {
   const result = await db
     .updateTable('tasks')
-    .set((eb) => ({ state: 'running', attempts: eb('attempts', '+', 1), heartbeat_at: now, updated_at: now }))
-    .where('id', '=', id)
-    .where('state', '=', 'queued')
+    .set({ progress, heartbeat_at: now, updated_at: now })
+    .where(held(claim))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function setTaskProgress(db: Kysely<Database>, id: number, progress: string, now: number) {
-  await db.updateTable('tasks').set({ progress, heartbeat_at: now, updated_at: now }).where('id', '=', id).execute();
-}
-
-export async function heartbeat(db: Kysely<Database>, ids: readonly number[], now: number) {
+export async function heartbeat(db: Kysely<Database>, runner: string, ids: readonly number[], now: number) {
   if (ids.length === 0) return;
   await db
     .updateTable('tasks')
     .set({ heartbeat_at: now })
     .where('id', 'in', ids)
     .where('state', '=', 'running')
+    .where('runner', '=', runner)
     .execute();
 }
 
+const settled = (outcome: { state: 'done' | 'failed' | 'queued'; error?: string }, now: number) => ({
+  state: outcome.state,
+  runner: '',
+  error: outcome.error ?? '',
+  heartbeat_at: null,
+  updated_at: now,
+  finished_at: outcome.state === 'queued' ? null : now,
+  ...(outcome.state === 'queued' && { progress: 'queued' }),
+});
+
+/** Ends the runner's hold on the task with its outcome; nothing when another runner holds it now. */
 export async function settleTask(
   db: Kysely<Database>,
-  id: number,
+  claim: TaskClaim,
   outcome: { state: 'done' | 'failed' | 'queued'; error?: string },
   now: number,
 ) {
-  await db
-    .updateTable('tasks')
-    .set({
-      state: outcome.state,
-      error: outcome.error ?? '',
-      heartbeat_at: null,
-      updated_at: now,
-      finished_at: outcome.state === 'queued' ? null : now,
-      ...(outcome.state === 'queued' && { progress: 'queued' }),
-    })
-    .where('id', '=', id)
-    .execute();
+  await db.updateTable('tasks').set(settled(outcome, now)).where(held(claim)).execute();
 }
 
 /**
  * Running tasks whose runner stopped beating (a master that died or restarted): queued again while
- * attempts remain, failed otherwise.
+ * attempts remain, failed otherwise. Each is settled only while it is still stale, so a task another
+ * master recovered and claimed meanwhile is left to it.
  */
 export async function recoverStaleTasks(db: Kysely<Database>, staleBefore: number, maxAttempts: number, now: number) {
-  const stale = await db
-    .selectFrom('tasks')
-    .select(['id', 'attempts'])
-    .where('state', '=', 'running')
-    .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]))
-    .execute();
+  const isStale = (eb: ExpressionBuilder<Database, 'tasks'>) =>
+    eb.and([
+      eb('state', '=', 'running'),
+      eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]),
+    ]);
+  const stale = await db.selectFrom('tasks').select(['id', 'attempts']).where(isStale).execute();
   for (const task of stale) {
-    if (task.attempts < maxAttempts) {
-      await settleTask(db, task.id, { state: 'queued' }, now);
-    } else {
-      const error = `the master stopped while the task ran, ${task.attempts} times; retry it when the cause is fixed`;
-      await settleTask(db, task.id, { state: 'failed', error }, now);
-    }
+    const error = `the master stopped while the task ran, ${task.attempts} times; retry it when the cause is fixed`;
+    const outcome = task.attempts < maxAttempts ? { state: 'queued' as const } : { state: 'failed' as const, error };
+    await db.updateTable('tasks').set(settled(outcome, now)).where('id', '=', task.id).where(isStale).execute();
   }
   return stale.length;
 }

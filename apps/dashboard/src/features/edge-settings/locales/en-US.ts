@@ -74,6 +74,16 @@ export const edgeSettingsEnUS = {
       throttleRate: 'Throttled rate',
       throttleRateHelp: 'Per connection, when the policy is throttle (default 64 KB/s)',
     },
+    masters: {
+      title: 'Masters',
+      help: 'The masters every agent uses, in the order it tries them: when its master stops answering, it goes on to the next within seconds. Empty: each agent keeps the list it has (its --master at first).',
+      list: 'Master addresses',
+      listHelp:
+        'Such as https://cdn1.example.com; type and press Enter. Agents keep the list and follow it after a restart.',
+      invalid: '{{master}} is not an address such as https://cdn.example.com:8443 (nothing after the port)',
+      twice: '{{master}} is listed twice',
+      tooMany: 'At most {{max}} masters',
+    },
     defaults: {
       title: 'Default settings',
       help: "What a new site starts with. The owner's own defaults and what is sent when the site is created come on top.",

@@ -73,6 +73,15 @@ export const edgeSettingsZhCN = {
       throttleRate: '限速速率',
       throttleRateHelp: '处理方式为限速时每个连接的速率（默认 64 KB/s）',
     },
+    masters: {
+      title: '主控',
+      help: '每个 agent 使用的主控，按顺序尝试：当前主控不再应答时，几秒内切换到下一个。留空表示各 agent 保留自己的列表（最初为其 --master）。',
+      list: '主控地址',
+      listHelp: '例如 https://cdn1.example.com；输入后按回车。agent 会保存该列表，重启后继续使用。',
+      invalid: '{{master}} 不是形如 https://cdn.example.com:8443 的地址（端口后不能再有内容）',
+      twice: '{{master}} 重复出现',
+      tooMany: '最多 {{max}} 个主控',
+    },
     defaults: {
       title: '默认设置',
       help: '新网站的初始设置。网站所有者自己的默认设置和创建时提交的内容优先于这里。',

@@ -45,6 +45,7 @@ export const opLogActionsEnUS = {
       users: 'user',
     },
     config: {
+      'global-0-agent-masters': 'masters the agents use',
       'global-0-dns-ttl': 'DNS TTL settings',
       'global-0-edge-enforcement': 'inactive package handling',
       'global-0-edge-error-pages': 'error pages',

@@ -42,6 +42,7 @@ export const opLogActionsZhCN = {
       users: '用户',
     },
     config: {
+      'global-0-agent-masters': '节点使用的主控列表',
       'global-0-dns-ttl': 'DNS TTL 设置',
       'global-0-edge-enforcement': '失效套餐处理',
       'global-0-edge-error-pages': '错误页面',
