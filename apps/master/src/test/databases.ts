@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { type DatabaseHandle, type Dialect, openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -233,4 +234,18 @@ export async function createTestDatabase(
       else await withClient(url, (client) => client.query(`drop schema ${schema} cascade`));
     },
   };
+}
+
+/**
+ * Another master's handle on a test's database: on PostgreSQL a pool of its own on the same schema
+ * (as another host would have); SQLite serves one master, so there it is the same handle, not closed.
+ */
+export async function otherMasterHandle(
+  database: DatabaseHandle & { dataDir: string },
+  target: { url?: string },
+): Promise<{ db: DatabaseHandle['db']; handle: DatabaseHandle; close(): Promise<void> }> {
+  if (!target.url) return { db: database.db, handle: database, close: async () => undefined };
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
+  const handle = openDatabase({ dataDir: database.dataDir, url: target.url, schema: rows[0]?.schema });
+  return { db: handle.db, handle, close: () => handle.close() };
 }

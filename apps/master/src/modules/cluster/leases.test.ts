@@ -1,8 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/databases.ts';
+import { createTestDatabase, DIALECTS, otherMasterHandle, type TestDatabase } from '../../test/databases.ts';
 import { claimLease, runUnderLease } from './leases.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -13,12 +12,7 @@ describe.each(DIALECTS)('work under a lease on $dialect', (target) => {
   let other: { db: Kysely<Database>; close(): Promise<void> };
   beforeEach(async () => {
     database = await createTestDatabase(target, { migrated: true });
-    other = { db: database.db, close: async () => undefined };
-    if (target.url) {
-      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
-      const handle = openDatabase({ dataDir: database.dataDir, url: target.url, schema: rows[0]?.schema });
-      other = { db: handle.db, close: () => handle.close() };
-    }
+    other = await otherMasterHandle(database, target);
   });
   afterEach(async () => {
     await other.close();

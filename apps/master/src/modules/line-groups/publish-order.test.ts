@@ -1,8 +1,6 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/database.ts';
 import { loadSecretKey, secretBox } from '../../secrets.ts';
-import { DIALECTS } from '../../test/databases.ts';
+import { DIALECTS, otherMasterHandle } from '../../test/databases.ts';
 import { type FakeCloudflare, startFakeCloudflare } from '../../test/fake-cloudflare.ts';
 import { acceptedNode, data } from '../../test/protection.ts';
 import { ADMIN_PASSWORD, startTestApp, type TestApp } from '../../test/test-app.ts';
@@ -45,12 +43,7 @@ describe.each(DIALECTS)('publishing runs one at a time across masters on $dialec
     });
     const secrets = secretBox(loadSecretKey(test.database.dataDir, undefined));
     // Another master: on PostgreSQL a pool of its own on the same schema; SQLite serves one master.
-    let other = { db: test.database.db, close: async (): Promise<void> => undefined };
-    if (target.url) {
-      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(test.database.db);
-      const handle = openDatabase({ dataDir: test.database.dataDir, url: target.url, schema: rows[0]?.schema });
-      other = { db: handle.db, close: () => handle.close() };
-    }
+    const other = await otherMasterHandle(test.database, target);
     const before = cf.requests.length;
     try {
       await Promise.all([

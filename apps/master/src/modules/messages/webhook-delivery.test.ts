@@ -1,12 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/database.ts';
 import { loadSecretKey, secretBox } from '../../secrets.ts';
 import { makeCert } from '../../test/certs.ts';
-import { DIALECTS } from '../../test/databases.ts';
+import { DIALECTS, otherMasterHandle } from '../../test/databases.ts';
 import { addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { createMessenger } from './messenger.ts';
 import { createNotifier, type Notifier } from './notifier.ts';
@@ -47,17 +45,6 @@ async function startReceiver(cert: { cert: string; key: string }) {
 }
 
 const cert = makeCert(['127.0.0.1']);
-
-/**
- * Another master's handle on the test's database: on PostgreSQL a pool of its own on the same schema
- * (as another host would have); SQLite serves one master, so there it is the same handle.
- */
-async function otherMaster(test: TestApp, target: { url?: string }) {
-  if (!target.url) return { db: test.database.db, close: async () => undefined };
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(test.database.db);
-  const handle = openDatabase({ dataDir: test.database.dataDir, url: target.url, schema: rows[0]?.schema });
-  return { db: handle.db, close: () => handle.close() };
-}
 
 describe.each(DIALECTS)('signed webhooks with retries on $dialect', (target) => {
   let test: TestApp;
@@ -151,7 +138,7 @@ describe.each(DIALECTS)('signed webhooks with retries on $dialect', (target) => 
   });
 
   it('sends each due retry once though two masters run their retry rounds at the same moment', async () => {
-    const other = await otherMaster(test, target);
+    const other = await otherMasterHandle(test.database, target);
     const messenger = createMessenger({ db: other.db, log: test.app.log, smtpFrom: 'test@localhost' });
     try {
       const second = createNotifier({

@@ -1,9 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { loadSecretKey, secretBox } from '../../secrets.ts';
-import { DIALECTS } from '../../test/databases.ts';
+import { DIALECTS, otherMasterHandle } from '../../test/databases.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { createMessenger, type Messenger } from '../messages/messenger.ts';
 import { createNotifier } from '../messages/notifier.ts';
@@ -19,17 +18,6 @@ import {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Another master's handle on the test's database: on PostgreSQL a pool of its own on the same schema
- * (as another host would have); SQLite serves one master, so there it is the same handle.
- */
-async function otherMaster(test: TestApp, target: { url?: string }) {
-  if (!target.url) return { db: test.database.db, close: async () => undefined };
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(test.database.db);
-  const handle = openDatabase({ dataDir: test.database.dataDir, url: target.url, schema: rows[0]?.schema });
-  return { db: handle.db, close: () => handle.close() };
-}
-
 describe.each(DIALECTS)('scheduled tasks across masters on $dialect', (target) => {
   let test: TestApp;
   let messenger: Messenger;
@@ -44,7 +32,7 @@ describe.each(DIALECTS)('scheduled tasks across masters on $dialect', (target) =
     const secrets = secretBox(loadSecretKey(test.database.dataDir, undefined));
     const notifier = createNotifier({ db, log, messenger, secrets });
     deps = { db, logs, events: test.events, dialect, log, notifier, secrets };
-    other = await otherMaster(test, target);
+    other = await otherMasterHandle(test.database, target);
   });
   afterEach(async () => {
     for (const timer of timers.splice(0)) await timer.abandon();

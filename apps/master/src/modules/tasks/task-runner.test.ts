@@ -1,24 +1,11 @@
 import type { Task } from '@rampart/contracts';
-import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/database.ts';
-import { DIALECTS } from '../../test/databases.ts';
+import { DIALECTS, otherMasterHandle } from '../../test/databases.ts';
 import { ADMIN_PASSWORD, addUser, startTestApp, type TestApp } from '../../test/test-app.ts';
 import { TaskFailure, type TaskHandler, TaskRunner } from './task-runner.ts';
 import { claimTask, findTask, insertTask } from './tasks.repository.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Another master's handle on the test's database: on PostgreSQL a pool of its own on the same schema
- * (as another host would have); SQLite serves one master, so there it is the same handle.
- */
-async function otherMaster(test: TestApp, target: { url?: string }) {
-  if (!target.url) return { db: test.database.db, close: async () => undefined };
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(test.database.db);
-  const handle = openDatabase({ dataDir: test.database.dataDir, url: target.url, schema: rows[0]?.schema });
-  return { db: handle.db, close: () => handle.close() };
-}
 
 describe.each(DIALECTS)('background tasks on $dialect', (target) => {
   let test: TestApp;
@@ -99,7 +86,7 @@ describe.each(DIALECTS)('background tasks on $dialect', (target) => {
   });
 
   it('never runs two tasks that share a domain at once across masters', async () => {
-    const other = await otherMaster(test, target);
+    const other = await otherMasterHandle(test.database, target);
     const runners: TaskRunner[] = [];
     try {
       const running = new Map<number, string[]>();
@@ -150,7 +137,7 @@ describe.each(DIALECTS)('background tasks on $dialect', (target) => {
   });
 
   it('claims only one of two tasks sharing a domain when two masters claim them at the same moment', async () => {
-    const other = await otherMaster(test, target);
+    const other = await otherMasterHandle(test.database, target);
     try {
       for (let round = 0; round < 10; round++) {
         const first = await add([`r${round}.test`]);
