@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { MAX_AGENT_MASTERS } from '@rampart/contracts';
 import { readJsonFile, writeFileAtomic } from '../fs-atomic.ts';
 import { errorText, type Logger } from '../logger.ts';
-import type { MasterClient } from './master-client.ts';
 
 /** One master's address as the agent takes it: http(s), no spaces or commas (those separate the list). */
 const MASTER_URL = /^https?:\/\/[^\s,]+$/;
@@ -62,13 +61,20 @@ export async function saveMasters(dataDir: string, masters: readonly string[]): 
   await writeFileAtomic(mastersFile(dataDir), `${JSON.stringify({ masters })}\n`, 0o600);
 }
 
+/** What followMasters needs of the client (MasterClient): its list, and a way to replace it. */
+export interface MastersInUse {
+  readonly masters: readonly string[];
+  readonly baseUrl: string;
+  useMasters(masters: readonly string[]): boolean;
+}
+
 /**
  * The masters a config names replace the client's list and are kept on disk; an empty list (or none)
  * leaves the list as it is. A list the agent cannot use is refused with a warning. True when the
  * list changed.
  */
 export async function followMasters(
-  client: MasterClient,
+  client: MastersInUse,
   dataDir: string,
   masters: readonly string[] | undefined,
   log: Logger,
