@@ -75,7 +75,7 @@ export const edgeSettingsZhCN = {
     },
     masters: {
       title: '主控',
-      help: '每个 agent 使用的主控，按顺序尝试：当前主控不再应答时，几秒内切换到下一个。留空表示各 agent 保留自己的列表（最初为其 --master）。',
+      help: '每个 agent 使用的主控，按顺序尝试：当前主控不再应答时，几秒内切换到下一个。留空表示各 agent 保留自己的列表（最初为其启动参数中的主控）。',
       list: '主控地址',
       listHelp: '例如 https://cdn1.example.com；输入后按回车。agent 会保存该列表，重启后继续使用。',
       invalid: '{{master}} 不是形如 https://cdn.example.com:8443 的地址（端口后不能再有内容）',
