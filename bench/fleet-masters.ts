@@ -15,8 +15,9 @@
 //     BENCH_PIN=0), the CPU of the PostgreSQL backends serving the bench's database, and the fleet's.
 // Baseline in the same run: as many parallel GET /v1/common/sysinfo to one master.
 // Usage: node bench/fleet-masters.ts  (BENCH_AGENTS, default 3000; BENCH_CHANGES, default 10;
-// BENCH_REST_S, the seconds at rest, default 20; BENCH_PG_URL, the server to create the database on,
-// default postgres://postgres@127.0.0.1:5432)
+// BENCH_REST_S, the seconds at rest, default 20; BENCH_JOIN_S, the seconds over which the agents
+// first connect, default 10 ms an agent; BENCH_PIN=0 leaves every process free to use both cores;
+// BENCH_PG_URL, the server to create the database on, default postgres://postgres@127.0.0.1:5432)
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,18 +30,18 @@ import { openDatabase } from '../apps/master/src/db/database.ts';
 import { insertBenchNode } from './nodes.ts';
 import {
   adminCall,
-  METRICS_EVERY_MS,
   processUsage,
   runFleetOnCore1,
   type SimulatedAgent,
   signIn,
   startFleet,
 } from './simulated-agents.ts';
-import { freePort, median, percentile, ROOT, start, stop, tempDir, waitFor200 } from './support.ts';
+import { freePort, median, percentile, ROOT, start, tempDir, waitFor200 } from './support.ts';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 3000);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 10);
 const REST_SECONDS = Number(process.env.BENCH_REST_S ?? 20);
+const JOIN_SECONDS = Number(process.env.BENCH_JOIN_S ?? Math.max(5, AGENTS / 100));
 const SERVER = (process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/+$/, '');
 const MASTERS = 3;
 const PASSWORD = 'bench-Admin-Pass-1';
@@ -66,6 +67,27 @@ const masters: ChildProcess[] = [];
 const bases: string[] = [];
 let database: ReturnType<typeof openDatabase> | undefined;
 let fleet: ReturnType<typeof startFleet> | undefined;
+
+let cleaning: Promise<void> | undefined;
+/** Ends the masters (the figures are taken: nothing to finish), drops the database and the data directories. */
+const cleanUp = () => {
+  cleaning ??= (async () => {
+    fleet?.stop();
+    for (const master of masters) master.kill('SIGKILL');
+    await database?.close();
+    await admin.query(`drop database if exists "${databaseName}" with (force)`);
+    await admin.end();
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  })();
+  return cleaning;
+};
+// Interrupted, the run still cleans up; whatever ends this process, the masters end with it.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void cleanUp().finally(() => process.exit(1)));
+}
+process.once('exit', () => {
+  for (const master of masters) master.kill('SIGKILL');
+});
 
 /** CPU seconds of the PostgreSQL backends serving the bench's database, by process. */
 const postgresCpu = async () => {
@@ -93,6 +115,7 @@ const summary = (values: number[]) => ({
   max: Math.round(Math.max(...values)),
 });
 const ms = (value: number) => String(Math.round(value));
+const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
 const benchStarted = performance.now();
 /** Where the run is, on stderr (a fleet too large for the machine shows here first). */
 const progress = (text: string) =>
@@ -153,18 +176,24 @@ try {
     return { credential, call: (request) => client.call(request, null) };
   });
   const connectStarted = performance.now();
-  // Spread over the first 5 s, as the metrics reports are: 3,000 connections at once overflow a
-  // master's listen queue, and dropped SYNs are retried only after a second or more.
+  // Agents join over BENCH_JOIN_S (default 10 ms an agent, at least 5 s), as a fleet coming up
+  // would: each new agent takes a whole snapshot and reports its status, and 3,000 at once overflow
+  // the masters' listen queues (a dropped SYN is retried only after a second or more).
   const first = await current();
-  fleet = startFleet(agents, { connectOverMs: METRICS_EVERY_MS });
+  fleet = startFleet(agents, { connectOverMs: JOIN_SECONDS * 1000 });
   const connected = fleet.acknowledged(first);
   // The fleet's own event loop is watched too: a fleet too large for its core is late to read answers.
   const delay = monitorEventLoopDelay({ resolution: 20 });
   delay.enable();
+  let sample = { at: performance.now(), masters: usage(), fleet: process.cpuUsage() };
   const counting = setInterval(() => {
+    const now = { at: performance.now(), masters: usage(), fleet: process.cpuUsage() };
+    const seconds = (now.at - sample.at) / 1000;
+    const busy = now.masters.map((master, i) => percent((master.cpu - (sample.masters[i]?.cpu ?? 0)) / seconds));
     progress(
-      `${fleet?.acknowledgedBy(first)} agents on the current snapshot, ${movedAt.size} went on to another master; the fleet's event loop was up to ${ms(delay.max / 1e6)} ms late`,
+      `${fleet?.acknowledgedBy(first)} agents on the current snapshot, ${movedAt.size} went on to another master; masters ${busy.join(', ')} of a core, the fleet ${percent(cpuSeconds(process.cpuUsage(sample.fleet)) / seconds)}, its event loop up to ${ms(delay.max / 1e6)} ms late`,
     );
+    sample = now;
     delay.reset();
   }, 10_000);
   await connected.finally(() => {
@@ -189,15 +218,19 @@ try {
   // 1. Changes, each through the next master, until every agent has acknowledged the new version.
   const propagation: number[] = [];
   const changeStart = usage();
+  const halfOfThem = credentials.map((_, i) => i).filter((i) => i % 2 === 0);
   const fleetCpuStart = process.cpuUsage();
   for (let i = 0; i < CHANGES; i++) {
     const started = performance.now();
     await changeSite(i % MASTERS);
+    const answered = performance.now() - started;
     // The newest version is the change's (nothing else writes): wait until every agent reports it.
-    await fleet.acknowledged(await current());
+    const version = await current();
+    const half = fleet.acknowledged(version, halfOfThem).then(() => performance.now() - started);
+    await fleet.acknowledged(version);
     propagation.push(performance.now() - started);
     progress(
-      `change ${i + 1} through master ${(i % MASTERS) + 1}: every agent acknowledged in ${ms(propagation.at(-1) ?? 0)} ms`,
+      `change ${i + 1} through master ${(i % MASTERS) + 1}: the API answered in ${ms(answered)} ms, half the agents acknowledged in ${ms(await half)} ms, all in ${ms(propagation.at(-1) ?? 0)} ms`,
     );
   }
   const changeEnd = usage();
@@ -293,12 +326,6 @@ try {
     }),
   );
 } finally {
-  fleet?.stop();
-  await database?.close();
-  for (const master of masters) if (master.signalCode === null) await stop(master);
-  await fleet?.settled(2000);
-  await admin.query(`drop database if exists "${databaseName}" with (force)`);
-  await admin.end();
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  await cleanUp();
 }
 process.exit(0);

@@ -212,7 +212,7 @@ export function startFleet(agents: readonly SimulatedAgent[], options: FleetOpti
         metricsSent++;
       } catch (error) {
         metricsFailed++;
-        if (metricsFailed === 1) console.error(`first refused report: ${failureText(error)}`);
+        if (metricsFailed === 1 && running) console.error(`first refused report: ${failureText(error)}`);
       }
       await pause(Math.max(0, METRICS_EVERY_MS - (Date.now() - started)));
     }
