@@ -12,6 +12,7 @@ export * from './protection.ts';
 export * from './protection-api.ts';
 export * from './redirect-regex.ts';
 export * from './redirects.ts';
+export * from './rule-preview.ts';
 export * from './site.ts';
 export * from './snapshot.ts';
 export * from './status.ts';
