@@ -12,6 +12,7 @@ const projects = [
   'apps/agent/tsconfig.json',
   'e2e/tsconfig.json',
   'packages/contracts/tsconfig.json',
+  'packages/cli/tsconfig.json',
   'bench/tsconfig.json',
 ];
 const tsc = join(process.cwd(), 'node_modules/typescript-native/bin/tsc');

@@ -25,6 +25,7 @@ import { checkSecretKey } from './modules/cluster/secret-key-check.ts';
 import { lockDataDir } from './modules/cluster/single-master.ts';
 import { cnameRoutes } from './modules/cname/cname.routes.ts';
 import { publicCommonRoutes, signedInCommonRoutes } from './modules/common/common.routes.ts';
+import { configAsCodeRoutes } from './modules/config-as-code/config-as-code.routes.ts';
 import { dnsApiRoutes } from './modules/dnsapis/dnsapis.routes.ts';
 import { geoipAgentRoutes, geoipRoutes } from './modules/geoip/geoip.routes.ts';
 import { ownedGroupRoutes } from './modules/groups/owned-groups.routes.ts';
@@ -265,6 +266,7 @@ async function assemble(
     });
     await certRoutes(signedIn, context);
     await userConfigRoutes(signedIn, context);
+    await configAsCodeRoutes(signedIn, context);
     await cnameRoutes(signedIn, context);
     await dnsApiRoutes(signedIn, context);
     await jobRoutes(signedIn, context);

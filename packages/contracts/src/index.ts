@@ -3,6 +3,7 @@ export * from './announcements.ts';
 export * from './api-keys.ts';
 export * from './auth.ts';
 export * from './certify.ts';
+export * from './config-as-code.ts';
 export * from './configs.ts';
 export * from './edge/index.ts';
 export * from './envelope.ts';

@@ -21,6 +21,8 @@ export async function changeConfig<T>(
   db: Kysely<Database>,
   change: (trx: Transaction<Database>, version: number) => Promise<T>,
 ): Promise<T> {
+  // Inside a caller's transaction (an import): the caller bumped the version once and announces it.
+  if (db.isTransaction) return change(db as Transaction<Database>, await currentConfigVersion(db));
   let version = 0;
   const result = await db.transaction().execute(async (trx) => {
     const row = await trx

@@ -152,7 +152,7 @@ async function countProofMiss(db: Kysely<Database>, userId: number, now: number)
 }
 
 /** A current code or the password: what turning it off and new recovery codes need. */
-async function checkProof(
+export async function checkProof(
   db: Kysely<Database>,
   secrets: SecretBox,
   user: UserRow,

@@ -81,6 +81,8 @@ export const opLogActionsEnUS = {
       'configs/delete': 'Reset a personal setting',
       'configs/global-0-payment-wxpay/certificates/refresh/create': 'Refreshed the WeChat Pay platform certificates',
       'email-captcha/create': 'Sent an email code',
+      'import/create': 'Planned or applied a configuration document',
+      'import/fleet/create': "Planned or applied the fleet's settings",
       'lines/sync/create': 'Synced the lines',
       'login/create': 'Signed in',
       'maintain/agent-check/create': 'Checked the agents',

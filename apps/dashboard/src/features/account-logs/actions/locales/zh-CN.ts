@@ -78,6 +78,8 @@ export const opLogActionsZhCN = {
       'configs/delete': '重置个人配置',
       'configs/global-0-payment-wxpay/certificates/refresh/create': '刷新微信支付平台证书',
       'email-captcha/create': '发送邮箱验证码',
+      'import/create': '规划或应用配置文档',
+      'import/fleet/create': '规划或应用集群设置',
       'lines/sync/create': '同步线路',
       'login/create': '登录',
       'maintain/agent-check/create': '检查节点程序',
