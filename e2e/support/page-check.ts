@@ -112,6 +112,7 @@ const LATIN_ALLOWED = new Map<string, string>([
   ...[
     'TTL',
     'AAAA',
+    'TXT',
     'CIDR',
     'CPU',
     'CSV',

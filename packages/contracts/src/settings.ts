@@ -165,6 +165,22 @@ export const DnsApiSettings = Type.Object(
 );
 export type DnsApiSettings = Static<typeof DnsApiSettings>;
 
+/**
+ * Proof of domain ownership: a site's domain reaches the edges only once its owner proved it (a TXT
+ * record or the site's CNAME). Switching it on keeps the domains already on sites live (proved as
+ * `live`), so no customer goes offline.
+ */
+export const DomainProofSettings = Type.Object(
+  {
+    domain_proof: Type.Boolean({
+      description:
+        "a site's domain is served only once its owner proved it (TXT record _rampart-challenge.<domain> or the site's CNAME); switching it on keeps the domains already on sites live",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type DomainProofSettings = Static<typeof DomainProofSettings>;
+
 /** The tabs of /sys/setting: the config name under `global-0-system-` and its schema. */
 export const SYSTEM_SETTING_GROUPS = {
   site: SiteIdentitySettings,
@@ -178,6 +194,7 @@ export const SYSTEM_SETTING_GROUPS = {
   retention: RetentionSettings,
   business: BusinessSettings,
   dns: DnsApiSettings,
+  domains: DomainProofSettings,
 } as const satisfies Record<string, TSchema>;
 export type SystemSettingGroup = keyof typeof SYSTEM_SETTING_GROUPS;
 

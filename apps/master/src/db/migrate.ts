@@ -38,6 +38,7 @@ import { originHealth } from './migrations/2026-11-28T1300-origin-health.ts';
 import { packageFeatures } from './migrations/2026-11-28T1400-package-features.ts';
 import { blobs } from './migrations/2026-11-28T1500-blobs.ts';
 import { backgroundLeases } from './migrations/2026-11-28T1510-background-leases.ts';
+import { domainProofs } from './migrations/2026-11-28T1900-domain-proofs.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
@@ -86,6 +87,7 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-28T1400-package-features': packageFeatures(),
   '2026-11-28T1500-blobs': blobs(dialect),
   '2026-11-28T1510-background-leases': backgroundLeases(),
+  '2026-11-28T1900-domain-proofs': domainProofs(),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { BlobTables } from './schema-blobs.ts';
+import type { DomainProofTables } from './schema-domain-proofs.ts';
 import type { GeoipTables } from './schema-geoip.ts';
 import type { PackagesTables } from './schema-packages.ts';
 import type { SysOpTables } from './schema-sys-op.ts';
@@ -677,7 +678,7 @@ export interface AnnouncementsTable {
   updated_at: number;
 }
 
-export interface Database extends PackagesTables, SysOpTables, GeoipTables, BlobTables {
+export interface Database extends PackagesTables, SysOpTables, GeoipTables, BlobTables, DomainProofTables {
   users: UsersTable;
   user_groups: UserGroupsTable;
   user_search_terms: UserSearchTermsTable;

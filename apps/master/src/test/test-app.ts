@@ -47,6 +47,11 @@ export async function startTestApp(
     /** Customers need a package for sites and streams (`require_package`); off unless a test is about it. */
     requirePackage?: boolean;
     /**
+     * Domains reach the edges only once proved (`domain_proof`, on for a new installation); off
+     * unless a test is about it, so that the tests of everything else see their sites served.
+     */
+    domainProof?: boolean;
+    /**
      * A mail server and an Aliyun SMS provider on loopback are saved in /sys/setting, so email and
      * phone codes are offered and really delivered (and logged, which `latestCode` reads); false:
      * neither is set up.
@@ -56,6 +61,8 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const database = await createTestDatabase(target, { migrated: true });
   if (options.requirePackage !== true) await saveSetting(database.db, 'require_package', false);
+  // Seeded before the first admin is made, which then leaves it as it is (first-admin.ts).
+  if (options.domainProof !== true) await saveSetting(database.db, 'domain_proof', false);
   const codeChannels = options.codeChannels !== false ? await startCodeChannels(database.db) : undefined;
   const config = readConfig({
     RAMPART_DATA_DIR: database.dataDir,

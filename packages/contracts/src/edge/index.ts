@@ -2,6 +2,7 @@ export * from './agent-api.ts';
 export * from './agent-masters.ts';
 export * from './cert.ts';
 export * from './dnsapi.ts';
+export * from './domain-proof.ts';
 export * from './edge-settings.ts';
 export * from './enforcement.ts';
 export * from './fields.ts';

@@ -1,6 +1,7 @@
 import { type Static, type TOptional, type TSchema, Type } from 'typebox';
 import { Id } from '../fields.ts';
 import { OwnerAccount } from '../user.ts';
+import { DomainProof } from './domain-proof.ts';
 import { ERROR_PAGE_STATUSES, ErrorPageHtml, type ErrorPageStatus } from './error-page-fields.ts';
 import {
   Domain,
@@ -131,6 +132,10 @@ export const Site = Type.Intersect([
     name: Type.String(),
     cname: Type.String({ description: 'where the domains must point (CNAME); empty until a CNAME domain is set up' }),
     cname_state: SiteCnameState,
+    domain_proof_required: Type.Optional(
+      Type.Boolean({ description: 'whether a domain reaches the edges only once proved (the domain_proof setting)' }),
+    ),
+    domain_proofs: Type.Optional(Type.Array(DomainProof, { description: "each domain's proof of ownership" })),
     created_at: Type.String(),
     updated_at: Type.String(),
   }),

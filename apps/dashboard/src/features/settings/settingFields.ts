@@ -25,6 +25,7 @@ export const SETTING_GROUPS: readonly SystemSettingGroup[] = [
   'retention',
   'business',
   'dns',
+  'domains',
 ];
 
 export const SETTING_FIELDS: Record<SystemSettingGroup, readonly SettingField[]> = {
@@ -88,6 +89,7 @@ export const SETTING_FIELDS: Record<SystemSettingGroup, readonly SettingField[]>
   ],
   business: [{ name: 'require_package', kind: 'switch' }],
   dns: [{ name: 'dnsapi_allow_private', kind: 'switch', warnWhenOn: true }],
+  domains: [{ name: 'domain_proof', kind: 'switch' }],
 };
 
 const HTTP_URL = /^https?:\/\/\S+$/;

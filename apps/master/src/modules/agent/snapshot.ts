@@ -23,6 +23,7 @@ import {
 import { edgeProtection } from '../protection/edge-protection.ts';
 import { AGENT_MASTERS } from '../settings/agent-masters.ts';
 import { readConfig, UNKNOWN_HOST, WAF_DEFAULTS } from '../settings/configs.ts';
+import { provedDomainsToServe } from '../sites/domain-proofs.repository.ts';
 import { snapshotSites } from '../sites/sites.repository.ts';
 import { snapshotStreams } from '../streams/streams.repository.ts';
 
@@ -52,7 +53,7 @@ async function unknownHost(db: Kysely<Database>): Promise<EdgeUnknownHost> {
 }
 
 async function buildShared(db: Kysely<Database>, version: number): Promise<SharedPart> {
-  const [sites, streams, challenges, unknown, settings, policy, geoip, masters] = await Promise.all([
+  const [allSites, streams, challenges, unknown, settings, policy, geoip, masters, proved] = await Promise.all([
     snapshotSites(db),
     snapshotStreams(db),
     liveChallenges(db),
@@ -61,7 +62,20 @@ async function buildShared(db: Kysely<Database>, version: number): Promise<Share
     readConfig(db, EDGE_ENFORCEMENT),
     edgeGeoip(db),
     readConfig(db, AGENT_MASTERS),
+    provedDomainsToServe(db),
   ]);
+  // While proof is required, a domain not proved by its site's owner is left out: the edges answer it
+  // as an unknown host; a site with no proved domain is left out whole.
+  const sites = proved
+    ? allSites.flatMap((row) => {
+        const parsed = JSON.parse(row.settings) as SiteSettings;
+        const domains = parsed.domains.filter((domain) => proved.has(`${row.id} ${domain}`));
+        if (domains.length === 0) return [];
+        return domains.length === parsed.domains.length
+          ? [row]
+          : [{ ...row, settings: JSON.stringify({ ...parsed, domains }) }];
+      })
+    : allSites;
   const caps = await bandwidthCaps(
     db,
     sites.flatMap((row) => (row.user_package_id === null ? [] : [row.user_package_id])),

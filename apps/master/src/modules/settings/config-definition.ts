@@ -1,5 +1,7 @@
 import type { Permission } from '@rampart/contracts';
+import type { Kysely } from 'kysely';
 import type { Static, TSchema } from 'typebox';
+import type { Database } from '../../db/schema.ts';
 
 /**
  * Typed entries of the spec's Config entity (`{scope_name}-{scope_id}-{type}-{name}`): each has a
@@ -20,6 +22,11 @@ export interface ConfigDefinition<T extends TSchema = TSchema> {
   edge: boolean;
   /** A rule across fields the schema cannot say: the field and what it must be, or null. */
   check?: (value: Static<T>) => { field: string; rule: string } | null;
+  /**
+   * Runs in the transaction that saves a new value (with `edge`, the one that bumps the config
+   * version), with the value before and after.
+   */
+  onSave?: (trx: Kysely<Database>, saved: Static<T>, before: Static<T>) => Promise<void>;
   /** Fields answered as SECRET_MASK once saved; a PUT sending the mask keeps what is stored. */
   secrets?: readonly string[];
 }

@@ -44,9 +44,14 @@ export async function configRoutes(app: App, { db }: AppContext) {
     };
   };
   // A value the edges serve with changes with the config version, so every node applies it.
-  const store = async (definition: ConfigDefinition, write: (target: typeof db) => Promise<void>) => {
-    if (definition.edge) await changeConfig(db, (trx) => write(trx));
-    else await write(db);
+  const store = async (definition: ConfigDefinition, write: (target: typeof db) => Promise<void>, saved: unknown) => {
+    const before = definition.onSave ? (await readConfig(db, definition)).value : undefined;
+    const change = async (target: typeof db) => {
+      await write(target);
+      await definition.onSave?.(target, saved, before);
+    };
+    if (definition.edge) await changeConfig(db, change);
+    else await change(db);
   };
 
   app.get(
@@ -84,12 +89,12 @@ export async function configRoutes(app: App, { db }: AppContext) {
         if (broken) throw invalidParam(`body/${broken.field}`, broken.rule);
         const stored = definition.secrets?.length ? (await readConfig(db, definition)).value : undefined;
         const kept = keepMaskedSecrets(definition, request.body, stored, (plain) => sealSetting(db, plain));
-        await store(definition, (target) => writeConfig(target, definition, kept, Date.now()));
+        await store(definition, (target) => writeConfig(target, definition, kept, Date.now()), kept);
         return value();
       },
     );
     app.delete(path, { config: { policy: policy.admin(definition.permission) }, schema }, async () => {
-      await store(definition, (target) => resetConfig(target, definition));
+      await store(definition, (target) => resetConfig(target, definition), definition.fallback);
       return value();
     });
   }

@@ -16,6 +16,7 @@ import type { Database } from '../../db/schema.ts';
 import { DNS_TTL } from '../dnsapis/dns-ttl.ts';
 import { EDGE_SETTING_CONFIGS } from '../edge-settings/edge-settings.configs.ts';
 import { NODE_MONITOR } from '../health/monitor-settings.ts';
+import { grandfatherSiteDomains } from '../sites/domain-proofs.repository.ts';
 import { AGENT_MASTERS } from './agent-masters.ts';
 import type { ConfigDefinition } from './config-definition.ts';
 import { groupValue, loadSettings, SETTING_DEFAULTS } from './settings.service.ts';
@@ -62,6 +63,19 @@ const SYSTEM_DESCRIPTIONS: Record<SystemSettingGroup, string> = {
   retention: 'How long logs, traffic rollups and usage samples are kept',
   business: 'Whether customers need an active package to create a site or a stream',
   dns: 'Whether DNS API accounts may point at loopback and private addresses (a self-hosted PowerDNS; it also lets them reach inside the network)',
+  domains:
+    "Proof of domain ownership: a site's domain reaches the edges only once its owner proved it; switching it on keeps the domains already on sites live",
+};
+
+/** What saving a tab does besides storing it: proof of domain ownership changes what the edges serve. */
+const SYSTEM_EFFECTS: Partial<Record<SystemSettingGroup, Pick<ConfigDefinition, 'edge' | 'onSave'>>> = {
+  domains: {
+    edge: true,
+    onSave: async (trx, saved, before) => {
+      const on = (value: unknown) => (value as { domain_proof?: unknown }).domain_proof === true;
+      if (on(saved) && !on(before)) await grandfatherSiteDomains(trx, Date.now());
+    },
+  },
 };
 
 /** The tabs of /sys/setting, `global-0-system-{group}`, for admins holding admin:sys. */
@@ -79,6 +93,7 @@ export const SYSTEM_SETTINGS: readonly ConfigDefinition[] = (
     description: `${SYSTEM_DESCRIPTIONS[group]}: ${Object.keys(groupValue(SETTING_DEFAULTS, group)).join(', ')}`,
     edge: false,
     secrets: Object.keys(groupValue(SETTING_DEFAULTS, group)).filter((name) => SECRET_SETTINGS.includes(name)),
+    ...SYSTEM_EFFECTS[group],
   }),
 );
 

@@ -26,3 +26,12 @@ export async function writeSystemConfig(db: Kysely<Database>, name: string, valu
     )
     .execute();
 }
+
+/** Saves a setting only where none is stored yet (an operator's choice, or a fixture's, stays). */
+export async function seedSystemConfig(db: Kysely<Database>, name: string, value: unknown, now: number) {
+  await db
+    .insertInto('configs')
+    .values({ ...SYSTEM, name, value: JSON.stringify(value), updated_at: now })
+    .onConflict((oc) => oc.columns(['scope_name', 'scope_id', 'type', 'name']).doNothing())
+    .execute();
+}

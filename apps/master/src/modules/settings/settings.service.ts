@@ -61,6 +61,11 @@ export const SETTING_DEFAULTS = {
   languages: ['zh-CN', 'en-US'] as Locale[],
   /** DNS server used to check customers' CNAME records, as ip or ip:port; empty: the system's resolver. */
   dns_resolver: '',
+  /**
+   * A site's domain reaches the edges only once its owner proved it. Off for an installation that
+   * predates it (its live sites must not disappear); a new one is switched on with its first admin.
+   */
+  domain_proof: false,
   /** Let users point DNS APIs at loopback or private addresses (self-hosted set-ups and tests only). */
   dnsapi_allow_private: false,
   /** Operator translations by language, merged by the dashboard over its own (POST /api/system/i18n/list). */

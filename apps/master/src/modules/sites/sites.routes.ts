@@ -2,6 +2,7 @@ import { domainToASCII } from 'node:url';
 import {
   ApplyStatus,
   CreateSiteBody,
+  DomainProofCheck,
   Envelope,
   Id,
   IdParams,
@@ -23,6 +24,13 @@ import { siteCnameContext } from '../cname/cname.repository.ts';
 import { publishSiteCnames } from '../line-groups/site-cnames.ts';
 import { applyStatus } from '../nodes/apply-status.ts';
 import { creatorOf, ownerOf } from '../tenancy.ts';
+import { ensureDomainProofs } from './domain-proofs.repository.ts';
+import {
+  checkSiteDomainProofs,
+  settleDomainProofChecks,
+  startDomainProofs,
+  withDomainProofs,
+} from './domain-proofs.service.ts';
 import { isIpLiteral } from './site-claims.ts';
 import { IP_LITERAL } from './site-rules.ts';
 import { findSite, listSites, presentSite } from './sites.repository.ts';
@@ -103,7 +111,14 @@ function checkLineGroupChoice(request: FastifyRequest<{ Body: { line_group_id?: 
   }
 }
 
+/** Who reads a site: its owner alone sees its proof tokens. */
+const viewerOf = (request: FastifyRequest) => caller(request).user.id;
+
 export async function siteRoutes(app: App, { db, secrets }: AppContext) {
+  const presentOne = async (site: Site, request: FastifyRequest) =>
+    (await withDomainProofs(db, [site], viewerOf(request)))[0] ?? site;
+  app.addHook('onClose', settleDomainProofChecks);
+
   app.get(
     '/v1/sites',
     {
@@ -121,7 +136,8 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
         userId: user_id,
         sort: sort as never,
       };
-      return ok(await listSites(db, ownerOf(request), filter, page, limit, await siteCnameContext(db)));
+      const found = await listSites(db, ownerOf(request), filter, page, limit, await siteCnameContext(db));
+      return ok({ ...found, list: await withDomainProofs(db, found.list, viewerOf(request)) });
     },
   );
 
@@ -139,7 +155,9 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
       const site = await createSite(db, userId, body);
       // Its CNAME target points at the default line group (where a DNS API publishes the CNAME domain).
       await publishSiteCnames(db, secrets, app.log, { siteIds: [site.id] });
-      return ok(presentSite(site, await siteCnameContext(db)));
+      const presented = presentSite(site, await siteCnameContext(db));
+      await startDomainProofs(db, app.log, presented);
+      return ok(await presentOne(presented, request));
     },
   );
 
@@ -164,7 +182,7 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
     async (request) => {
       const row = await findSite(db, ownerOf(request), request.params.id);
       if (!row) throw new AppError('not_found', `site ${request.params.id} does not exist`);
-      return ok(presentSite(row, await siteCnameContext(db)));
+      return ok(await presentOne(presentSite(row, await siteCnameContext(db)), request));
     },
   );
 
@@ -180,7 +198,9 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
       const site = await editSite(db, ownerOf(request), request.params.id, request.body);
       if (request.body.line_group_id !== undefined)
         await publishSiteCnames(db, secrets, app.log, { siteIds: [site.id] });
-      return ok(presentSite(site, await siteCnameContext(db)));
+      const presented = presentSite(site, await siteCnameContext(db));
+      await startDomainProofs(db, app.log, presented);
+      return ok(await presentOne(presented, request));
     },
   );
 
@@ -193,6 +213,29 @@ export async function siteRoutes(app: App, { db, secrets }: AppContext) {
     async (request) => {
       await batchSites(db, ownerOf(request), [request.params.id], 'delete', undefined);
       return ok(null);
+    },
+  );
+
+  app.post(
+    '/v1/sites/:id/domain-proofs/check',
+    {
+      config: { policy: policy.tenant(PERMISSIONS.adminUser) },
+      schema: {
+        tags,
+        description:
+          "Checks DNS now for each domain of the site not yet proved (TXT record _rampart-challenge.<domain> holding the owner's token, or the domain's CNAME at the site's target) and answers each domain's proof with the reason it is not proved",
+        params: IdParams,
+        response: { 200: Envelope(DomainProofCheck) },
+      },
+    },
+    async (request) => {
+      const row = await findSite(db, ownerOf(request), request.params.id);
+      if (!row) throw new AppError('not_found', `site ${request.params.id} does not exist`);
+      const site = presentSite(row, await siteCnameContext(db));
+      await ensureDomainProofs(db, row.user_id, site.domains, Date.now());
+      await checkSiteDomainProofs(db, [row.id]);
+      const [checked] = await withDomainProofs(db, [site], viewerOf(request));
+      return ok({ required: checked?.domain_proof_required ?? false, domains: checked?.domain_proofs ?? [] });
     },
   );
 

@@ -8,8 +8,10 @@ import { newSiteDefaults } from '../edge-settings/edge-settings.service.ts';
 import { checkRoom, claimRoom } from '../packages/package-room.ts';
 import { checkNewSiteFeatures, checkSiteFeatureChange } from '../packages/site-features.ts';
 import { checkSiteProtection, newSiteProtection } from '../protection/site-protection.ts';
+import { readSetting } from '../settings/settings.service.ts';
 import type { Owner } from '../tenancy.ts';
 import { readSiteDefaults } from '../user-configs/user-configs.ts';
+import { provedByOthers } from './domain-proofs.repository.ts';
 import { claimConflicts } from './site-claims.repository.ts';
 import { checkSiteSettings, DEFAULT_SITE_SETTINGS } from './site-rules.ts';
 import {
@@ -26,6 +28,13 @@ import {
 async function checkOwnership(db: Kysely<Database>, record: SiteRecord, siteId: number | null) {
   const taken = await takenDomains(db, record.settings.domains, siteId);
   if (taken.length > 0) throw new AppError('conflict', `domains: ${taken.join(', ')} already belongs to another site`);
+  if (await readSetting(db, 'domain_proof')) {
+    const [proved] = await provedByOthers(db, record.userId, record.settings.domains);
+    if (proved) {
+      const under = proved.held === proved.domain ? '' : ` falls under ${proved.held}, which`;
+      throw new AppError('conflict', `domains[${proved.index}]: ${proved.domain}${under} is proved by another account`);
+    }
+  }
   const [overlap] = await claimConflicts(db, record.userId, record.settings.domains);
   if (overlap) {
     const { claimed, held } = overlap;

@@ -61,6 +61,7 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
     expect(await scheduled()).toEqual([
       expect.objectContaining({ name: 'cert-renewal', enabled: true, interval_seconds: 3600, last_result: null }),
       expect.objectContaining({ name: 'dns-drift', enabled: true, interval_seconds: 3600, running: false }),
+      expect.objectContaining({ name: 'domain-proofs', enabled: true, interval_seconds: 60, running: false }),
       expect.objectContaining({ name: 'expiry-notices', enabled: true, interval_seconds: 3600, running: false }),
       expect.objectContaining({ name: 'log-retention', enabled: true, interval_seconds: 3600, running: false }),
       expect.objectContaining({ name: 'traffic-retention', enabled: true, interval_seconds: 3600, running: false }),
@@ -86,7 +87,7 @@ describe.each(DIALECTS)('scheduled tasks on $dialect', (target) => {
     const unknown = await test.call('POST', '/v1/tasks/scheduled/coffee/run', { token: admin });
     expect(unknown.body).toMatchObject({
       code: 'not_found',
-      msg: 'scheduled task coffee does not exist; there are cert-renewal, log-retention, traffic-retention, user-packages, expiry-notices, dns-drift, wxpay-certificates',
+      msg: 'scheduled task coffee does not exist; there are cert-renewal, log-retention, traffic-retention, user-packages, expiry-notices, dns-drift, domain-proofs, wxpay-certificates',
     });
   });
 

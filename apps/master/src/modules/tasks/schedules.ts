@@ -17,6 +17,8 @@ import { settleUserPackages } from '../packages/package-expiry.ts';
 import { enforceMonthlyTraffic } from '../packages/package-traffic.ts';
 import { refreshWxpayPlatformCerts } from '../payments/wxpay-certs.ts';
 import { loadSettings } from '../settings/settings.service.ts';
+import { pendingProofs } from '../sites/domain-proofs.repository.ts';
+import { checkDomainProofs } from '../sites/domain-proofs.service.ts';
 import {
   claimScheduledTask,
   ensureScheduledTasks,
@@ -98,6 +100,16 @@ export const SCHEDULED_JOBS: readonly ScheduledJob[] = [
     async run(deps) {
       const drifted = await reportDnsDrift(deps);
       if (drifted > 0) deps.log.info({ drifted }, 'told the admins of line groups whose DNS records differ');
+    },
+  },
+  {
+    name: 'domain-proofs',
+    intervalSeconds: 60,
+    async run({ db, log }) {
+      // Pending domains: every run for their first day, hourly after (pendingProofs).
+      const results = await checkDomainProofs(db, await pendingProofs(db, { dueAt: Date.now() }));
+      const proved = results.filter((result) => result.method !== '').length;
+      if (proved > 0) log.info({ proved, checked: results.length }, 'domains proved by their owners');
     },
   },
   {

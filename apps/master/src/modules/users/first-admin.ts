@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { seedSystemConfig } from '../settings/settings.repository.ts';
 import { countUsers, insertUser } from './users.repository.ts';
 
 export const FIRST_ADMIN_ACCOUNT = 'admin';
@@ -37,6 +38,9 @@ export async function ensureFirstAdmin(
     if ((await countUsers(db)) > 0) return;
     throw error;
   }
+  // A new installation requires proof of domain ownership from the start; one that predates the
+  // setting keeps it off (its live sites must not disappear). A value stored already stays.
+  await seedSystemConfig(db, 'domains', { domain_proof: true }, Date.now());
   if (options.password) {
     options.log.info({ account: FIRST_ADMIN_ACCOUNT }, 'first admin created with RAMPART_ADMIN_PASSWORD');
     return;

@@ -21,6 +21,7 @@ export const settingsEnUS = {
       retention: 'Data retention',
       business: 'Business',
       dns: 'DNS APIs',
+      domains: 'Domain ownership',
     },
     intro: {
       site: 'The name, logo and footer shown on the sign-in pages and in the console.',
@@ -35,6 +36,8 @@ export const settingsEnUS = {
         'How long the master keeps what it records. Older data is removed every hour in small batches; per-day traffic is kept for good.',
       business: 'How customers may use the service.',
       dns: 'Which addresses a DNS API account may point at.',
+      domains:
+        "Whether a site's domain reaches the edges only once its owner has proved it with a DNS record. Until then the edges answer it as an unknown host.",
     },
     field: {
       site_name: 'Site name',
@@ -81,6 +84,7 @@ export const settingsEnUS = {
       log_retention_days: 'Operation, sign-in, message-send and IP-switch logs (days)',
       require_package: 'Customers need a package',
       dnsapi_allow_private: 'Allow loopback and private addresses',
+      domain_proof: 'Require proof of domain ownership',
     },
     help: {
       site_name: 'Shown in the browser title, the header and on the sign-in page; 1 to 64 characters.',
@@ -128,6 +132,8 @@ export const settingsEnUS = {
       require_package:
         'Customers need an active package to add sites and streams; operators and exempt accounts are never limited.',
       dnsapi_allow_private: 'Off: a DNS API account must use a public address.',
+      domain_proof:
+        "A new domain is served once its owner creates the TXT record shown on the site's page, or points its CNAME at the site's target. Switching this on keeps every domain already on a site live, so no customer goes offline.",
     },
     warning: {
       dnsapi_allow_private:

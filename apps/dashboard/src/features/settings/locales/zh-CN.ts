@@ -21,6 +21,7 @@ export const settingsZhCN = {
       retention: '数据保留',
       business: '业务',
       dns: 'DNS 接口',
+      domains: '域名所有权',
     },
     intro: {
       site: '登录页和控制台显示的站点名称、Logo 和页脚。',
@@ -34,6 +35,7 @@ export const settingsZhCN = {
       retention: '主控保存所记录数据的时长。过期数据每小时分小批删除；按天统计的流量永久保留。',
       business: '用户使用服务的条件。',
       dns: 'DNS 接口账号可以指向哪些地址。',
+      domains: '网站的域名是否须由所有者用解析记录证明归属后才在边缘节点生效。证明之前，边缘节点将其视为未知主机。',
     },
     field: {
       site_name: '站点名称',
@@ -80,6 +82,7 @@ export const settingsZhCN = {
       log_retention_days: '操作、登录、消息发送和 IP 切换日志（天）',
       require_package: '用户需有套餐',
       dnsapi_allow_private: '允许回环和内网地址',
+      domain_proof: '要求证明域名所有权',
     },
     help: {
       site_name: '显示在浏览器标题、页头和登录页；1 到 64 个字符。',
@@ -126,6 +129,8 @@ export const settingsZhCN = {
       log_retention_days: '至少保留 180 天，最多 10 年。',
       require_package: '用户需有生效中的套餐才能添加网站和四层转发；管理员和豁免的账号不受限制。',
       dnsapi_allow_private: '关闭时，DNS 接口账号必须使用公网地址。',
+      domain_proof:
+        '新域名须由所有者按网站页面上的提示添加 TXT 记录，或将其 CNAME 指向网站的目标地址，之后才生效。开启时，已在网站上的域名全部保持生效，不会有用户因此断开服务。',
     },
     warning: {
       dnsapi_allow_private:

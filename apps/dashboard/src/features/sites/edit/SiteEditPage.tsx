@@ -14,6 +14,7 @@ import { useLocales } from '../../../shared/i18n/useLocales.ts';
 import { useSitePackageFeatures } from '../../user-packages/api.ts';
 import { featureLocked, gatedTab } from '../../user-packages/SiteFeatureGate.tsx';
 import { useApplyStatus, useSite, useSiteActions } from '../api.ts';
+import { DomainProofPanel } from '../domain-proof/DomainProofPanel.tsx';
 import { ErrorPagesSection } from '../error-pages/ErrorPagesSection.tsx';
 import { HealthCheckSection } from '../health-check/HealthCheckSection.tsx';
 import { HotlinkSection } from '../hotlink/HotlinkSection.tsx';
@@ -161,6 +162,7 @@ export const Component = () => {
         <>
           <h2 style={{ fontSize: 18, fontWeight: 600, marginTop: 0 }}>{site.data.domains.join(', ')}</h2>
           <ApplyStatusLine status={applyStatus} />
+          <DomainProofPanel site={site.data} />
           <SiteForm key={site.data.updated_at} site={site.data} />
         </>
       ) : (

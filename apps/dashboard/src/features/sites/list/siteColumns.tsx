@@ -10,6 +10,7 @@ import { Link } from 'react-router';
 import { dateTimeFormat } from '../../../shared/i18n/dateTime.ts';
 import { NameList } from '../../../shared/table/NameList.tsx';
 import { ownerColumn } from '../../../shared/table/ownerColumn.tsx';
+import { waitingDomains } from '../domain-proof/proofState.ts';
 import { cnameMissingText, cnameStateOf } from './cnameState.ts';
 
 /** What a row's action links do besides editing. */
@@ -49,9 +50,16 @@ export const siteColumns = (
       sorter: true,
       sortOrder: order(sort, 'domain'),
       render: (domains: string[], site) => (
-        <Link to={`/site/list/${site.id}`} data-testid={`site-link:${site.id}`}>
-          <NameList names={domains} />
-        </Link>
+        <>
+          <Link to={`/site/list/${site.id}`} data-testid={`site-link:${site.id}`}>
+            <NameList names={domains} />
+          </Link>
+          {waitingDomains(site).length > 0 && (
+            <Tag color="orange" style={{ marginInlineStart: 8 }} data-testid={`site-proof-waiting:${site.id}`}>
+              {t('sites.proof.waiting')}
+            </Tag>
+          )}
+        </>
       ),
     },
     {

@@ -9,6 +9,7 @@ export const tasksEnUS = {
       'traffic-retention': 'Traffic data retention',
       'user-packages': 'Package settlement',
       'dns-drift': 'DNS record check',
+      'domain-proofs': 'Domain ownership check',
       'wxpay-certificates': 'WeChat Pay certificates',
     },
     about: {
@@ -23,6 +24,8 @@ export const tasksEnUS = {
         'Deletes operation, sign-in, message-send and IP-switch log entries older than the retention (at least 180 days).',
       'dns-drift':
         'Compares each line group’s records at its DNS provider with its settings, and tells the admins when they differ or cannot be read.',
+      'domain-proofs':
+        'Looks up the DNS records of domains waiting for proof of ownership: each run for their first day, hourly after. A domain proved goes live on the edges.',
       'wxpay-certificates':
         'Downloads the WeChat Pay platform certificates (while WeChat Pay is on and verifies with certificates), so that a new certificate is trusted before WeChat Pay signs with it.',
     },

@@ -9,6 +9,7 @@ export const tasksZhCN = {
       'traffic-retention': '流量数据保留',
       'user-packages': '套餐结算',
       'dns-drift': 'DNS 记录检查',
+      'domain-proofs': '域名所有权检查',
       'wxpay-certificates': '微信支付平台证书',
     },
     about: {
@@ -19,6 +20,8 @@ export const tasksZhCN = {
       'cert-renewal': '为即将到期的 ACME 证书排队续期。',
       'log-retention': '删除超过保留期（至少 180 天）的操作、登录、消息发送和 IP 切换日志。',
       'dns-drift': '比对各线路分组在 DNS 服务商上的记录与其设置，有差异或无法读取时通知管理员。',
+      'domain-proofs':
+        '查询待证明所有权的域名的解析记录：添加后一天内每次运行都查，之后每小时一次。证明后的域名即在边缘节点生效。',
       'wxpay-certificates':
         '下载微信支付平台证书（微信支付已启用且使用平台证书验签时），使新证书在微信支付启用它签名之前即被信任。',
     },
