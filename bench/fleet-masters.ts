@@ -36,7 +36,7 @@ import {
   signIn,
   startFleet,
 } from './simulated-agents.ts';
-import { freePort, median, percentile, ROOT, start, tempDir, waitFor200 } from './support.ts';
+import { freePort, median, percentile, ROOT, start, switchDomainProofOff, tempDir, waitFor200 } from './support.ts';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 3000);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 10);
@@ -155,6 +155,7 @@ try {
 
   // One session for every master: they share the sessions table.
   const token = await signIn(bases[0] ?? '', PASSWORD);
+  await switchDomainProofOff(bases[0] ?? '', token); // the fleet's snapshots hold the site
   const origin = { address: '127.0.0.1', port: 9000, weight: 1, backup: false };
   const site = await adminCall(bases[0] ?? '', token, 'POST', '/v1/sites', {
     domains: ['fleet.example.com'],

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../apps/master/src/db/database.ts';
 import { insertBenchNode } from './nodes.ts';
 import { adminCall, callMaster, processUsage, runFleetOnCore1, signIn, startFleet } from './simulated-agents.ts';
-import { freePort, median, ROOT, start, stop, tempDir, waitFor200 } from './support.ts';
+import { freePort, median, ROOT, start, stop, switchDomainProofOff, tempDir, waitFor200 } from './support.ts';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 1000);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 20);
@@ -42,6 +42,7 @@ const credentials: string[] = [];
 for (let i = 0; i < AGENTS; i++) credentials.push(await insertBenchNode(database.db, `sim-${i}`));
 
 const token = await signIn(base, PASSWORD);
+await switchDomainProofOff(base, token); // the fleet's snapshots hold the site
 const api = (method: string, path: string, body: unknown) => adminCall(base, token, method, path, body);
 const origin = { address: '127.0.0.1', port: 9000, weight: 1, backup: false };
 const site = await api('POST', '/v1/sites', { domains: ['fleet.example.com'], origins: [origin] });

@@ -9,7 +9,7 @@ import { changeConfig } from '../apps/master/src/modules/config/config-version.t
 import { insertSite } from '../apps/master/src/modules/sites/sites.repository.ts';
 import { startInProcessMaster } from './in-process.ts';
 import { insertBenchNode } from './nodes.ts';
-import { median } from './support.ts';
+import { median, switchDomainProofOff } from './support.ts';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 100);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 100);
@@ -27,6 +27,7 @@ const login = (await (
   })
 ).json()) as { data: { access_token: string } };
 const token = login.data.access_token;
+await switchDomainProofOff(base, token); // the snapshots hold the sites, at 1k and 10k too
 const api = (method: string, path: string, body?: unknown) =>
   fetch(`${base}${path}`, {
     method,

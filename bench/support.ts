@@ -170,3 +170,19 @@ export function alternate(first: WrkTarget, second: WrkTarget, seconds: number, 
   }
   return { a: median(runs.a), b: median(runs.b), aP99: median(runs.aP99), bP99: median(runs.bP99) };
 }
+
+const DOMAIN_PROOF_CONFIG = '/v1/configs/global-0-system-domains';
+
+/**
+ * Switches proof of domain ownership off through the admin API of the master at `base`, as an
+ * operator would: a new installation requires it, and a bench measures serving sites, not proving.
+ */
+export async function switchDomainProofOff(base: string, adminToken: string): Promise<void> {
+  const response = await fetch(`${base}${DOMAIN_PROOF_CONFIG}`, {
+    method: 'PUT',
+    headers: { 'access-token': adminToken, 'content-type': 'application/json' },
+    body: JSON.stringify({ domain_proof: false }),
+  });
+  const answer = (await response.json()) as { code: number | string; msg: string };
+  if (answer.code !== 0) throw new Error(`PUT ${DOMAIN_PROOF_CONFIG}: ${answer.code} ${answer.msg}`);
+}
