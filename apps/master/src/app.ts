@@ -51,6 +51,7 @@ import { paymentRoutes } from './modules/payments/payments.routes.ts';
 import { paymentNotifyRoutes } from './modules/payments/payments-notify.routes.ts';
 import { profileRoutes } from './modules/profile/profile.routes.ts';
 import { protectionRoutes } from './modules/protection/protection.routes.ts';
+import { rulePreviewRoutes } from './modules/rule-preview/rule-preview.routes.ts';
 import { configRoutes } from './modules/settings/configs.routes.ts';
 import { sealSettingsWith } from './modules/settings/sealed-settings.ts';
 import { storageRoutes } from './modules/settings/storage.routes.ts';
@@ -275,6 +276,7 @@ async function assemble(
     await taskRoutes(signedIn, context);
     await protectionRoutes(signedIn, context);
     await monitorRoutes(signedIn, context);
+    await rulePreviewRoutes(signedIn, context);
     await healthRoutes(signedIn, context);
     await usageRoutes(signedIn, context);
     await overviewRoutes(signedIn, context);

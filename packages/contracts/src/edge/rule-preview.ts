@@ -1,7 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id } from '../fields.ts';
-import { FilterSettings, MatchSettings, RuleAction, RuleLine } from './protection.ts';
-import { AclEntries, RuleLines } from './protection-api.ts';
+import { AclAction, Condition, FilterSettings, RuleAction, RuleLine } from './protection.ts';
 
 /**
  * POST /v1/rules/preview: what a draft rule would have done to a site's traffic of the last
@@ -9,17 +8,54 @@ import { AclEntries, RuleLines } from './protection-api.ts';
  * saved; the rule is taken exactly as the create calls take it.
  */
 
-/** A draft ACL: its entries in order (as POST /v1/acls takes them), the first that holds decides. */
-export const PreviewAclRule = Type.Object(
-  { type: Type.Literal('acl'), entries: AclEntries },
+/*
+ * The branches below are the create calls' shapes without their schema defaults: a default inside a
+ * union (anyOf) is not applied by the validator (and refused by its strict mode). What the defaults
+ * said holds all the same: `negate` absent is false, `ban_seconds` absent is 600.
+ */
+
+/** A condition as matches and ACL entries take it; `negate` absent: false. */
+export const PreviewCondition = Type.Object(
+  {
+    field: Condition.properties.field,
+    op: Condition.properties.op,
+    values: Condition.properties.values,
+    header: Condition.properties.header,
+    negate: Type.Optional(Type.Boolean({ description: 'absent: false' })),
+  },
   { additionalProperties: false },
 );
+export type PreviewCondition = Static<typeof PreviewCondition>;
+
+const PreviewConditions = Type.Array(PreviewCondition, {
+  minItems: 1,
+  maxItems: 16,
+  description: '1 to 16 conditions',
+});
+
+/** A draft ACL: its entries in order (as POST /v1/acls takes them), the first that holds decides. */
+export const PreviewAclRule = Type.Object(
+  {
+    type: Type.Literal('acl'),
+    entries: Type.Array(
+      Type.Object({ action: AclAction, condition: PreviewCondition }, { additionalProperties: false }),
+      { maxItems: 1000, description: 'at most 1000 entries' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const BanSeconds = Type.Integer({
+  minimum: 1,
+  maximum: 2_592_000,
+  description: '1 to 2592000 seconds; absent: 600',
+});
 
 /** A draft CC match with the filter its requests must pass (as the create calls take them) and the rule line's action. */
 export const PreviewCcRule = Type.Object(
   {
     type: Type.Literal('cc_match'),
-    match: Type.Object({ conditions: MatchSettings.properties.conditions }, { additionalProperties: false }),
+    match: Type.Object({ conditions: PreviewConditions }, { additionalProperties: false }),
     filter: Type.Object(
       {
         type: FilterSettings.properties.type,
@@ -32,14 +68,28 @@ export const PreviewCcRule = Type.Object(
       { additionalProperties: false },
     ),
     action: RuleAction,
-    ban_seconds: Type.Optional(RuleLine.properties.ban_seconds),
+    ban_seconds: Type.Optional(BanSeconds),
   },
   { additionalProperties: false },
 );
 
 /** A draft rule group: its lines (matches and filters by id, the caller's or system ones), in order. */
 export const PreviewRuleGroup = Type.Object(
-  { type: Type.Literal('rule_group'), rules: RuleLines },
+  {
+    type: Type.Literal('rule_group'),
+    rules: Type.Array(
+      Type.Object(
+        {
+          match_id: RuleLine.properties.match_id,
+          filter_id: RuleLine.properties.filter_id,
+          action: RuleAction,
+          ban_seconds: Type.Optional(BanSeconds),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 100, description: 'at most 100 rules' },
+    ),
+  },
   { additionalProperties: false },
 );
 

@@ -14,12 +14,14 @@ import type {
   CreateCcMatchBody,
   CreateCcRuleGroupBody,
   LiftBanBody,
+  RulePreview,
+  RulePreviewBody,
   Site,
   SiteProtection,
   UpdateCcRuleGroupBody,
   WafDefaults,
 } from '@rampart/contracts';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { HttpClient, RequestOptions } from '../../shared/http/client.ts';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
 import type { ListPage } from '../sites/api.ts';
@@ -218,4 +220,13 @@ export const useSetDefaultGroup = () => {
     await http.put(`${OBJECT_PATHS.groups}/${groupId}`, body);
     await queryClient.invalidateQueries({ queryKey: ['protection', 'groups'] });
   };
+};
+
+/** POST /v1/rules/preview: what a draft rule would have done to a site's recent traffic; nothing is saved. */
+export const useRulePreview = () => {
+  const http = useHttp();
+  return useMutation({
+    mutationFn: ({ body, options }: { body: RulePreviewBody; options?: RequestOptions }) =>
+      http.post<RulePreview>('/v1/rules/preview', body, options),
+  });
 };

@@ -1,5 +1,6 @@
 import type { RuleGroupRow } from '../api.ts';
 import { groupBody, groupDraft, NEW_GROUP } from '../model/groupPayload.ts';
+import { GroupPreview } from '../preview/LazyPreviews.tsx';
 import { ObjectDrawer } from './ObjectDrawer.tsx';
 import { RuleLinesEditor } from './RuleLinesEditor.tsx';
 
@@ -12,6 +13,11 @@ export const GroupDrawer = ({ row, onClose }: { row: RuleGroupRow | undefined; o
     fields={['rules']}
     onClose={onClose}
   >
-    {(readOnly, owner) => <RuleLinesEditor disabled={readOnly} owner={owner} />}
+    {(readOnly, owner) => (
+      <>
+        <RuleLinesEditor disabled={readOnly} owner={owner} />
+        <GroupPreview />
+      </>
+    )}
   </ObjectDrawer>
 );

@@ -1,5 +1,6 @@
 import type { MatchRow } from '../api.ts';
 import { matchBody, matchDraft, NEW_MATCH } from '../model/matchPayload.ts';
+import { MatchPreview } from '../preview/LazyPreviews.tsx';
 import { ConditionsEditor } from './ConditionsEditor.tsx';
 import { ObjectDrawer } from './ObjectDrawer.tsx';
 
@@ -12,6 +13,11 @@ export const MatchDrawer = ({ row, onClose }: { row: MatchRow | undefined; onClo
     fields={['conditions']}
     onClose={onClose}
   >
-    {(readOnly) => <ConditionsEditor disabled={readOnly} />}
+    {(readOnly, owner) => (
+      <>
+        <ConditionsEditor disabled={readOnly} />
+        <MatchPreview owner={owner} />
+      </>
+    )}
   </ObjectDrawer>
 );

@@ -4,13 +4,17 @@ import Form from 'antd/es/form';
 import Select from 'antd/es/select';
 import { useTranslation } from 'react-i18next';
 import { type AclAction, NEW_ACL_ROW } from '../model/acl.ts';
+import { AclPreview } from '../preview/LazyPreviews.tsx';
 import { ConditionFields } from '../shared/ConditionFields.tsx';
 import { ListButtons } from '../shared/ListButtons.tsx';
 
 const ACTIONS: readonly AclAction[] = ['allow', 'deny'];
 
-/** The site's ordered ACL: the first entry whose condition holds decides; allow skips every later check. */
-export const AclEditor = () => {
+/**
+ * The site's ordered ACL: the first entry whose condition holds decides; allow skips every later check.
+ * With the site known, the draft can be previewed on the site's recent traffic before it is saved.
+ */
+export const AclEditor = ({ siteId }: { siteId?: number }) => {
   const { t } = useTranslation();
   return (
     <Form.List name="acl">
@@ -50,6 +54,7 @@ export const AclEditor = () => {
           <Button icon={<PlusOutlined />} style={{ marginTop: 8 }} onClick={() => add(structuredClone(NEW_ACL_ROW))}>
             {t('protection.acl.add')}
           </Button>
+          {siteId !== undefined && <AclPreview siteId={siteId} />}
         </div>
       )}
     </Form.List>

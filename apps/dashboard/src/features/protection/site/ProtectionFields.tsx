@@ -10,14 +10,14 @@ import { WafFields } from '../shared/WafFields.tsx';
 import { AclEditor } from './AclEditor.tsx';
 
 /** The fields of the protection section, in the order a request meets them. */
-export const ProtectionFields = ({ owner }: { owner: number }) => {
+export const ProtectionFields = ({ owner, siteId }: { owner: number; siteId: number }) => {
   const { t } = useTranslation();
   const owners = usableOwners(owner);
   return (
     <>
       <h4>{t('protection.site.acl')}</h4>
       <p style={{ color: 'rgba(0,0,0,0.45)' }}>{t('protection.site.aclHelp')}</p>
-      <AclEditor />
+      <AclEditor siteId={siteId} />
       <h4 style={{ marginTop: 24 }}>{t('protection.site.whitelist')}</h4>
       <Form.Item
         name="whitelistText"

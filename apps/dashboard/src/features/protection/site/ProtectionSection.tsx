@@ -50,7 +50,7 @@ const ProtectionForm = ({ site, acl }: { site: Site; acl: Acl | null }) => {
         initialValues={protectionValues(site.protection, acl)}
         onFinish={save}
       >
-        <ProtectionFields owner={site.user_id} />
+        <ProtectionFields owner={site.user_id} siteId={site.id} />
         <Button type="primary" loading={saving} onClick={() => form.submit()} data-testid="protection-save">
           {t('protection.site.save')}
         </Button>
