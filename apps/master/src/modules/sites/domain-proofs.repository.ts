@@ -37,6 +37,20 @@ export async function ensureDomainProofs(
   }
 }
 
+/**
+ * Pending proofs for a site's domains when proof is required: whichever call writes the domains (the
+ * site calls, batch moves, an import), the owner gets the token to publish and the scheduled check
+ * sees them. Not required: nothing is made, and nothing is looked up in DNS.
+ */
+export async function ensureRequiredDomainProofs(
+  db: Kysely<Database>,
+  userId: number,
+  domains: readonly string[],
+  now: number,
+) {
+  if (await readSetting(db, 'domain_proof')) await ensureDomainProofs(db, userId, domains, now);
+}
+
 export const domainProofsOf = (db: Kysely<Database>, userId: number, domains: readonly string[]) =>
   domains.length === 0
     ? Promise.resolve([] as DomainProofRow[])

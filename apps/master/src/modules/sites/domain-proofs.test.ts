@@ -245,6 +245,34 @@ describe.each(DIALECTS)('proof of domain ownership on $dialect', (target) => {
     expect(await due()).toEqual([]);
   });
 
+  it('gives a site made by an import its tokens, and the scheduled check proves it', async () => {
+    await start(true);
+    const document = {
+      version: 1,
+      kind: 'rampart/customer',
+      sites: [{ name: 'imported', settings: { domains: ['imported.proof.test'], origins } }],
+    };
+    const imported = await test.call('POST', '/v1/import', { token: alice, body: { document } });
+    expect(imported.body.code, imported.body.msg).toBe(0);
+    const [site] = data<{ list: Site[] }>(await test.call('GET', '/v1/sites', { token: alice })).list;
+    const proof = proofOf(site?.domain_proofs, 'imported.proof.test');
+    expect(proof).toMatchObject({ state: 'pending', record_name: '_rampart-challenge.imported.proof.test' });
+    expect(proof?.token).toMatch(/^rampart_[0-9a-f]{32}$/);
+    expect((await pendingProofs(test.database.db, { dueAt: Date.now() })).map((due) => due.domain)).toEqual([
+      'imported.proof.test',
+    ]);
+
+    await pdns.setRecords(ZONE, '_rampart-challenge.imported.proof.test', 'TXT', [`"${proof?.token}"`]);
+    const run = await test.call('POST', '/v1/tasks/scheduled/domain-proofs/run', { token: admin });
+    expect(run.body.code, run.body.msg).toBe(0);
+    await expect
+      .poll(async () => {
+        const seen = data<Site>(await test.call('GET', `/v1/sites/${site?.id}`, { token: alice }));
+        return proofOf(seen.domain_proofs, 'imported.proof.test')?.state;
+      })
+      .toBe('proved');
+  });
+
   it('is on for a new installation and off where nothing was stored (an installation upgraded)', async () => {
     await start(true);
     expect(data(await test.call('GET', SETTING, { token: admin }))).toEqual({ domain_proof: true });

@@ -11,6 +11,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, SitesTable } from '../../db/schema.ts';
 import { cnameState, cnameTarget, NO_SITE_CNAME, type SiteCname } from '../cname/cname.repository.ts';
 import type { Owner } from '../tenancy.ts';
+import { ensureRequiredDomainProofs } from './domain-proofs.repository.ts';
 import { reversedDomain } from './site-claims.ts';
 import { matchesDomain, planDomainSearch, writeSiteGrams } from './site-search.repository.ts';
 
@@ -242,6 +243,7 @@ export async function insertSite(db: Kysely<Database>, record: SiteRecord, versi
     .returningAll()
     .executeTakeFirstOrThrow();
   await writeDomains(db, row.id, record.settings.domains);
+  await ensureRequiredDomainProofs(db, record.userId, record.settings.domains, now);
   return row;
 }
 
@@ -253,6 +255,7 @@ export async function updateSite(db: Kysely<Database>, id: number, record: SiteR
     .returningAll()
     .executeTakeFirstOrThrow();
   await replaceDomains(db, id, record.settings.domains);
+  await ensureRequiredDomainProofs(db, record.userId, record.settings.domains, now);
   return row;
 }
 
