@@ -1,6 +1,7 @@
 export * from './agent-api.ts';
 export * from './agent-masters.ts';
 export * from './cert.ts';
+export * from './condition-regex.ts';
 export * from './dnsapi.ts';
 export * from './domain-proof.ts';
 export * from './edge-settings.ts';

@@ -17,10 +17,22 @@ describe('condition rules', () => {
   });
 
   it('takes regular expressions that compile and refuses nested repetition', () => {
-    for (const ok of ['^/api/', '\\.(php|asp)$', '(ab)+', '[a+]+', '\\(a+\\)+', '(?:foo|bar){2}', 'a{2,5}b*']) {
+    for (const ok of [
+      '^/api/',
+      '\\.(php|asp)$',
+      '(ab)+',
+      '[a+]+',
+      '\\(a+\\)+',
+      '(?:foo|bar){2}',
+      'a{2,5}b*',
+      '(?i)(sqlmap|nikto)',
+      '(?im)^curl',
+    ]) {
       expect(regexProblem(ok), ok).toBeNull();
     }
     expect(regexProblem('(unclosed')).toBe('(unclosed is not a valid regular expression');
+    // PCRE's options only lead the pattern; anywhere else, or an option the edge does not take, is refused.
+    for (const bad of ['a(?i)b', '(?x)a b', '(?i)(unclosed']) expect(regexProblem(bad), bad).not.toBeNull();
     for (const bad of ['(a+)+', '(\\w*)*b', '(a|b+){2,}', '((ab)*c)+', '(x{1,9})*']) {
       expect(repeatsRepetition(bad), bad).toBe(true);
     }

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { Cidr, COUNTRY_CODES, type Condition } from '@rampart/contracts';
+import { Cidr, COUNTRY_CODES, type Condition, conditionRegExp } from '@rampart/contracts';
 import { Compile } from 'typebox/compile';
 import { invalidParam } from '../../errors.ts';
 
@@ -75,7 +75,7 @@ export function repeatsRepetition(pattern: string): boolean {
 export function regexProblem(pattern: string): string | null {
   if (pattern.length > MAX_REGEX_LENGTH) return `a regular expression has at most ${MAX_REGEX_LENGTH} characters`;
   try {
-    new RegExp(pattern);
+    conditionRegExp(pattern);
   } catch {
     return `${pattern} is not a valid regular expression`;
   }

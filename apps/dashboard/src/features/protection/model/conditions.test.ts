@@ -75,6 +75,8 @@ describe('conditions', () => {
 
   it('refuse a regex that does not compile', () => {
     expect(checkValues('regex', '^/api/v[0-9]+/')).toBeUndefined();
+    expect(checkValues('regex', '(?i)(sqlmap|nikto)')).toBeUndefined();
+    expect(checkValues('regex', 'a(?i)b')).toEqual({ key: 'regex', values: { value: 'a(?i)b' } });
     expect(checkValues('regex', '([a-z]')).toEqual({ key: 'regex', values: { value: '([a-z]' } });
   });
 

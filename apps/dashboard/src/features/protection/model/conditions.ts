@@ -3,6 +3,7 @@ import {
   type Condition,
   type ConditionField,
   type ConditionOp,
+  conditionRegExp,
   HeaderName,
   MatchSettings,
   MatchValue,
@@ -61,7 +62,7 @@ const isValue = (value: string) => fitsSchema(MatchValue, value);
 /** A regex the edge can run: the master also compiles it with JavaScript's RegExp (and refuses nested repeats). */
 const compiles = (pattern: string) => {
   try {
-    new RegExp(pattern);
+    conditionRegExp(pattern);
     return true;
   } catch {
     return false;
