@@ -133,6 +133,11 @@ const Counted = Type.Object({ value: Type.String(), requests: Type.Integer() });
 export const NotEvaluated = Type.Object({
   /** Where the condition is in the body's `rule`, such as `rule.entries[2].condition`. */
   path: Type.String(),
+  /**
+   * For a rule group's line (`rule.rules[1].match_id`): which condition of its match, from 0. The
+   * match is stored, so the path cannot point into it.
+   */
+  condition: Type.Optional(Type.Integer({ minimum: 0 })),
   reason: Type.String(),
 });
 export type NotEvaluated = Static<typeof NotEvaluated>;

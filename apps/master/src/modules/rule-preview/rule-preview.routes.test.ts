@@ -172,6 +172,22 @@ describe.each(LOG_STORES)('rule preview on $store', (target) => {
       code: 'invalid_param',
       msg: `rule/rules/0/match_id: match ${bobMatch} does not exist`,
     });
+    // A stored match's condition the log cannot answer is named by the line and the condition's index.
+    const headerMatch = await createMatch(test, alice, {
+      name: 'debug',
+      conditions: [
+        { field: 'path', op: 'prefix', values: ['/'], negate: false },
+        { field: 'header', header: 'X-Debug', op: 'equals', values: ['1'], negate: false },
+      ],
+    });
+    expect(data<RulePreview>(await preview(alice, group(headerMatch))).not_evaluated).toEqual([
+      {
+        path: 'rule.rules[0].match_id',
+        condition: 1,
+        reason:
+          'condition 1: the access log does not keep the request header X-Debug; the line is left out of the preview',
+      },
+    ]);
     const admin = await test.login('admin', ADMIN_PASSWORD);
     expect(data<RulePreview>(await preview(admin, group(aliceMatch)))).toMatchObject({ matched: 1 });
     expect((await preview(bob, group(bobMatch))).body).toMatchObject({

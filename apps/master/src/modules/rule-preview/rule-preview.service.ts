@@ -101,9 +101,13 @@ function linesTest(line: DraftLine, notEvaluated: NotEvaluated[]): RequestTest |
   for (const [index, condition] of line.conditions.entries()) {
     const compiled = compileCondition(condition);
     if (compiled.kind === 'not_evaluated') {
-      const path = line.at.endsWith('.conditions') ? `${line.at}[${index}]` : line.at;
-      const reason = line.at.endsWith('.conditions') ? compiled.reason : `condition ${index}: ${compiled.reason}`;
-      notEvaluated.push({ path, reason: `${reason}; the line is left out of the preview` });
+      const reason = `${compiled.reason}; the line is left out of the preview`;
+      // A draft match's condition has a path of its own; a stored match's is named by its index.
+      notEvaluated.push(
+        line.at.endsWith('.conditions')
+          ? { path: `${line.at}[${index}]`, reason }
+          : { path: line.at, condition: index, reason: `condition ${index}: ${reason}` },
+      );
       return null;
     }
     tests.push(compiled.test);

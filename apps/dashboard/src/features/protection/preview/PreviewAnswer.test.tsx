@@ -156,7 +156,11 @@ describe('rule preview answer', () => {
       ],
     };
     const reason = 'condition 1: the access log does not keep the request header X-Debug; the line is left out';
-    const container = show('zh-CN', { ...ANSWER, not_evaluated: [{ path: 'rule.rules[1].match_id', reason }] }, group);
+    const container = show(
+      'zh-CN',
+      { ...ANSWER, not_evaluated: [{ path: 'rule.rules[1].match_id', condition: 1, reason }] },
+      group,
+    );
     await waitFor(() =>
       text(container, 'rule-preview-not-evaluated').includes(
         '第 2 行的条件 2（请求头 X-Debug）：未评估，访问日志不记录请求头',

@@ -165,16 +165,19 @@ describe('rule preview failures and unknowns', () => {
           ]
         : undefined;
     const reason = 'condition 1: the access log does not keep the request header X-Debug; the line is left out';
-    expect(rulePart(group, { path: 'rule.rules[0].match_id', reason }, conditionsOf)).toEqual({
+    expect(rulePart(group, { path: 'rule.rules[0].match_id', condition: 1, reason }, conditionsOf)).toEqual({
       kind: 'line',
       index: 1,
       condition: 2,
       cause: 'header',
       header: 'X-Debug',
     });
-    // Without the match's conditions, or an index in the reason, the line alone is named.
-    expect(rulePart(group, { path: 'rule.rules[0].match_id', reason })).toEqual({ kind: 'line', index: 1 });
-    expect(rulePart(group, { path: 'rule.rules[0].match_id', reason: 'odd' }, conditionsOf)).toEqual({
+    // Without the match's conditions, or the condition's index, the line alone is named.
+    expect(rulePart(group, { path: 'rule.rules[0].match_id', condition: 1, reason })).toEqual({
+      kind: 'line',
+      index: 1,
+    });
+    expect(rulePart(group, { path: 'rule.rules[0].match_id', reason }, conditionsOf)).toEqual({
       kind: 'line',
       index: 1,
     });

@@ -107,8 +107,6 @@ export type RulePart = {
 } & Partial<NotEvaluatedCause>;
 
 const INDEXED = /^rule\.(entries|match\.conditions|rules)\[(\d+)\]/;
-/** A line's reason starts with the 0-based index of its match's condition the log cannot answer. */
-const LINE_CONDITION = /^condition (\d+):/;
 
 /**
  * Reads `rule.entries[2].condition` (and the like) against the rule that was sent; a rule group's line
@@ -125,10 +123,10 @@ export const rulePart = (
   if (rule.type === 'rule_group' && found[1] === 'rules') {
     const line = rule.rules[at];
     if (!line) return undefined;
-    const conditionAt = LINE_CONDITION.exec(item.reason)?.[1];
-    const condition = conditionAt === undefined ? undefined : matchConditions?.(line.match_id)?.[Number(conditionAt)];
+    const conditionAt = item.condition;
+    const condition = conditionAt === undefined ? undefined : matchConditions?.(line.match_id)?.[conditionAt];
     if (conditionAt === undefined || !condition) return { kind: 'line', index: at + 1 };
-    return { kind: 'line', index: at + 1, condition: Number(conditionAt) + 1, ...causeOf(condition) };
+    return { kind: 'line', index: at + 1, condition: conditionAt + 1, ...causeOf(condition) };
   }
   const condition =
     rule.type === 'acl' && found[1] === 'entries'
