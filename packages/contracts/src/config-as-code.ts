@@ -6,6 +6,7 @@ import { SiteSettings } from './edge/site.ts';
 import { StreamSettings } from './edge/stream.ts';
 import { UserConfigs } from './edge/user-configs.ts';
 import { Id } from './fields.ts';
+import { HostLabel, LineBody, LineCode, LineRecord } from './line-groups.ts';
 import { PackageBody } from './packages.ts';
 
 /**
@@ -188,6 +189,7 @@ export const DOCUMENT_KINDS = [
   'stream',
   'user_configs',
   'config',
+  'line_group',
   'package',
 ] as const;
 export const DocumentKind = Type.Union(
@@ -202,6 +204,7 @@ export const DocumentKind = Type.Union(
     Type.Literal('stream'),
     Type.Literal('user_configs'),
     Type.Literal('config'),
+    Type.Literal('line_group'),
     Type.Literal('package'),
   ],
   { description: DOCUMENT_KINDS.join(', ') },
@@ -298,10 +301,49 @@ export const FleetPackage = Type.Object(
 export type FleetPackage = Static<typeof FleetPackage>;
 
 /**
+ * One IP of a line group on one DNS line: the line by its code (and `provider` where several
+ * providers' lines share the code), the node by its name and one of that node's IPs.
+ */
+export const FleetLineRecord = Type.Object(
+  {
+    line: LineCode,
+    provider: Type.Optional(LineBody.properties.provider),
+    node: ObjectName,
+    ip: LineRecord.properties.ip,
+    weight: LineRecord.properties.weight,
+    backup: LineRecord.properties.backup,
+  },
+  { additionalProperties: false },
+);
+export type FleetLineRecord = Static<typeof FleetLineRecord>;
+
+/**
+ * A line group (POST /v1/node-groups) by name: its CNAME domain by domain, its backup line group by
+ * name (one of the section), its records as `lines`. A field left out keeps its value.
+ */
+export const FleetLineGroup = Type.Object(
+  {
+    name: ObjectName,
+    cname_domain: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 253 }), Type.Null()], {
+        description: 'a CNAME domain, or null',
+      }),
+    ),
+    host: Type.Optional(Type.Union([Type.Literal(''), HostLabel])),
+    backup_group: Type.Optional(Type.Union([ObjectName, Type.Null()])),
+    is_default: Type.Optional(Type.Boolean()),
+    lines: Type.Optional(Type.Array(FleetLineRecord, { maxItems: 2000 })),
+  },
+  { additionalProperties: false },
+);
+export type FleetLineGroup = Static<typeof FleetLineGroup>;
+
+/**
  * The fleet's settings (administrators holding admin:sys): the config entries of /v1/configs the
- * caller holds the code of, by key, except the system settings (/sys/setting), and (holding
- * admin:package) the packages by name. An entry left out keeps its value (an import never resets
- * one to its default); the packages section, when given, is the whole catalogue.
+ * caller holds the code of, by key, except the system settings (/sys/setting), (holding
+ * admin:package) the packages by name and (holding admin:node) the line groups by name. An entry
+ * left out keeps its value (an import never resets one to its default); the packages and
+ * line_groups sections, when given, are the whole catalogue of their kind.
  */
 export const FleetDocument = Type.Object(
   {
@@ -309,6 +351,7 @@ export const FleetDocument = Type.Object(
     kind: Type.Literal(FLEET_KIND),
     configs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     packages: Type.Optional(Type.Array(FleetPackage, { maxItems: 10_000 })),
+    line_groups: Type.Optional(Type.Array(FleetLineGroup, { maxItems: 10_000 })),
   },
   { additionalProperties: false },
 );

@@ -136,7 +136,8 @@ export async function configAsCodeRoutes(app: App, { db, secrets }: AppContext) 
     },
     async (request) => {
       const { document, dry_run } = request.body;
-      return ok(await importFleet(db, caller(request).user, document, dry_run === true));
+      const services = { db, secrets, log: request.log };
+      return ok(await importFleet(services, caller(request).user, document, dry_run === true));
     },
   );
 }

@@ -32,6 +32,16 @@ export function parseDocument(input: string | object): unknown {
   }
 }
 
+/** The description of the schema at `schemaPath` (`#/properties/sites/items/...`), the rule it states. */
+function ruleAt(schema: TSchema, schemaPath: string): string | undefined {
+  const parts = schemaPath.replace(/^#/, '').split('/').filter(Boolean);
+  let node: unknown = schema;
+  for (const part of parts)
+    node = (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  const description = (node as { description?: unknown } | undefined)?.description;
+  return typeof description === 'string' ? description : undefined;
+}
+
 /** The schema check of the whole document, with the schema defaults the single calls apply; the first error by its path. */
 export function checkSchema<T extends TSchema = typeof CustomerDocument>(
   value: unknown,
@@ -53,6 +63,9 @@ export function checkSchema<T extends TSchema = typeof CustomerDocument>(
     }
     // An object's field it does not have meets the `false` schema of additional properties.
     if (first.keyword === 'boolean') throw invalidParam(path, 'is not a field of this object');
+    // A pattern reads better as the rule its field describes (`an IPv4 or IPv6 address`).
+    const rule = first.keyword === 'pattern' ? ruleAt(schema, first.schemaPath) : undefined;
+    if (rule) throw invalidParam(path, `must be ${rule}`);
     throw invalidParam(path, first.message);
   }
   return document as Static<T>;

@@ -10,9 +10,17 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import { holds } from '../../plugins/route-policy.ts';
+import type { LineGroupServices } from '../line-groups/line-groups.service.ts';
 import { CONFIGS, type ConfigDefinition, configKey, readConfig, writeConfig } from '../settings/configs.ts';
 import type { UserRow } from '../users/user-row.ts';
 import { checkSchema, parseDocument } from './document.ts';
+import {
+  applyLineGroupChanges,
+  type LineGroupPublishing,
+  lineGroupChanges,
+  loadLineGroups,
+  publishLineGroupChanges,
+} from './fleet-line-groups.ts';
 import { applyPackageChanges, loadPackages, packageChanges } from './fleet-packages.ts';
 import { inOneConfigVersion } from './one-version.ts';
 import { fieldChanges } from './plan.ts';
@@ -31,18 +39,24 @@ export async function exportFleet(db: Kysely<Database>, admin: UserRow): Promise
   for (const definition of fleetConfigs(admin))
     configs[configKey(definition)] = (await readConfig(db, definition)).value;
   const document: FleetDocument = { version: DOCUMENT_VERSION, kind: FLEET_KIND, configs };
+  if (holds(admin, [PERMISSIONS.adminNode]))
+    document.line_groups = [...(await loadLineGroups(db)).values()].map((held) => held.object);
   if (holds(admin, [PERMISSIONS.adminPackage]))
     document.packages = [...(await loadPackages(db)).values()].map((held) => held.object);
   return document;
 }
 
-/** Plans the fleet document and, unless `dryRun`, saves every changed entry in one config version. */
+/**
+ * Plans the fleet document and, unless `dryRun`, saves every changed entry in one config version;
+ * then publishes the changed line groups to their DNS providers.
+ */
 export async function importFleet(
-  db: Kysely<Database>,
+  services: LineGroupServices,
   admin: UserRow,
   input: string | object,
   dryRun: boolean,
 ): Promise<ImportPlan> {
+  const { db } = services;
   const document = checkSchema(parseDocument(input), FleetDocument);
   const definitions = new Map(fleetConfigs(admin).map((definition) => [configKey(definition), definition]));
   const entries: { definition: ConfigDefinition; value: unknown; change: PlanChange }[] = [];
@@ -59,8 +73,12 @@ export async function importFleet(
   const packages = document.packages;
   if (packages && !holds(admin, [PERMISSIONS.adminPackage]))
     throw new AppError('forbidden', `packages: this needs the ${PERMISSIONS.adminPackage} permission`);
+  const lineGroups = document.line_groups;
+  if (lineGroups && !holds(admin, [PERMISSIONS.adminNode]))
+    throw new AppError('forbidden', `line_groups: this needs the ${PERMISSIONS.adminNode} permission`);
   const changes = [
     ...entries.map((entry) => entry.change),
+    ...(lineGroups ? await lineGroupChanges(db, lineGroups, await loadLineGroups(db)) : []),
     ...(packages ? packageChanges(packages, await loadPackages(db)) : []),
   ];
   if (changes.length === 0) return { changes, applied: false, config_version: null };
@@ -71,12 +89,25 @@ export async function importFleet(
       await writeConfig(trx, definition, value, now);
       await definition.onSave?.(trx, value, before);
     }
-    if (!packages) return changes;
-    // The catalogue again inside the transaction: what another call changed since counts.
-    const current = await loadPackages(trx);
-    const applied = [...entries.map((entry) => entry.change), ...packageChanges(packages, current)];
-    await applyPackageChanges(trx, packages, current, applied);
-    return applied;
+    const applied = entries.map((entry) => entry.change);
+    let publishing: LineGroupPublishing = { saved: [], deleted: [] };
+    // Each catalogue again inside the transaction: what another call changed since counts.
+    if (lineGroups) {
+      const current = await loadLineGroups(trx);
+      const planned = await lineGroupChanges(trx, lineGroups, current);
+      publishing = await applyLineGroupChanges(trx, lineGroups, current, planned);
+      applied.push(...planned);
+    }
+    // After the line groups: a package may name one the document creates or renames.
+    if (packages) {
+      const current = await loadPackages(trx);
+      const planned = packageChanges(packages, current);
+      await applyPackageChanges(trx, packages, current, planned);
+      applied.push(...planned);
+    }
+    return { changes: applied, publishing };
   });
-  return { changes: result ?? changes, applied: version !== null, config_version: version };
+  // What the single calls publish after their commit, the import publishes after its own.
+  if (version !== null && result) await publishLineGroupChanges(services, result.publishing);
+  return { changes: result?.changes ?? changes, applied: version !== null, config_version: version };
 }

@@ -104,18 +104,36 @@ async function publishAround({ db, secrets, log }: LineGroupServices, id: number
   return view;
 }
 
-export async function createLineGroup(services: LineGroupServices, body: LineGroupBody): Promise<LineGroupView> {
-  const { db } = services;
+/** What a save in a caller's transaction leaves to do once it commits. */
+export interface SavedLineGroup {
+  id: number;
+  /** The group before the save; null for a new one. */
+  before: LineGroupView | null;
+  /** Lines whose records at the old host leave the DNS. */
+  retired: number[];
+}
+
+/**
+ * Creates (`id` null) or changes a line group in `trx` with the checks of POST and PUT
+ * /v1/node-groups; publish it with `publishSavedLineGroup` after the commit.
+ */
+export async function saveLineGroupIn(
+  trx: Transaction<Database>,
+  id: number | null,
+  body: LineGroupUpdate,
+): Promise<SavedLineGroup> {
+  const [current] = id === null ? [] : await readLineGroups(trx, id);
+  if (id !== null && !current) throw notFound(id);
   const group = {
-    name: body.name,
-    cname_domain_id: body.cname_domain_id ?? null,
-    host: body.host ?? '',
-    backup_group_id: body.backup_group_id ?? null,
-    records: body.records ?? [],
+    name: body.name ?? current?.name ?? '',
+    cname_domain_id: body.cname_domain_id === undefined ? (current?.cname_domain_id ?? null) : body.cname_domain_id,
+    host: body.host ?? current?.host ?? '',
+    backup_group_id: body.backup_group_id === undefined ? (current?.backup_group_id ?? null) : body.backup_group_id,
+    records: body.records ?? current?.records ?? [],
   };
-  const id = await db.transaction().execute(async (trx) => {
-    await checkGroup(trx, null, group);
-    if (body.is_default) await trx.updateTable('node_groups').set({ is_default: 0 }).execute();
+  await checkGroup(trx, id, group);
+  if (body.is_default) await trx.updateTable('node_groups').set({ is_default: 0 }).execute();
+  if (!current) {
     const row = await trx
       .insertInto('node_groups')
       .values({
@@ -129,9 +147,42 @@ export async function createLineGroup(services: LineGroupServices, body: LineGro
       .returning('id')
       .executeTakeFirstOrThrow();
     await replaceRecords(trx, row.id, group.records);
-    return row.id;
-  });
-  return publishAround(services, id);
+    return { id: row.id, before: null, retired: [] };
+  }
+  await trx
+    .updateTable('node_groups')
+    .set({
+      name: group.name,
+      cname_domain_id: group.cname_domain_id,
+      host: group.host,
+      backup_group_id: group.backup_group_id,
+      ...(body.is_default !== undefined && { is_default: body.is_default ? 1 : 0 }),
+    })
+    .where('id', '=', current.id)
+    .execute();
+  if (body.records) await replaceRecords(trx, current.id, body.records);
+  const oldLines = [...new Set(current.records.map((record) => record.line_id))];
+  const moved = group.host !== current.host || group.cname_domain_id !== current.cname_domain_id;
+  const newLines = new Set(group.records.map((record) => record.line_id));
+  return {
+    id: current.id,
+    before: current,
+    retired: moved ? oldLines : oldLines.filter((line) => !newLines.has(line)),
+  };
+}
+
+/** After the commit: the old name's (or dropped lines') records leave the DNS, then the group publishes. */
+export async function publishSavedLineGroup(services: LineGroupServices, saved: SavedLineGroup) {
+  if (saved.before) {
+    const error = await retireRecords(services.db, services.secrets, saved.before, saved.retired);
+    if (error) services.log.warn({ group: saved.id, error }, 'old line group records were not removed');
+  }
+  return publishAround(services, saved.id);
+}
+
+export async function createLineGroup(services: LineGroupServices, body: LineGroupBody): Promise<LineGroupView> {
+  const saved = await services.db.transaction().execute((trx) => saveLineGroupIn(trx, null, body));
+  return publishSavedLineGroup(services, saved);
 }
 
 export async function updateLineGroup(
@@ -139,60 +190,54 @@ export async function updateLineGroup(
   id: number,
   body: LineGroupUpdate,
 ): Promise<LineGroupView> {
-  const { db, secrets } = services;
-  const { before, retired } = await db.transaction().execute(async (trx) => {
-    const [current] = await readLineGroups(trx, id);
-    if (!current) throw notFound(id);
-    const group = {
-      name: body.name ?? current.name,
-      cname_domain_id: body.cname_domain_id === undefined ? current.cname_domain_id : body.cname_domain_id,
-      host: body.host ?? current.host,
-      backup_group_id: body.backup_group_id === undefined ? current.backup_group_id : body.backup_group_id,
-      records: body.records ?? current.records,
-    };
-    await checkGroup(trx, id, group);
-    if (body.is_default) await trx.updateTable('node_groups').set({ is_default: 0 }).execute();
-    await trx
-      .updateTable('node_groups')
-      .set({
-        name: group.name,
-        cname_domain_id: group.cname_domain_id,
-        host: group.host,
-        backup_group_id: group.backup_group_id,
-        ...(body.is_default !== undefined && { is_default: body.is_default ? 1 : 0 }),
-      })
-      .where('id', '=', id)
-      .execute();
-    if (body.records) await replaceRecords(trx, id, body.records);
-    const oldLines = [...new Set(current.records.map((record) => record.line_id))];
-    const moved = group.host !== current.host || group.cname_domain_id !== current.cname_domain_id;
-    const newLines = new Set(group.records.map((record) => record.line_id));
-    return { before: current, retired: moved ? oldLines : oldLines.filter((line) => !newLines.has(line)) };
-  });
-  // The records of the old name, or of lines no longer used, leave the DNS.
-  const error = await retireRecords(db, secrets, before, retired);
-  if (error) services.log.warn({ group: id, error }, 'old line group records were not removed');
-  return publishAround(services, id);
+  const saved = await services.db.transaction().execute((trx) => saveLineGroupIn(trx, id, body));
+  return publishSavedLineGroup(services, saved);
+}
+
+/** What a delete in a caller's transaction leaves to do once it commits. */
+export interface DeletedLineGroup {
+  id: number;
+  before: LineGroupView;
+  backedBy: number[];
+  sites: number[];
+}
+
+/** Deletes a line group in `trx` as DELETE /v1/node-groups does; then `publishDeletedLineGroup`. */
+export async function deleteLineGroupIn(trx: Transaction<Database>, id: number): Promise<DeletedLineGroup> {
+  const [current] = await readLineGroups(trx, id);
+  if (!current) throw notFound(id);
+  const dependants = await groupsBackedBy(trx, [id]);
+  const moved = await trx.selectFrom('sites').select('id').where('line_group_id', '=', id).execute();
+  await trx.updateTable('nodes').set({ group_id: null }).where('group_id', '=', id).execute();
+  await trx.updateTable('sites').set({ line_group_id: null }).where('line_group_id', '=', id).execute();
+  await trx.updateTable('node_groups').set({ backup_group_id: null }).where('backup_group_id', '=', id).execute();
+  await trx.deleteFrom('line_group_records').where('group_id', '=', id).execute();
+  await trx.deleteFrom('node_groups').where('id', '=', id).execute();
+  return { id, before: current, backedBy: dependants, sites: moved.map((site) => site.id) };
+}
+
+/** After the commit: the group's records leave the DNS, its dependants and sites republish. */
+export async function publishDeletedLineGroup(services: LineGroupServices, deleted: DeletedLineGroup) {
+  const { db, secrets, log } = services;
+  const lines = [...new Set(deleted.before.records.map((record) => record.line_id))];
+  const error = await retireRecords(db, secrets, deleted.before, lines);
+  if (error) log.warn({ group: deleted.id, error }, 'deleted line group records were not removed');
+  // Groups backed by a group deleted in the same import are gone too.
+  if (deleted.backedBy.length > 0) {
+    const rows = await db.selectFrom('node_groups').select('id').where('id', 'in', deleted.backedBy).execute();
+    if (rows.length > 0)
+      await publishLineGroups(
+        db,
+        secrets,
+        log,
+        rows.map((row) => row.id),
+      );
+  }
+  // Its sites fall back to the default line group.
+  if (deleted.sites.length > 0) await publishSiteCnames(db, secrets, log, { siteIds: deleted.sites });
 }
 
 export async function deleteLineGroup(services: LineGroupServices, id: number): Promise<void> {
-  const { db, secrets } = services;
-  const { before, backedBy, sites } = await db.transaction().execute(async (trx) => {
-    const [current] = await readLineGroups(trx, id);
-    if (!current) throw notFound(id);
-    const dependants = await groupsBackedBy(trx, [id]);
-    const moved = await trx.selectFrom('sites').select('id').where('line_group_id', '=', id).execute();
-    await trx.updateTable('nodes').set({ group_id: null }).where('group_id', '=', id).execute();
-    await trx.updateTable('sites').set({ line_group_id: null }).where('line_group_id', '=', id).execute();
-    await trx.updateTable('node_groups').set({ backup_group_id: null }).where('backup_group_id', '=', id).execute();
-    await trx.deleteFrom('line_group_records').where('group_id', '=', id).execute();
-    await trx.deleteFrom('node_groups').where('id', '=', id).execute();
-    return { before: current, backedBy: dependants, sites: moved.map((site) => site.id) };
-  });
-  const lines = [...new Set(before.records.map((record) => record.line_id))];
-  const error = await retireRecords(db, secrets, before, lines);
-  if (error) services.log.warn({ group: id, error }, 'deleted line group records were not removed');
-  if (backedBy.length > 0) await publishLineGroups(db, services.secrets, services.log, backedBy);
-  // Its sites fall back to the default line group.
-  if (sites.length > 0) await publishSiteCnames(db, secrets, services.log, { siteIds: sites });
+  const deleted = await services.db.transaction().execute((trx) => deleteLineGroupIn(trx, id));
+  await publishDeletedLineGroup(services, deleted);
 }
