@@ -68,12 +68,12 @@ async function buildShared(db: Kysely<Database>, version: number): Promise<Share
   // as an unknown host; a site with no proved domain is left out whole.
   const sites = proved
     ? allSites.flatMap((row) => {
+        const served = proved.get(row.id);
+        if (served === undefined) return [];
+        if (served === true) return [row];
         const parsed = JSON.parse(row.settings) as SiteSettings;
-        const domains = parsed.domains.filter((domain) => proved.has(`${row.id} ${domain}`));
-        if (domains.length === 0) return [];
-        return domains.length === parsed.domains.length
-          ? [row]
-          : [{ ...row, settings: JSON.stringify({ ...parsed, domains }) }];
+        const domains = parsed.domains.filter((domain) => served.includes(domain));
+        return [{ ...row, settings: JSON.stringify({ ...parsed, domains }) }];
       })
     : allSites;
   const caps = await bandwidthCaps(

@@ -96,25 +96,44 @@ export async function provedByOthers(db: Kysely<Database>, userId: number, domai
     .sort((a, b) => a.index - b.index);
 }
 
-/** While proof is required, the domains the edges may serve (provedSiteDomains); null when it is not. */
-export async function provedDomainsToServe(db: Kysely<Database>): Promise<Set<string> | null> {
-  return (await readSetting(db, 'domain_proof')) ? provedSiteDomains(db) : null;
+/** A site's domains the edges may serve: all of them, or those listed (none: the site is left out). */
+export type ServedDomains = ReadonlyMap<number, true | readonly string[]>;
+
+/** While proof is required, each site's domains the edges may serve (servedSiteDomains); null when it is not. */
+export async function provedDomainsToServe(db: Kysely<Database>): Promise<ServedDomains | null> {
+  return (await readSetting(db, 'domain_proof')) ? servedSiteDomains(db) : null;
 }
 
-/** The proved domains of each site, keyed by `${site_id} ${domain}`: what the edges may serve. */
-export async function provedSiteDomains(db: Kysely<Database>): Promise<Set<string>> {
+/**
+ * For each site, whether its owner proved every domain of it (`true`, the usual case, which a
+ * snapshot passes on without reading the site's settings) or which ones; a site without a proved
+ * domain is absent.
+ */
+export async function servedSiteDomains(db: Kysely<Database>): Promise<ServedDomains> {
   const rows = await db
     .selectFrom('site_domains')
     .innerJoin('sites', 'sites.id', 'site_domains.site_id')
-    .innerJoin('domain_proofs', (join) =>
+    .leftJoin('domain_proofs', (join) =>
       join
         .onRef('domain_proofs.user_id', '=', 'sites.user_id')
-        .onRef('domain_proofs.domain', '=', 'site_domains.domain'),
+        .onRef('domain_proofs.domain', '=', 'site_domains.domain')
+        .on('domain_proofs.state', '=', 'proved'),
     )
-    .select(['site_domains.site_id', 'site_domains.domain'])
-    .where('domain_proofs.state', '=', 'proved')
+    .select(['site_domains.site_id', 'site_domains.domain', 'domain_proofs.domain as proved'])
     .execute();
-  return new Set(rows.map((row) => `${row.site_id} ${row.domain}`));
+  const bySite = new Map<number, { proved: string[]; all: boolean }>();
+  for (const row of rows) {
+    const site = bySite.get(row.site_id) ?? { proved: [], all: true };
+    bySite.set(row.site_id, site);
+    if (row.proved === null) site.all = false;
+    else site.proved.push(row.domain);
+  }
+  const served = new Map<number, true | readonly string[]>();
+  for (const [siteId, { proved, all }] of bySite) {
+    if (all) served.set(siteId, true);
+    else if (proved.length > 0) served.set(siteId, proved);
+  }
+  return served;
 }
 
 /**
