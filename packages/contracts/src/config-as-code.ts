@@ -189,6 +189,7 @@ export const DOCUMENT_KINDS = [
   'stream',
   'user_configs',
   'config',
+  'dns_line',
   'line_group',
   'package',
 ] as const;
@@ -204,6 +205,7 @@ export const DocumentKind = Type.Union(
     Type.Literal('stream'),
     Type.Literal('user_configs'),
     Type.Literal('config'),
+    Type.Literal('dns_line'),
     Type.Literal('line_group'),
     Type.Literal('package'),
   ],
@@ -301,6 +303,21 @@ export const FleetPackage = Type.Object(
 export type FleetPackage = Static<typeof FleetPackage>;
 
 /**
+ * A DNS line of the catalogue (POST /v1/lines), by its code and provider (`''`: a line every
+ * provider has); named in a plan `<provider>/<code>`, or `<code>` for every provider's.
+ */
+export const FleetDnsLine = Type.Object(
+  {
+    provider: LineBody.properties.provider,
+    code: LineCode,
+    name_zh: LineBody.properties.name_zh,
+    name_en: LineBody.properties.name_en,
+  },
+  { additionalProperties: false },
+);
+export type FleetDnsLine = Static<typeof FleetDnsLine>;
+
+/**
  * One IP of a line group on one DNS line: the line by its code (and `provider` where several
  * providers' lines share the code), the node by its name and one of that node's IPs.
  */
@@ -341,9 +358,9 @@ export type FleetLineGroup = Static<typeof FleetLineGroup>;
 /**
  * The fleet's settings (administrators holding admin:sys): the config entries of /v1/configs the
  * caller holds the code of, by key, except the system settings (/sys/setting), (holding
- * admin:package) the packages by name and (holding admin:node) the line groups by name. An entry
- * left out keeps its value (an import never resets one to its default); the packages and
- * line_groups sections, when given, are the whole catalogue of their kind.
+ * admin:package) the packages by name and (holding admin:node) the DNS lines by code and the line
+ * groups by name. An entry left out keeps its value (an import never resets one to its default);
+ * the packages, dns_lines and line_groups sections, when given, are the whole catalogue of their kind.
  */
 export const FleetDocument = Type.Object(
   {
@@ -351,6 +368,7 @@ export const FleetDocument = Type.Object(
     kind: Type.Literal(FLEET_KIND),
     configs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     packages: Type.Optional(Type.Array(FleetPackage, { maxItems: 10_000 })),
+    dns_lines: Type.Optional(Type.Array(FleetDnsLine, { maxItems: 10_000 })),
     line_groups: Type.Optional(Type.Array(FleetLineGroup, { maxItems: 10_000 })),
   },
   { additionalProperties: false },

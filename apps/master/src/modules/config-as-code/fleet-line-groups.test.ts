@@ -331,5 +331,48 @@ describe.each(DIALECTS)('line groups in the fleet document on $dialect', (target
     const full = parse((await exportText(sysNode)).text) as Fleet;
     expect(full.line_groups.map((group) => group.name)).toEqual(['Backup', 'Main', 'Spare']);
     expect(data<ImportPlan>(await importFleet(full, true, sysNode)).changes).toEqual([]);
+    expect(document.dns_lines).toBeUndefined();
+    const lines = await importFleet({ ...document, dns_lines: [] }, true, sys);
+    expect([lines.status, lines.body.msg]).toEqual([403, 'dns_lines: this needs the admin:node permission']);
+  });
+
+  it('keeps the DNS line catalogue by code: a line added and named by a group in one document, one no group names deleted', async () => {
+    const document = await fleet();
+    expect(document.dns_lines).toEqual([
+      { provider: '', code: 'default', name_zh: expect.any(String), name_en: expect.any(String) },
+      { provider: '', code: 'overseas', name_zh: '境外', name_en: 'Overseas' },
+      { provider: 'alidns', code: 'telecom', name_zh: '电信', name_en: 'Telecom' },
+      { provider: 'dnspod', code: 'telecom', name_zh: '电信', name_en: 'Telecom' },
+    ]);
+    const catalogue = document.dns_lines ?? [];
+    // A line in use by a group cannot go: nothing changes, and the refusal names the line.
+    const inUse = { ...document, dns_lines: catalogue.filter((line) => line.code !== 'overseas') };
+    const refused = await importFleet(inUse);
+    expect([refused.status, refused.body.msg]).toEqual([
+      409,
+      'dns_lines.overseas: line overseas is used by line group Spare',
+    ]);
+
+    const edited = await fleet();
+    edited.dns_lines = [
+      ...catalogue.filter((line) => line.provider !== 'alidns'),
+      { provider: '', code: 'unicom', name_zh: '联通', name_en: 'Unicom' },
+    ];
+    groupOf(edited, 'Backup').lines?.push({ line: 'unicom', node: 'edge-c', ip: '192.0.2.30' });
+    const applied = data<ImportPlan>(await importFleet(edited));
+    expect(applied.changes.map(({ action, kind, name }) => [action, kind, name])).toEqual([
+      ['create', 'dns_line', 'unicom'],
+      ['delete', 'dns_line', 'alidns/telecom'],
+      ['update', 'line_group', 'Backup'],
+    ]);
+    const after = await fleet();
+    expect(after.dns_lines?.map((line) => line.code)).toEqual(['default', 'overseas', 'unicom', 'telecom']);
+    // Only dnspod has telecom now: the document need not name the provider (as the export no longer does).
+    expect(groupOf(after, 'Spare').lines?.map((line) => [line.line, line.provider])).toContainEqual([
+      'telecom',
+      undefined,
+    ]);
+    expect(groupOf(after, 'Backup').lines?.map((line) => line.line)).toContain('unicom');
+    expect(data<ImportPlan>(await importFleet(after, true)).changes).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import type { LineGroupServices } from '../line-groups/line-groups.service.ts';
 import { CONFIGS, type ConfigDefinition, configKey, readConfig, writeConfig } from '../settings/configs.ts';
 import type { UserRow } from '../users/user-row.ts';
 import { checkSchema, parseDocument } from './document.ts';
+import { deleteDnsLines, dnsLineChanges, loadDnsLines, saveDnsLines } from './fleet-dns-lines.ts';
 import {
   applyLineGroupChanges,
   type LineGroupPublishing,
@@ -39,11 +40,21 @@ export async function exportFleet(db: Kysely<Database>, admin: UserRow): Promise
   for (const definition of fleetConfigs(admin))
     configs[configKey(definition)] = (await readConfig(db, definition)).value;
   const document: FleetDocument = { version: DOCUMENT_VERSION, kind: FLEET_KIND, configs };
-  if (holds(admin, [PERMISSIONS.adminNode]))
+  if (holds(admin, [PERMISSIONS.adminNode])) {
+    document.dns_lines = [...(await loadDnsLines(db)).values()].map((held) => held.object);
     document.line_groups = [...(await loadLineGroups(db)).values()].map((held) => held.object);
+  }
   if (holds(admin, [PERMISSIONS.adminPackage]))
     document.packages = [...(await loadPackages(db)).values()].map((held) => held.object);
   return document;
+}
+
+/** A plan without changes: its transaction rolls back, and no config version is spent. */
+class Unchanged extends Error {}
+
+interface FleetApplied {
+  changes: PlanChange[];
+  publishing: LineGroupPublishing;
 }
 
 /**
@@ -73,41 +84,56 @@ export async function importFleet(
   const packages = document.packages;
   if (packages && !holds(admin, [PERMISSIONS.adminPackage]))
     throw new AppError('forbidden', `packages: this needs the ${PERMISSIONS.adminPackage} permission`);
-  const lineGroups = document.line_groups;
-  if (lineGroups && !holds(admin, [PERMISSIONS.adminNode]))
-    throw new AppError('forbidden', `line_groups: this needs the ${PERMISSIONS.adminNode} permission`);
-  const changes = [
-    ...entries.map((entry) => entry.change),
-    ...(lineGroups ? await lineGroupChanges(db, lineGroups, await loadLineGroups(db)) : []),
-    ...(packages ? packageChanges(packages, await loadPackages(db)) : []),
-  ];
-  if (changes.length === 0) return { changes, applied: false, config_version: null };
-  const { version, result } = await inOneConfigVersion(db, dryRun, async (trx) => {
-    const now = Date.now();
-    for (const { definition, value } of entries) {
-      const before = (await readConfig(trx, definition)).value;
-      await writeConfig(trx, definition, value, now);
-      await definition.onSave?.(trx, value, before);
-    }
-    const applied = entries.map((entry) => entry.change);
-    let publishing: LineGroupPublishing = { saved: [], deleted: [] };
-    // Each catalogue again inside the transaction: what another call changed since counts.
-    if (lineGroups) {
-      const current = await loadLineGroups(trx);
-      const planned = await lineGroupChanges(trx, lineGroups, current);
-      publishing = await applyLineGroupChanges(trx, lineGroups, current, planned);
-      applied.push(...planned);
-    }
-    // After the line groups: a package may name one the document creates or renames.
-    if (packages) {
-      const current = await loadPackages(trx);
-      const planned = packageChanges(packages, current);
-      await applyPackageChanges(trx, packages, current, planned);
-      applied.push(...planned);
-    }
-    return { changes: applied, publishing };
-  });
+  const { dns_lines: dnsLines, line_groups: lineGroups } = document;
+  for (const [section, given] of [
+    ['dns_lines', dnsLines],
+    ['line_groups', lineGroups],
+  ] as const) {
+    if (given && !holds(admin, [PERMISSIONS.adminNode]))
+      throw new AppError('forbidden', `${section}: this needs the ${PERMISSIONS.adminNode} permission`);
+  }
+  // Planned inside the transaction, in the order it applies: a line group may name a DNS line the
+  // document adds, and a package a line group it adds. A dry run, or a plan without changes, rolls back.
+  let outcome: Awaited<ReturnType<typeof inOneConfigVersion<FleetApplied>>>;
+  try {
+    outcome = await inOneConfigVersion(db, dryRun, async (trx) => {
+      const now = Date.now();
+      for (const { definition, value } of entries) {
+        const before = (await readConfig(trx, definition)).value;
+        await writeConfig(trx, definition, value, now);
+        await definition.onSave?.(trx, value, before);
+      }
+      const applied = entries.map((entry) => entry.change);
+      let publishing: LineGroupPublishing = { saved: [], deleted: [] };
+      const lines = dnsLines ? await loadDnsLines(trx) : new Map();
+      const lineChanges = dnsLines ? dnsLineChanges(dnsLines, lines) : [];
+      if (dnsLines) {
+        await saveDnsLines(trx, dnsLines, lines, lineChanges);
+        applied.push(...lineChanges);
+      }
+      if (lineGroups) {
+        const current = await loadLineGroups(trx);
+        const planned = await lineGroupChanges(trx, lineGroups, current);
+        publishing = await applyLineGroupChanges(trx, lineGroups, current, planned);
+        applied.push(...planned);
+      }
+      // After the line groups, which may have stopped naming them.
+      await deleteDnsLines(trx, lines, lineChanges);
+      if (packages) {
+        const current = await loadPackages(trx);
+        const planned = packageChanges(packages, current);
+        await applyPackageChanges(trx, packages, current, planned);
+        applied.push(...planned);
+      }
+      if (applied.length === 0) throw new Unchanged();
+      return { changes: applied, publishing };
+    });
+  } catch (error) {
+    if (error instanceof Unchanged) return { changes: [], applied: false, config_version: null };
+    throw error;
+  }
+  const { version, result } = outcome;
   // What the single calls publish after their commit, the import publishes after its own.
   if (version !== null && result) await publishLineGroupChanges(services, result.publishing);
-  return { changes: result?.changes ?? changes, applied: version !== null, config_version: version };
+  return { changes: result?.changes ?? [], applied: version !== null, config_version: version };
 }

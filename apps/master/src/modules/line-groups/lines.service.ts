@@ -1,5 +1,5 @@
 import type { LineBody, LineSyncBody, LineSyncResult, LineUpdate, LineView } from '@rampart/contracts';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalidParam } from '../../errors.ts';
 import type { SecretBox } from '../../secrets.ts';
@@ -23,60 +23,63 @@ const ENGLISH: Record<string, string> = {
 const notFound = (id: number) => new AppError('not_found', `line ${id} does not exist`);
 
 /** Creates (id null) or changes a line; one code per provider. */
-export async function saveLine(
-  db: Kysely<Database>,
+export const saveLine = (db: Kysely<Database>, id: number | null, body: LineBody | LineUpdate): Promise<LineView> =>
+  db.transaction().execute((trx) => saveLineIn(trx, id, body));
+
+/** saveLine inside the caller's transaction (an import's). */
+export async function saveLineIn(
+  trx: Transaction<Database>,
   id: number | null,
   body: LineBody | LineUpdate,
 ): Promise<LineView> {
-  return db.transaction().execute(async (trx) => {
-    const current = id === null ? undefined : await findLine(trx, id);
-    if (id !== null && !current) throw notFound(id);
-    if (current && isDefaultLine(current) && (body.code !== undefined || body.provider !== undefined)) {
-      if (body.code !== current.code || body.provider !== current.provider)
-        throw invalidParam('code', 'the default line keeps its code and provider');
-    }
-    const line = {
-      provider: body.provider ?? current?.provider ?? '',
-      code: body.code ?? current?.code ?? '',
-      name_zh: body.name_zh ?? current?.name_zh ?? '',
-      name_en: body.name_en ?? current?.name_en ?? '',
-    };
-    const taken = await trx
-      .selectFrom('lines')
-      .select('id')
-      .where('provider', '=', line.provider)
-      .where('code', '=', line.code)
-      .$if(id !== null, (qb) => qb.where('id', '!=', id ?? 0))
-      .executeTakeFirst();
-    if (taken)
-      throw new AppError('conflict', `code: ${line.provider || 'every provider'} already has line ${line.code}`);
-    const row =
-      id === null
-        ? await trx
-            .insertInto('lines')
-            .values({ ...line, created_at: Date.now() })
-            .returningAll()
-            .executeTakeFirstOrThrow()
-        : await trx.updateTable('lines').set(line).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-    return presentLine(row);
-  });
+  const current = id === null ? undefined : await findLine(trx, id);
+  if (id !== null && !current) throw notFound(id);
+  if (current && isDefaultLine(current) && (body.code !== undefined || body.provider !== undefined)) {
+    if (body.code !== current.code || body.provider !== current.provider)
+      throw invalidParam('code', 'the default line keeps its code and provider');
+  }
+  const line = {
+    provider: body.provider ?? current?.provider ?? '',
+    code: body.code ?? current?.code ?? '',
+    name_zh: body.name_zh ?? current?.name_zh ?? '',
+    name_en: body.name_en ?? current?.name_en ?? '',
+  };
+  const taken = await trx
+    .selectFrom('lines')
+    .select('id')
+    .where('provider', '=', line.provider)
+    .where('code', '=', line.code)
+    .$if(id !== null, (qb) => qb.where('id', '!=', id ?? 0))
+    .executeTakeFirst();
+  if (taken) throw new AppError('conflict', `code: ${line.provider || 'every provider'} already has line ${line.code}`);
+  const row =
+    id === null
+      ? await trx
+          .insertInto('lines')
+          .values({ ...line, created_at: Date.now() })
+          .returningAll()
+          .executeTakeFirstOrThrow()
+      : await trx.updateTable('lines').set(line).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return presentLine(row);
 }
 
 /** Deletes a line no line group uses; the default line stays. */
-export async function deleteLine(db: Kysely<Database>, id: number) {
-  await db.transaction().execute(async (trx) => {
-    const line = await findLine(trx, id);
-    if (!line) throw notFound(id);
-    if (isDefaultLine(line)) throw new AppError('conflict', 'the default line cannot be deleted');
-    const used = await trx
-      .selectFrom('line_group_records')
-      .innerJoin('node_groups', 'node_groups.id', 'line_group_records.group_id')
-      .select('node_groups.name')
-      .where('line_group_records.line_id', '=', id)
-      .executeTakeFirst();
-    if (used) throw new AppError('conflict', `line ${line.code} is used by line group ${used.name}`);
-    await trx.deleteFrom('lines').where('id', '=', id).execute();
-  });
+export const deleteLine = (db: Kysely<Database>, id: number) =>
+  db.transaction().execute((trx) => deleteLineIn(trx, id));
+
+/** deleteLine inside the caller's transaction (an import's). */
+export async function deleteLineIn(trx: Transaction<Database>, id: number) {
+  const line = await findLine(trx, id);
+  if (!line) throw notFound(id);
+  if (isDefaultLine(line)) throw new AppError('conflict', 'the default line cannot be deleted');
+  const used = await trx
+    .selectFrom('line_group_records')
+    .innerJoin('node_groups', 'node_groups.id', 'line_group_records.group_id')
+    .select('node_groups.name')
+    .where('line_group_records.line_id', '=', id)
+    .executeTakeFirst();
+  if (used) throw new AppError('conflict', `line ${line.code} is used by line group ${used.name}`);
+  await trx.deleteFrom('lines').where('id', '=', id).execute();
 }
 
 /** Adds the lines a DNS API account's provider lists for a zone (the first zone when none is named). */
