@@ -39,6 +39,7 @@ import { packageFeatures } from './migrations/2026-11-28T1400-package-features.t
 import { blobs } from './migrations/2026-11-28T1500-blobs.ts';
 import { backgroundLeases } from './migrations/2026-11-28T1510-background-leases.ts';
 import { domainProofs } from './migrations/2026-11-28T1900-domain-proofs.ts';
+import { oneRunningUpgrade } from './migrations/2026-11-28T2100-one-running-upgrade.ts';
 import { logs } from './migrations/logs/2026-11-21T1000-logs.ts';
 import { blockLog } from './migrations/logs/2026-11-22T1100-block-log.ts';
 import { siteTraffic } from './migrations/logs/2026-11-25T1000-site-traffic.ts';
@@ -88,6 +89,7 @@ const migrations = (dialect: DialectName): Record<string, Migration> => ({
   '2026-11-28T1500-blobs': blobs(dialect),
   '2026-11-28T1510-background-leases': backgroundLeases(),
   '2026-11-28T1900-domain-proofs': domainProofs(),
+  '2026-11-28T2100-one-running-upgrade': oneRunningUpgrade(),
 });
 
 const logMigrations = (dialect: DialectName): Record<string, Migration> => ({

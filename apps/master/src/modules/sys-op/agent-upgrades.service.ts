@@ -214,26 +214,34 @@ export async function startUpgrade(db: Kysely<Database>, bus: CommandBus, body: 
   }
   if (nodes.length === 0) throw new AppError('invalid_param', 'node_ids: there is no enabled node to upgrade');
   const now = Date.now();
-  const id = await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('agent_upgrades')
-      .values({
-        release_id: release.id,
-        version: release.version,
-        state: 'running',
-        wave: -1,
-        wave_percent: body.wave_percent,
-        max_failures: body.max_failures,
-        node_timeout_s: body.node_timeout_s,
-        created_at: now,
-        finished_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const payload = { release_id: release.id, version: release.version, sha256: release.sha256, size: release.size };
-    await insertCommands(trx, { kind: 'upgrade', refId: row.id, payload, state: 'waiting' }, nodes, now);
-    return row.id;
-  });
+  const id = await db
+    .transaction()
+    .execute(async (trx) => {
+      const row = await trx
+        .insertInto('agent_upgrades')
+        .values({
+          release_id: release.id,
+          version: release.version,
+          state: 'running',
+          wave: -1,
+          wave_percent: body.wave_percent,
+          max_failures: body.max_failures,
+          node_timeout_s: body.node_timeout_s,
+          created_at: now,
+          finished_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const payload = { release_id: release.id, version: release.version, sha256: release.sha256, size: release.size };
+      await insertCommands(trx, { kind: 'upgrade', refId: row.id, payload, state: 'waiting' }, nodes, now);
+      return row.id;
+    })
+    .catch((error: unknown) => {
+      // Another rollout started between the check above and this insert (on this master or another).
+      if (isUniqueViolation(error))
+        throw new AppError('conflict', 'another agent upgrade has just started; cancel it or wait');
+      throw error;
+    });
   await advanceUpgrade(db, bus, id);
   return upgradeLog(db, id);
 }

@@ -210,6 +210,33 @@ describe.each(DIALECTS)('/sys/op with two masters on $dialect', (target) => {
     expect(op).toEqual({ state: 'failed', blob_id: null });
   });
 
+  it('starts one rollout when administrators start one on both masters at the same moment', async () => {
+    for (let i = 1; i <= 2; i++) await addNode(`edge-${i}`);
+    const bundle = tarball({ 'apps/agent/package.json': '{"version":"3.0.0"}' });
+    const release = (
+      await upload(first.app, `/v1/agent/upgrades/releases?version=3.0.0&sha256=${sha256(bundle)}`, bundle)
+    ).json().data as AgentRelease;
+    const answers = await Promise.all(
+      [first.app, second.app, first.app, second.app].map((app) =>
+        call(app, 'POST', '/v1/agent/upgrades', { release_id: release.id }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.code === 0)).toHaveLength(1);
+    for (const answer of answers.filter((each) => each.code !== 0)) {
+      expect(answer.code, answer.msg).toBe('conflict');
+      expect(answer.msg).toMatch(/still running|has just started/);
+    }
+    const running = await first.database.db
+      .selectFrom('agent_upgrades')
+      .select('id')
+      .where('state', '=', 'running')
+      .execute();
+    expect(running).toHaveLength(1);
+    // Each node was sent the one rollout's commands only.
+    const commands = await first.database.db.selectFrom('agent_commands').select('ref_id').distinct().execute();
+    expect(commands).toEqual([{ ref_id: running[0]?.id }]);
+  });
+
   it('sends each wave once when both masters advance a rollout at the same time', async () => {
     for (let i = 1; i <= 6; i++) await addNode(`edge-${i}`);
     const bundle = tarball({ 'apps/agent/package.json': '{"version":"3.0.0"}' });
