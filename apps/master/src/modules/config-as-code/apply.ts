@@ -26,7 +26,7 @@ import { batchSites, createSite, editSite } from '../sites/sites.service.ts';
 import { batchStreams, createStream, DEFAULT_STREAM_SETTINGS, editStream } from '../streams/streams.service.ts';
 import type { Owner } from '../tenancy.ts';
 import { writeSiteDefaults } from '../user-configs/user-configs.ts';
-import { checkReferences, checkSchema, parseDocument } from './document.ts';
+import { checkReferences, checkSchema, fieldIn, parseDocument } from './document.ts';
 import { inOneConfigVersion } from './one-version.ts';
 import { planChanges } from './plan.ts';
 import { type CustomerState, loadCustomerState } from './state.ts';
@@ -43,16 +43,6 @@ const RENAMED: Record<string, string> = {
   filter_id: 'filter',
 };
 
-/** `protection/rule_group_id` from a single call's error, under the object's path in the document. */
-function fieldIn(base: string, field: string): string {
-  let path = base;
-  for (const part of field.replace(/^body\//, '').split(/[/.]/)) {
-    if (part === '') continue;
-    path += /^\d+$/.test(part) ? `[${part}]` : `.${RENAMED[part] ?? part}`;
-  }
-  return path;
-}
-
 /**
  * Runs one object's change; an error names the object's path in the document. `settingsBase` is
  * where the object's settings sit (a site's error about `domains` is `sites[1].settings.domains`).
@@ -68,7 +58,7 @@ async function at<T>(base: string, settingsBase: string, change: () => Promise<T
     const top = field.split(/[/.]/)[0] ?? '';
     // The package a new object counts against is not a field of the document: the object is named.
     if (top === 'user_package_id') throw new AppError(error.code, `${base}: ${rule}`, error.params);
-    const path = fieldIn(['name', 'group_id'].includes(top) ? base : settingsBase, field);
+    const path = fieldIn(['name', 'group_id'].includes(top) ? base : settingsBase, field, RENAMED);
     throw new AppError(
       error.code,
       `${path}: ${rule}`,

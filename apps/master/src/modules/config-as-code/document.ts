@@ -2,7 +2,7 @@ import { CustomerDocument, SYSTEM_REF_PREFIX } from '@rampart/contracts';
 import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { invalidParam } from '../../errors.ts';
+import { AppError, invalidParam } from '../../errors.ts';
 import type { CustomerState } from './state.ts';
 
 /** `/sites/2/settings/domains/0` as the document's path: `sites[2].settings.domains[0]`. */
@@ -13,6 +13,30 @@ export function documentPath(pointer: string): string {
     path += /^\d+$/.test(key) ? `[${key}]` : path === '' ? key : `.${key}`;
   }
   return path;
+}
+
+/**
+ * A single call's field (`protection/rule_group_id`, `records/2/ip`) under `base`, the object's path
+ * in the document, with the call's names as the document writes them (`renamed`).
+ */
+export function fieldIn(base: string, field: string, renamed: Readonly<Record<string, string>> = {}): string {
+  let path = base;
+  for (const part of field.replace(/^body\//, '').split(/[/.]/)) {
+    if (part === '') continue;
+    path += /^\d+$/.test(part) ? `[${part}]` : `.${renamed[part] ?? part}`;
+  }
+  return path;
+}
+
+/**
+ * A service's refusal (`records/2/ip: …`) under the object's path in the document
+ * (`line_groups[0].lines[2].ip: …`); a refusal that names no field is put under the object.
+ */
+export function refusalAt(error: unknown, base: string, renamed: Readonly<Record<string, string>> = {}): unknown {
+  if (!(error instanceof AppError)) return error;
+  const match = /^([\w/]+): (.+)$/s.exec(error.message);
+  const message = match ? `${fieldIn(base, match[1] ?? '', renamed)}: ${match[2]}` : `${base}: ${error.message}`;
+  return new AppError(error.code, message, error.params);
 }
 
 /** The document as sent: YAML or JSON text (YAML reads both) or an object already. */

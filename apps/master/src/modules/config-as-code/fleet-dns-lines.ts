@@ -1,9 +1,10 @@
 import type { FleetDnsLine, PlanChange } from '@rampart/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError, invalidParam } from '../../errors.ts';
+import { invalidParam } from '../../errors.ts';
 import { listLines } from '../line-groups/lines.repository.ts';
 import { deleteLineIn, saveLineIn } from '../line-groups/lines.service.ts';
+import { refusalAt } from './document.ts';
 import { fieldChanges } from './plan.ts';
 import type { Held } from './state.ts';
 
@@ -48,14 +49,6 @@ export function dnsLineChanges(items: readonly FleetDnsLine[], current: Map<stri
   return changes;
 }
 
-/** A service's refusal under the line's place in the document. */
-function named(error: unknown, path: string) {
-  if (!(error instanceof AppError)) return error;
-  const match = /^(\w+): (.+)$/s.exec(error.message);
-  const message = match ? `${path}.${match[1]}: ${match[2]}` : `${path}: ${error.message}`;
-  return new AppError(error.code, message, error.params);
-}
-
 /**
  * Creates and changes the section's lines in `trx`, through the catalogue's service: before the line
  * groups, which may name a line the document adds.
@@ -73,7 +66,7 @@ export async function saveDnsLines(
     try {
       await saveLineIn(trx, action === 'create' ? null : (current.get(name)?.id ?? 0), item);
     } catch (error) {
-      throw named(error, `dns_lines[${index}]`);
+      throw refusalAt(error, `dns_lines[${index}]`);
     }
   }
 }
@@ -89,7 +82,7 @@ export async function deleteDnsLines(
     try {
       await deleteLineIn(trx, current.get(change.name)?.id ?? 0);
     } catch (error) {
-      throw named(error, `dns_lines.${change.name}`);
+      throw refusalAt(error, `dns_lines.${change.name}`);
     }
   }
 }

@@ -1,7 +1,7 @@
 import type { FleetLineGroup, FleetLineRecord, LineGroupUpdate, LineGroupView, PlanChange } from '@rampart/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError, invalidParam } from '../../errors.ts';
+import { invalidParam } from '../../errors.ts';
 import { readLineGroups } from '../line-groups/line-groups.repository.ts';
 import {
   type DeletedLineGroup,
@@ -13,6 +13,7 @@ import {
   saveLineGroupIn,
 } from '../line-groups/line-groups.service.ts';
 import { type LineRow, listLines } from '../line-groups/lines.repository.ts';
+import { refusalAt } from './document.ts';
 import { fieldChanges } from './plan.ts';
 import { type Held, keyed } from './state.ts';
 
@@ -151,23 +152,13 @@ function lineRecord(refs: LineGroupRefs, record: FleetLineRecord, path: string) 
   };
 }
 
-/** A service refusal (`records/2/ip: ...`) by the document's path (`line_groups[0].lines[2].ip: ...`). */
-function named(error: unknown, path: string) {
-  if (!(error instanceof AppError)) return error;
-  const match = /^([\w/]+): (.+)$/s.exec(error.message);
-  const rename: Record<string, string> = {
-    cname_domain_id: 'cname_domain',
-    backup_group_id: 'backup_group',
-    line_id: 'line',
-  };
-  const field = match?.[1]
-    ?.replace(/^records\/(\d+)/, 'lines[$1]')
-    .split('/')
-    .map((part) => rename[part] ?? part)
-    .join('.');
-  const message = field ? `${path}.${field}: ${match?.[2]}` : `${path}: ${error.message}`;
-  return new AppError(error.code, message, error.params);
-}
+/** The line-group calls' names as the document writes them. */
+const LINE_GROUP_NAMES: Record<string, string> = {
+  records: 'lines',
+  cname_domain_id: 'cname_domain',
+  backup_group_id: 'backup_group',
+  line_id: 'line',
+};
 
 /** What the line groups' changes leave to publish once the import commits. */
 export interface LineGroupPublishing {
@@ -193,7 +184,7 @@ export async function applyLineGroupChanges(
     try {
       ids.set(item.name, (await saveLineGroupIn(trx, null, { name: item.name })).id);
     } catch (error) {
-      throw named(error, `line_groups[${index}]`);
+      throw refusalAt(error, `line_groups[${index}]`, LINE_GROUP_NAMES);
     }
   }
   const refs = await lineGroupRefs(trx);
@@ -225,7 +216,7 @@ export async function applyLineGroupChanges(
     try {
       saved.push(await saveLineGroupIn(trx, id, body));
     } catch (error) {
-      throw named(error, path);
+      throw refusalAt(error, path, LINE_GROUP_NAMES);
     }
   }
   const deleted: DeletedLineGroup[] = [];

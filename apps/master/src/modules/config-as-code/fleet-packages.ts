@@ -7,10 +7,11 @@ import {
 } from '@rampart/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError, invalidParam } from '../../errors.ts';
+import { invalidParam } from '../../errors.ts';
 import { readPackages } from '../packages/catalogue.repository.ts';
 import { createPackage, deletePackage, updatePackage } from '../packages/catalogue.service.ts';
 import { SYSTEM_USER } from '../protection/cc-owner.ts';
+import { refusalAt } from './document.ts';
 import { fieldChanges } from './plan.ts';
 import { type Held, keyed } from './state.ts';
 
@@ -121,6 +122,9 @@ export function packageChanges(items: readonly FleetPackage[], current: Map<stri
   return changes;
 }
 
+/** The package calls' names as the document writes them. */
+const PACKAGE_NAMES: Record<string, string> = { group_id: 'group', line_group_id: 'line_group' };
+
 /** Makes the packages' changes in `trx` through the catalogue's service. */
 export async function applyPackageChanges(
   trx: Transaction<Database>,
@@ -128,14 +132,6 @@ export async function applyPackageChanges(
   current: Map<string, Held<FleetPackage>>,
   changes: readonly PlanChange[],
 ) {
-  const named = (error: unknown, path: string) => {
-    if (!(error instanceof AppError)) return error;
-    const match = /^(\w+): (.+)$/s.exec(error.message);
-    const rename: Record<string, string> = { group_id: 'group', line_group_id: 'line_group' };
-    const field = match?.[1];
-    const message = field ? `${path}.${rename[field] ?? field}: ${match?.[2]}` : `${path}: ${error.message}`;
-    return new AppError(error.code, message, error.params);
-  };
   for (const [index, item] of items.entries()) {
     const path = `packages[${index}]`;
     const action = changes.find((change) => change.kind === 'package' && change.name === item.name)?.action;
@@ -145,14 +141,14 @@ export async function applyPackageChanges(
       if (action === 'create') await createPackage(trx, { ...body, name: item.name } as PackageBody);
       else await updatePackage(trx, current.get(item.name)?.id ?? 0, body);
     } catch (error) {
-      throw named(error, path);
+      throw refusalAt(error, path, PACKAGE_NAMES);
     }
   }
   for (const change of changes.filter((each) => each.kind === 'package' && each.action === 'delete')) {
     try {
       await deletePackage(trx, current.get(change.name)?.id ?? 0);
     } catch (error) {
-      throw named(error, `packages.${change.name}`);
+      throw refusalAt(error, `packages.${change.name}`, PACKAGE_NAMES);
     }
   }
 }
