@@ -137,8 +137,11 @@ describe('the fleet under faults', () => {
       'served again',
       await timed(started, () => eventually(() => serves(b, SITE), WITHIN, 20)),
     );
-    const respawned = await b.nginx.workers();
-    expect(respawned.some((pid) => workers.includes(pid))).toBe(false);
+    // A worker killed a moment ago can still be leaving the process table on a busy machine.
+    await eventually(async () => {
+      const respawned = await b.nginx.workers();
+      expect(respawned.some((pid) => workers.includes(pid))).toBe(false);
+    }, WITHIN);
     const newest = await change();
     await eventually(() => serves(b, newest), WITHIN);
     expect(await fleet.dns()).toEqual(both());
