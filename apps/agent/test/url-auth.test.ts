@@ -56,6 +56,30 @@ describe('signed URLs, through a real nginx', () => {
           site(1, 'a.test', auth({ type: 'a' })),
           site(2, 'b.test', auth({ type: 'b', extensions: ['mp4'] })),
           site(3, 'c.test', auth({ type: 'c', paths: ['/private/'], backup_key: '' })),
+          // Each leaves the router by another way: a location of its own proxy headers, the header
+          // filter's, and a rewrite after the signature was taken off.
+          {
+            ...site(4, 'own-headers.test', auth({ type: 'b' })),
+            request_headers: [{ name: 'X-From-Edge', value: 'yes' }],
+          },
+          { ...site(5, 'decorated.test', auth({ type: 'c' })), response_headers: [{ name: 'X-Site', value: 'd' }] },
+          {
+            ...site(6, 'rewrite.test', auth({ type: 'b' })),
+            redirects: {
+              host: 'off',
+              trailing_slash: 'off',
+              rules: [
+                {
+                  match: 'prefix',
+                  value: '/old/',
+                  action: 'rewrite',
+                  status: 301,
+                  target: '/new/$1',
+                  keep_query: true,
+                },
+              ],
+            },
+          },
         ],
       }),
     );
@@ -107,6 +131,26 @@ describe('signed URLs, through a real nginx', () => {
     // No backup key on this site.
     expect((await get('c.test', signC('/private/doc.pdf', BACKUP))).status).toBe(403);
     expect((await get('c.test', '/public/doc.pdf')).status).toBe(200);
+  });
+
+  it('takes the signature off again when the same URL comes back (remembered), whichever way it leaves', async () => {
+    // Signed once: the same URLs three times.
+    const at = now();
+    for (let i = 0; i < 3; i++) {
+      expect(seen((await get('a.test', signA('/again.pdf', KEY, at))).body)).toBe('/again.pdf');
+      const withQuery = signA('/again.pdf', KEY, at).replace('?', '?x=1&');
+      expect(seen((await get('a.test', withQuery)).body)).toBe('/again.pdf?x=1');
+      const b = await get('own-headers.test', signB('/p/q.bin', KEY, at));
+      expect(b.status).toBe(200);
+      expect(seen(b.body)).toBe('/p/q.bin');
+      expect((JSON.parse(b.body) as { headers: Record<string, string> }).headers['x-from-edge']).toBe('yes');
+      const c = await get('decorated.test', signC('/p/r.bin', KEY, at));
+      expect(c.headers['x-site']).toBe('d');
+      expect(seen(c.body)).toBe('/p/r.bin');
+      // A rewrite of the path without its signature wins over the signature's own change.
+      expect(seen((await get('rewrite.test', signB('/old/page.html', KEY, at))).body)).toBe('/new/page.html');
+      expect(seen((await get('rewrite.test', signB('/other.html', KEY, at))).body)).toBe('/other.html');
+    }
   });
 
   it('logs each refusal with its reason, for the block log', async () => {

@@ -391,6 +391,12 @@ local function tick(premature)
   if not ok then ngx.log(ngx.ERR, "rampart: routing swap check failed: ", err) end
 end
 
+-- The swap watch runs 50 times a second in a timer, never in a request: kept out of LuaJIT's traces.
+-- A trace that starts in it is aborted at its early return (to the timer's pcall), and each abort
+-- holds back the hot counter it shares with some other code, perhaps a request's route.
+jit.off(apply_swap)
+jit.off(tick)
+
 --- init_worker_by_lua: report the table this worker serves, catch up with a swap, watch for the next.
 function _M.init_worker()
   if not state then return end

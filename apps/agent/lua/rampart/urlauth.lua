@@ -150,7 +150,6 @@ local function scheme_a(u, path, args, now)
   if now > tonumber(ts) + u.ttl then return "expired" end
   if not signed_by(u, path .. "-" .. sub(value, 1, d3 - 1) .. "-", hash) then return "bad signature" end
   local rest = without_param(args, from, to)
-  ngx.req.set_uri_args(rest)
   return nil, path .. (rest ~= "" and "?" .. rest or ""), path, tonumber(ts) + u.ttl, rest
 end
 
@@ -186,15 +185,19 @@ local REMEMBERED = 2000
 local MAX_REMEMBERED_LENGTH = 512
 
 --- Checks the request against the site's signed URLs. Answers nothing when it passes untouched;
---- the reason it is refused; or nil and the cache key's path and query when its signature was taken
---- off (the URI is then changed for the cache and the origin).
+--- the reason it is refused; or nil, the cache key's path and query, the path the cache rules and
+--- redirects see, and (schemes b and c) the URI the caller must set before the request leaves the
+--- router, when its signature was taken off. Scheme a's query is changed here, through `$args` (the
+--- module's `set_uri_args` is a C function that stops LuaJIT's trace); the caller sets a path just
+--- before its own `ngx.exec`, where the trace stops anyway.
 function _M.check(u)
   local raw = var.request_uri
   local now = ngx.time()
   local known = u.seen[raw]
   if known and now <= known.good_until then
-    if known.args then ngx.req.set_uri_args(known.args) else ngx.req.set_uri(known.uri) end
-    return nil, known.cache_path
+    local args = known.args
+    if args then var.args = args end
+    return nil, known.cache_path, known.path, known.uri
   end
   local q = find(raw, "?", 1, true)
   local path = q and sub(raw, 1, q - 1) or raw
@@ -210,20 +213,23 @@ function _M.check(u)
   end
   if refused then return refused end
   if not served then return nil end
-  local uri
-  if t ~= "a" then
+  local uri, seen_path
+  if t == "a" then
+    var.args = rest_args
+    seen_path = var.uri
+  else
     uri = ngx.unescape_uri(served)
-    ngx.req.set_uri(uri)
+    seen_path = uri
   end
   if #raw <= MAX_REMEMBERED_LENGTH then
     if u.remembered >= REMEMBERED then
       u.seen = {}
       u.remembered = 0
     end
-    u.seen[raw] = { good_until = good_until, cache_path = cache_path, uri = uri, args = rest_args }
+    u.seen[raw] = { good_until = good_until, cache_path = cache_path, path = seen_path, uri = uri, args = rest_args }
     u.remembered = u.remembered + 1
   end
-  return nil, cache_path
+  return nil, cache_path, seen_path, uri
 end
 
 --- Answers a refused request: 403 with the edge's page, counted in the block log.
