@@ -17,6 +17,15 @@ const digest = (secret: string) => createHash('sha256').update(secret).digest();
 export const sameSecret = (given: string, expected: string) =>
   expected !== '' && timingSafeEqual(digest(given), digest(expected));
 
+/**
+ * How stale a node's stored `last_seen_at` may get before a call of its writes it again. A node is
+ * offline after 90 s without a call; an agent calls at least every 30 s (its config poll) and sends
+ * metrics every 5 s, and after a change its poll and status report come within a second of each
+ * other: writing the time on every call was a third of the master's writes when a fleet moved to a
+ * new config.
+ */
+export const SEEN_WRITE_INTERVAL_MS = 10_000;
+
 /** The node calling, by its Node-Token credential; a deleted node's credential stops working. Marks it seen. */
 export async function callingNode(db: Kysely<Database>, request: FastifyRequest): Promise<NodeRow> {
   const credential = request.headers[NODE_TOKEN_HEADER];
@@ -26,7 +35,10 @@ export async function callingNode(db: Kysely<Database>, request: FastifyRequest)
   const node = await findNodeByCredential(db, hashToken(credential));
   if (!node) throw new AppError('login_required', 'node credential not recognised');
   const now = Date.now();
-  await db.updateTable('nodes').set({ last_seen_at: now }).where('id', '=', node.id).execute();
+  const seen = node.last_seen_at === null ? null : Number(node.last_seen_at);
+  if (seen === null || now - seen >= SEEN_WRITE_INTERVAL_MS) {
+    await db.updateTable('nodes').set({ last_seen_at: now }).where('id', '=', node.id).execute();
+  }
   return { ...node, last_seen_at: now };
 }
 

@@ -119,6 +119,32 @@ describe.each(DIALECTS)('agent API on $dialect', (target) => {
     expect(JSON.parse(gunzipSync(zipped.rawPayload).toString()).data).toEqual(answer);
   });
 
+  it('marks a node seen on its calls, writing the time again only once it is 10 s old', async () => {
+    const { credential, nodeId } = await acceptedNode();
+    const seen = async () =>
+      Number(
+        (
+          await test.database.db
+            .selectFrom('nodes')
+            .select('last_seen_at')
+            .where('id', '=', nodeId)
+            .executeTakeFirstOrThrow()
+        ).last_seen_at,
+      );
+    await nodeCall('GET', '/agent/v1/config?version=0', credential);
+    const first = await seen();
+    expect(Date.now() - first).toBeLessThan(10_000);
+    // A call within the interval leaves the stored time; one after it writes a new one.
+    const recent = first - 5_000;
+    await test.database.db.updateTable('nodes').set({ last_seen_at: recent }).where('id', '=', nodeId).execute();
+    await nodeCall('GET', '/agent/v1/config?version=0', credential);
+    expect(await seen()).toBe(recent);
+    const old = Date.now() - 10_001;
+    await test.database.db.updateTable('nodes').set({ last_seen_at: old }).where('id', '=', nodeId).execute();
+    await nodeCall('GET', '/agent/v1/config?version=0', credential);
+    expect(await seen()).toBeGreaterThan(old + 10_000);
+  });
+
   it('holds a poll at the current version until a change commits, or answers unchanged after the wait', async () => {
     const { credential } = await acceptedNode();
     const version = ((await nodeCall('GET', '/agent/v1/config?version=0', credential)).body.data as ConfigAnswer)

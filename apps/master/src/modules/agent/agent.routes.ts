@@ -22,9 +22,12 @@ import { pendingJobsFor } from '../jobs/jobs.repository.ts';
 import { installToken } from '../nodes/install-token.ts';
 import { replaceOriginHealth } from '../origin-health/origin-health.repository.ts';
 import { callingNode, sameSecret } from './agent-auth.ts';
-import { answerParts, gzipMember, sharedPart } from './snapshot.ts';
+import { storedGzipMember } from './gzip-member.ts';
+import { ANSWER_SUFFIX, answerParts, sharedPart } from './snapshot.ts';
 
 const tags = ['agent'];
+/** The config answers' common suffix as a gzip member, made once. */
+const ANSWER_SUFFIX_GZIP = storedGzipMember(ANSWER_SUFFIX);
 
 /**
  * /agent/v1: what agents call. Registration uses the install token; everything else the node
@@ -136,7 +139,7 @@ export async function agentRoutes(app: App, { db }: AppContext) {
       reply.type('application/json; charset=utf-8');
       if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
         reply.header('content-encoding', 'gzip');
-        return reply.send(Buffer.concat([gzipMember(prefix), shared.gzip, gzipMember(suffix)]));
+        return reply.send(Buffer.concat([storedGzipMember(prefix), shared.gzip, ANSWER_SUFFIX_GZIP]));
       }
       return reply.send(prefix + shared.json + suffix);
     },

@@ -131,10 +131,11 @@ export async function sharedPart(db: Kysely<Database>, version: number): Promise
   return building;
 }
 
+/** The end of every config answer that carries a snapshot. */
+export const ANSWER_SUFFIX = '}}}';
+
 /** The envelope around a snapshot, split so the shared part can sit between prefix and suffix. */
 export function answerParts(version: number, node: EdgeNodeSettings, jobs: EdgeJob[]) {
   const prefix = `{"code":0,"msg":"ok","data":{"version":${version},"changed":true,"snapshot":{"version":${version},"node":${JSON.stringify(node)},"jobs":${JSON.stringify(jobs)},`;
-  return { prefix, suffix: '}}}' };
+  return { prefix, suffix: ANSWER_SUFFIX };
 }
-
-export const gzipMember = (text: string) => gzipSync(text, { level: 1 });
