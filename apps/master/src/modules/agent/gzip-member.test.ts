@@ -30,7 +30,8 @@ describe('storedGzipMember', () => {
     const out = execFileSync('gzip', ['-dc'], { input: storedGzipMember(text) });
     expect(out.toString('utf8')).toBe(text);
     const corrupt = storedGzipMember(text);
-    corrupt[corrupt.length - 8] ^= 1;
+    const crcAt = corrupt.length - 8;
+    corrupt.writeUInt8(corrupt.readUInt8(crcAt) ^ 1, crcAt);
     expect(() => execFileSync('gzip', ['-dc'], { input: corrupt, stdio: 'pipe' })).toThrow();
   });
 });
