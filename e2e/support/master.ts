@@ -40,7 +40,8 @@ const waitUntilReady = async (baseUrl: string, child: ChildProcess, output: () =
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`master exited with ${child.exitCode}:\n${output()}`);
     try {
-      const response = await fetch(`${baseUrl}/v1/common/sysinfo`);
+      // Bounded: the port may belong to another process that never answers.
+      const response = await fetch(`${baseUrl}/v1/common/sysinfo`, { signal: AbortSignal.timeout(5000) });
       if (response.status === 200) return;
     } catch {
       // not listening yet
@@ -67,6 +68,47 @@ const switchDomainProofOff = (dataDir: string) => {
   }
 };
 
+/** A master process on `port`, its output kept for failure messages. */
+function launch(port: number, dataDir: string, smtpUrl: string | undefined) {
+  const child = spawn(NODE, ['apps/master/src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      RAMPART_HOST: '127.0.0.1',
+      RAMPART_PORT: String(port),
+      RAMPART_DATA_DIR: dataDir,
+      RAMPART_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      ...(smtpUrl ? { RAMPART_SMTP_URL: smtpUrl } : {}),
+      // Thirty-odd masters start per run from the same sources: Node keeps their compiled code.
+      NODE_COMPILE_CACHE: COMPILE_CACHE,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  const output = () => log.slice(-8000);
+  const kill = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    await Promise.race([exited, delay(10_000)]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  return { child, output, kill };
+}
+
+/**
+ * Tries at a port: a free port is found by listening on port 0 and closing, and on a busy machine
+ * another process can take it before the master listens on it (EADDRINUSE); the master then starts
+ * again on another, with the same data directory.
+ */
+const PORT_ATTEMPTS = 3;
+
 /**
  * Starts a real master from source on a free port with a fresh data directory and a known admin
  * password, sending its mail to an SMTP server on loopback (`mail: false`: no mail server, so the
@@ -82,46 +124,27 @@ export const startMaster = async ({
 } = {}): Promise<RunningMaster> => {
   const dataDir = await mkdtemp(join(tmpdir(), 'rampart-e2e-'));
   const sink = mail ? await startMailSink() : null;
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(NODE, ['apps/master/src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      RAMPART_HOST: '127.0.0.1',
-      RAMPART_PORT: String(port),
-      RAMPART_DATA_DIR: dataDir,
-      RAMPART_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      ...(sink ? { RAMPART_SMTP_URL: sink.url } : {}),
-      // Thirty-odd masters start per run from the same sources: Node keeps their compiled code.
-      NODE_COMPILE_CACHE: COMPILE_CACHE,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    log += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    log += chunk.toString();
-  });
-  const output = () => log.slice(-8000);
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await Promise.race([exited, delay(10_000)]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+  const cleanUp = async () => {
     await sink?.close();
     await rm(dataDir, { recursive: true, force: true });
   };
-  try {
-    await waitUntilReady(baseUrl, child, output);
-    if (!domainProof) switchDomainProofOff(dataDir);
-  } catch (error) {
-    await stop();
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const master = launch(port, dataDir, sink?.url);
+    try {
+      await waitUntilReady(baseUrl, master.child, master.output);
+      if (!domainProof) switchDomainProofOff(dataDir);
+    } catch (error) {
+      await master.kill();
+      if (attempt < PORT_ATTEMPTS && master.output().includes('EADDRINUSE')) continue;
+      await cleanUp();
+      throw error;
+    }
+    const stop = async () => {
+      await master.kill();
+      await cleanUp();
+    };
+    return { baseUrl, adminPassword: ADMIN_PASSWORD, dataDir, output: master.output, stop };
   }
-  return { baseUrl, adminPassword: ADMIN_PASSWORD, dataDir, output, stop };
 };

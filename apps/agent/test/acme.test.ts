@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,13 +7,12 @@ import { openDatabase } from '../../master/src/db/database.ts';
 import { saveSetting } from '../../master/src/modules/settings/settings.service.ts';
 import { type Pebble, startPebble } from '../../master/src/test/pebble.ts';
 import { type PowerDns, startPowerDns } from '../../master/src/test/powerdns.ts';
-import { agentCommandLine, agentNginx } from './support/agent.ts';
+import { type AcceptedAgent, startAcceptedAgent } from './support/accepted-agent.ts';
 import { edgeRequest, eventually } from './support/http.ts';
-import { acceptFirstPendingNode, adminToken, api, MasterProcess } from './support/master-process.ts';
+import { adminToken, api, MasterProcess } from './support/master-process.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 import { freePort } from './support/ports.ts';
 
-const MAIN = join(import.meta.dirname, '../src/main.ts');
 const DOMAIN = 'www.acme.test';
 
 /**
@@ -27,8 +25,7 @@ describe('ACME HTTP-01 through master → agent → nginx', () => {
   let pebble: Pebble;
   let master: MasterProcess;
   let admin: string;
-  let agent: ChildProcess | null = null;
-  let agentDir = '';
+  let node: AcceptedAgent | undefined;
   let origin: Origin;
   let site: Site;
   const ports = { http: 0, https: 0 };
@@ -56,18 +53,7 @@ describe('ACME HTTP-01 through master → agent → nginx', () => {
     await api(master, 'POST', '/v1/cname-domains', admin, { domain: 'cdn.test', is_default: true });
 
     origin = await startOrigin('acme-origin');
-    agentDir = await mkdtemp(join(tmpdir(), 'rampart-acme-agent-'));
-    const { install_token } = await api<{ install_token: string }>(master, 'GET', '/v1/nodes/install-token', admin);
-    const args = agentCommandLine({
-      master: master.url,
-      token: install_token,
-      dataDir: agentDir,
-      controlPort: await freePort(),
-      fast: true,
-    });
-    agent = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    agent.stderr?.resume();
-    await acceptFirstPendingNode(master, admin, { ips: ['127.0.0.1'], http_port: ports.http, https_port: ports.https });
+    node = await startAcceptedAgent(master, admin, { name: 'acme', ports, ips: ['127.0.0.1'] });
     await eventually(async () => {
       const { list } = await api<{ list: { applied_version: number }[] }>(master, 'GET', '/v1/nodes', admin);
       expect(list[0]?.applied_version).toBeGreaterThan(0);
@@ -83,19 +69,12 @@ describe('ACME HTTP-01 through master → agent → nginx', () => {
   });
 
   afterAll(async () => {
-    if (agent && agent.exitCode === null) {
-      const exited = new Promise((done) => agent?.once('exit', done));
-      agent.kill('SIGTERM');
-      await exited;
-    }
-    if (agentDir) {
-      await agentNginx(agentDir).stop(2000);
-    }
+    await node?.stop();
     await master?.stop();
     await origin?.close();
     await pebble?.close();
     await pdns?.close();
-    for (const dir of [agentDir, master?.dataDir]) if (dir) await rm(dir, { recursive: true, force: true });
+    if (master?.dataDir) await rm(master.dataDir, { recursive: true, force: true });
     delete process.env.RAMPART_ACME_CA_FILE;
   });
 

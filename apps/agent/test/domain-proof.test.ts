@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,13 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../master/src/db/database.ts';
 import { saveSetting } from '../../master/src/modules/settings/settings.service.ts';
 import { type PowerDns, startPowerDns } from '../../master/src/test/powerdns.ts';
-import { agentCommandLine, agentNginx } from './support/agent.ts';
+import { type AcceptedAgent, startAcceptedAgent } from './support/accepted-agent.ts';
 import { edgeRequest, eventually } from './support/http.ts';
-import { acceptFirstPendingNode, adminToken, api, MasterProcess } from './support/master-process.ts';
+import { adminToken, api, MasterProcess } from './support/master-process.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 import { freePort } from './support/ports.ts';
 
-const MAIN = join(import.meta.dirname, '../src/main.ts');
 const ZONE = 'proof-edge.test';
 const DOMAIN = `www.${ZONE}`;
 
@@ -25,8 +23,7 @@ describe('a domain waiting for proof, through master → agent → nginx', () =>
   let pdns: PowerDns;
   let master: MasterProcess;
   let admin: string;
-  let agent: ChildProcess | null = null;
-  let agentDir = '';
+  let node: AcceptedAgent | undefined;
   let origin: Origin;
   const ports = { http: 0, https: 0 };
 
@@ -48,33 +45,16 @@ describe('a domain waiting for proof, through master → agent → nginx', () =>
       await settings.close();
     }
     origin = await startOrigin('proved');
-    ports.http = await freePort();
-    ports.https = await freePort();
-    agentDir = await mkdtemp(join(tmpdir(), 'rampart-proof-agent-'));
-    const { install_token } = await api<{ install_token: string }>(master, 'GET', '/v1/nodes/install-token', admin);
-    const args = agentCommandLine({
-      master: master.url,
-      token: install_token,
-      dataDir: agentDir,
-      controlPort: await freePort(),
-      fast: true,
-    });
-    agent = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    agent.stderr?.resume();
-    await acceptFirstPendingNode(master, admin, { http_port: ports.http, https_port: ports.https });
+    node = await startAcceptedAgent(master, admin, { name: 'proof' });
+    Object.assign(ports, node.ports);
   });
 
   afterAll(async () => {
-    if (agent && agent.exitCode === null) {
-      const exited = new Promise((done) => agent?.once('exit', done));
-      agent.kill('SIGTERM');
-      await exited;
-    }
-    if (agentDir) await agentNginx(agentDir).stop(2000);
+    await node?.stop();
     await master?.stop();
     await origin?.close();
     await pdns?.close();
-    for (const dir of [agentDir, master?.dataDir]) if (dir) await rm(dir, { recursive: true, force: true });
+    if (master?.dataDir) await rm(master.dataDir, { recursive: true, force: true });
   });
 
   it('answers the domain as an unknown host until it is proved, then serves the site', async () => {

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
@@ -6,13 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCert } from '../../master/src/test/certs.ts';
-import { agentCommandLine, agentNginx } from './support/agent.ts';
+import { type AcceptedAgent, startAcceptedAgent } from './support/accepted-agent.ts';
 import { type Answer, edgeRequest, eventually } from './support/http.ts';
-import { acceptFirstPendingNode, adminToken, api, MasterProcess } from './support/master-process.ts';
+import { adminToken, api, MasterProcess } from './support/master-process.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 import { freePort } from './support/ports.ts';
 
-const MAIN = join(import.meta.dirname, '../src/main.ts');
 const DOMAIN = 'shop.enforced.test';
 // How long a change may take to be served: generous, because a busy machine is slow.
 const CHANGE_SERVED_MS = 30_000;
@@ -36,8 +34,7 @@ describe('package enforcement through master → agent → nginx', () => {
   let master: MasterProcess;
   let admin: string;
   let customer: string;
-  let agent: ChildProcess | null = null;
-  let agentDir = '';
+  let node: AcceptedAgent | undefined;
   let origin: Origin;
   let userPackage: UserPackage;
   let packageId = 0;
@@ -119,21 +116,8 @@ describe('package enforcement through master → agent → nginx', () => {
     await master.start();
     admin = await adminToken(master);
     origin = await startOrigin('shop');
-    ports.http = await freePort();
-    ports.https = await freePort();
-    agentDir = await mkdtemp(join(tmpdir(), 'rampart-enforce-agent-'));
-    const { install_token } = await api<{ install_token: string }>(master, 'GET', '/v1/nodes/install-token', admin);
-    const args = agentCommandLine({
-      master: master.url,
-      token: install_token,
-      dataDir: agentDir,
-      controlPort: await freePort(),
-      fast: true,
-    });
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr?.resume();
-    agent = child;
-    await acceptFirstPendingNode(master, admin, { http_port: ports.http, https_port: ports.https });
+    node = await startAcceptedAgent(master, admin, { name: 'enforce' });
+    Object.assign(ports, node.ports);
 
     // The operator's policy, said out loud: inactive packages' sites get the suspension page.
     await api(master, 'PUT', '/v1/configs/global-0-edge-enforcement', admin, { policy: 'suspend', throttle_kbps: 64 });
@@ -173,19 +157,10 @@ describe('package enforcement through master → agent → nginx', () => {
   });
 
   afterAll(async () => {
-    const child = agent;
-    agent = null;
-    if (child && child.exitCode === null) {
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    if (agentDir) {
-      await agentNginx(agentDir).stop(2000);
-    }
+    await node?.stop();
     await master?.stop();
     await origin?.close();
-    for (const dir of [agentDir, master?.dataDir]) if (dir) await rm(dir, { recursive: true, force: true });
+    if (master?.dataDir) await rm(master.dataDir, { recursive: true, force: true });
   });
 
   it('serves the site of an active package on HTTP and HTTPS, with its certificate', async () => {

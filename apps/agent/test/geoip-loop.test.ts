@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,20 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../master/src/db/database.ts';
 import { writeMmdb } from '../../master/src/test/mmdb-writer.ts';
 import { geoipFile } from '../src/geoip/geoip-store.ts';
-import { agentCommandLine, agentNginx } from './support/agent.ts';
+import { type AcceptedAgent, startAcceptedAgent } from './support/accepted-agent.ts';
 import { edgeRequest, eventually } from './support/http.ts';
-import { acceptFirstPendingNode, adminToken, api, MasterProcess } from './support/master-process.ts';
+import { adminToken, api, MasterProcess } from './support/master-process.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 import { freePort } from './support/ports.ts';
 
-const MAIN = join(import.meta.dirname, '../src/main.ts');
 const SERVED_MS = 30_000;
 
 /** The GeoIP database from the master to the edge and the country back into the master's log, with no stand-ins. */
 describe('the GeoIP database, master → agent → nginx → access log', () => {
   let master: MasterProcess;
   let admin: string;
-  let agent: ChildProcess | null = null;
+  let node: AcceptedAgent | undefined;
   let agentDir = '';
   let origin: Origin;
   const ports = { http: 0, https: 0 };
@@ -31,32 +29,16 @@ describe('the GeoIP database, master → agent → nginx → access log', () => 
     await master.start();
     admin = await adminToken(master);
     origin = await startOrigin('origin');
-    ports.http = await freePort();
-    ports.https = await freePort();
-    agentDir = await mkdtemp(join(tmpdir(), 'rampart-geoip-agent-'));
-    const { install_token } = await api<{ install_token: string }>(master, 'GET', '/v1/nodes/install-token', admin);
-    const args = agentCommandLine({
-      master: master.url,
-      token: install_token,
-      dataDir: agentDir,
-      controlPort: await freePort(),
-      fast: true,
-    });
-    agent = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    agent.stderr?.resume();
-    await acceptFirstPendingNode(master, admin, { http_port: ports.http, https_port: ports.https });
+    node = await startAcceptedAgent(master, admin, { name: 'geoip' });
+    agentDir = node.dataDir;
+    Object.assign(ports, node.ports);
   });
 
   afterAll(async () => {
-    if (agent && agent.exitCode === null) {
-      const exited = new Promise((done) => agent?.once('exit', done));
-      agent.kill('SIGTERM');
-      await exited;
-    }
-    if (agentDir) await agentNginx(agentDir).stop(2000);
+    await node?.stop();
     await master?.stop();
     await origin?.close();
-    for (const dir of [agentDir, master?.dataDir]) if (dir) await rm(dir, { recursive: true, force: true });
+    if (master?.dataDir) await rm(master.dataDir, { recursive: true, force: true });
   });
 
   const conf = () => readFile(join(agentDir, 'nginx', 'current', 'nginx.conf'), 'utf8');
