@@ -107,6 +107,46 @@ describe('apply: routing data swapped in without a reload', () => {
     await eventually(async () => expect(await headers(edge, 'one.test')).toEqual(['200 hijacked']));
   });
 
+  /** How many certificates each worker holds parsed. */
+  const parsed = async (edge: TestEdge) =>
+    (
+      JSON.parse((await localRequest({ port: edge.ports.control, path: '/certs' }))?.body ?? 'null') as {
+        parsed: (number | null)[];
+      } | null
+    )?.parsed;
+
+  it('parses certificates before their first handshake: in the master at start, in every worker after a swap', async () => {
+    const edge = await twoWorkers();
+    const [a, b] = [await makeSelfSignedCert(['a.test']), await makeSelfSignedCert(['b.test'])];
+    const https = (id: number, domain: string, cert: number) =>
+      site(id, domain, domain, { https_listen: true, http_listen: false, cert_id: cert });
+    const first = edge.snapshot({ version: 1, certs: [{ id: 1, ...a }], sites: [https(1, 'a.test', 1)] });
+    expect(await edge.applier.apply(first)).toMatchObject({ applied: true, errors: [] });
+    // No handshake yet: both workers hold the certificate the master parsed.
+    expect(await parsed(edge)).toEqual([1, 1]);
+
+    const both = edge.snapshot({
+      version: 2,
+      certs: [
+        { id: 1, ...a },
+        { id: 2, ...b },
+      ],
+      sites: [https(1, 'a.test', 1), https(2, 'b.test', 2)],
+    });
+    expect(await edge.applier.apply(both)).toMatchObject({ applied: true, errors: [] });
+    expect(await swaps(edge)).toEqual({ delta: 2, full: 0 });
+    // Each worker parses the swapped-in certificate in the background, still before any handshake.
+    await eventually(async () => expect(await parsed(edge)).toEqual([2, 2]));
+    const answer = await edgeRequest(edge.ports.https, { host: 'b.test', tls: true });
+    expect(answer.cert?.subject?.CN).toBe('b.test');
+    // A certificate taken out is no longer counted as held for the table served.
+    const back = edge.snapshot({ version: 3, certs: [{ id: 1, ...a }], sites: [https(1, 'a.test', 1)] });
+    expect(await edge.applier.apply(back)).toMatchObject({ applied: true, errors: [] });
+    await eventually(async () => expect(await parsed(edge)).toEqual([1, 1]));
+    expect(await swaps(edge)).toEqual({ delta: 4, full: 0 });
+    expect(await readFile(edge.paths.errorLog, 'utf8')).not.toMatch(/unusable|not parsed ahead/);
+  });
+
   it('adds and removes sites and serves a new certificate by SNI through swaps', async () => {
     const edge = await twoWorkers();
     const [a, b] = [await makeSelfSignedCert(['a.test']), await makeSelfSignedCert(['b.test'])];

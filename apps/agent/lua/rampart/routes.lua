@@ -381,6 +381,7 @@ local function apply_swap()
   end
   install(t)
   require("rampart.protect").apply_unbans()
+  require("rampart.tls").warm_later()
   report()
   state:incr("swaps_" .. how, 1, 0)
 end
@@ -402,6 +403,7 @@ function _M.init_worker()
   if not state then return end
   tick(false)
   report()
+  require("rampart.tls").report() -- the certificates the master parsed (tls.warm)
   local ok, err = ngx.timer.every(TICK, tick)
   if not ok then ngx.log(ngx.ERR, "rampart: cannot watch for routing swaps: ", err) end
 end

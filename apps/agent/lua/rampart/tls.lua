@@ -5,11 +5,13 @@ local tls_ocsp = require "rampart.tls_ocsp"
 local ssl = require "ngx.ssl"
 local lrucache = require "resty.lrucache"
 local ffi = require "ffi"
+local cjson = require "cjson.safe"
 
 local C = ffi.C
 
 local ngx = ngx
 local lower = string.lower
+local now, update_time = ngx.now, ngx.update_time
 
 local _M = {}
 
@@ -92,6 +94,75 @@ local function pair_for(id)
   pair = { cert = cert, key = key, ocsp = tls_ocsp.key(id, pem) }
   parsed:set(pem, pair)
   return pair
+end
+
+-- Certificates parsed ahead between two yields of a worker's timer: 1-2 ms of CPU (an ECDSA
+-- certificate takes 50-100 µs, most of it OpenSSL 3 decoding the X.509 structure).
+local WARM_BATCH = 20
+-- How many certificates of the routing table the last finished warm left parsed.
+local ready = 0
+
+--- Parses the routing table's certificates not parsed yet, as many as the cache holds, so that a
+--- handshake finds its certificate ready as plain nginx's find the ones of its config. In the
+--- master (init_by_lua, no `pause`) the workers inherit them; in a worker after a swap (`pause`), a
+--- timer yields between batches so requests are not held up, and stops when another swap came.
+--- Entries of a table swapped out are the least recently used, so they are the ones evicted.
+function _M.warm(pause)
+  local certs = routes.certs
+  update_time()
+  local started, count, failed = now(), 0, 0
+  local budget = parsed:capacity()
+  local held = 0
+  for id, pem in pairs(certs) do
+    if budget <= 0 then break end
+    budget = budget - 1
+    if parsed:get(pem) then
+      held = held + 1
+    else
+      if pair_for(id) then held = held + 1 else failed = failed + 1 end
+      count = count + 1
+      if pause and count % WARM_BATCH == 0 then
+        ngx.sleep(0)
+        if certs ~= routes.certs then return end
+      end
+    end
+  end
+  ready = held
+  if count > 0 then
+    update_time()
+    ngx.log(ngx.NOTICE, "rampart: ", count - failed, " certificates parsed ahead in ",
+      math.floor((now() - started) * 1000), " ms", failed > 0 and (", " .. failed .. " unusable") or "")
+  end
+end
+
+-- How many certificates of its routing table each worker holds parsed, for the control server's /certs.
+local counts = ngx.shared.rampart_routes
+
+--- A worker's count after its last finished warm (the master's, for a worker that started since).
+function _M.report()
+  if counts and ngx.worker.id() then counts:set("certs_w" .. ngx.worker.id(), ready) end
+end
+
+local function warm_timer(premature)
+  if premature or ngx.worker.exiting() then return end
+  _M.warm(true)
+  _M.report()
+end
+
+--- The control server's /certs: {"parsed": [count of worker 0, of worker 1, …]} (null: not reported):
+--- the certificates of the routing table each worker holds parsed, once its last warm finished.
+function _M.parsed_counts()
+  local list = {}
+  for id = 0, ngx.worker.count() - 1 do
+    list[id + 1] = counts and counts:get("certs_w" .. id) or cjson.null
+  end
+  ngx.print(cjson.encode({ parsed = setmetatable(list, cjson.array_mt) }))
+end
+
+--- After a swap in a worker: parse its new certificates in the background.
+function _M.warm_later()
+  local ok, err = ngx.timer.at(0, warm_timer)
+  if not ok then ngx.log(ngx.WARN, "rampart: certificates not parsed ahead: ", err) end
 end
 
 function _M.choose()
