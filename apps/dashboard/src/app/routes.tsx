@@ -1,4 +1,6 @@
-import type { RouteObject } from 'react-router';
+import { type RouteObject, useMatches } from 'react-router';
+import { ShellSkeleton } from '../layout/shell/ShellSkeleton.tsx';
+import { useSession } from '../shared/session/session.ts';
 import { consoleRoutes } from './consoleRoutes.ts';
 import { requireAuth } from './guard.ts';
 import { helperRoutes } from './helperRoutes.tsx';
@@ -14,7 +16,15 @@ import {
 import { RootLayout } from './RootLayout.tsx';
 import { RouteErrorBoundary } from './RouteErrorBoundary.tsx';
 
-const PageLoading = () => null;
+/**
+ * Until the first page's code has arrived: the console's skeleton on a console page with a token
+ * (the console will show, or the session check will send to login), nothing elsewhere.
+ */
+const PageLoading = () => {
+  const inConsole = useMatches().some((match) => match.id === 'console');
+  const token = useSession((state) => state.token);
+  return inConsole && token ? <ShellSkeleton /> : null;
+};
 
 /** Public pages, then everything of ROUTES behind the auth guard, then the catch-all 404. */
 export const appRoutes: RouteObject[] = [

@@ -1,7 +1,6 @@
 import './layout.css';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, memo, Suspense, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ROUTE_LOCALES } from '../app/locales/bundle.ts';
 import { consoleQueryClient } from '../app/queryClient.ts';
 import { useSessionCheck } from '../features/auth/useSessionCheck.ts';
@@ -10,16 +9,11 @@ import { useLocales } from '../shared/i18n/useLocales.ts';
 import { useSession } from '../shared/session/session.ts';
 import { LAYOUT_LOCALES } from './locales/bundle.ts';
 import { Shell } from './shell/Shell.tsx';
+import { ShellSkeleton } from './shell/ShellSkeleton.tsx';
 
 const ServerErrorPage = lazy(async () => ({
   default: (await import('../features/errors/ErrorPages.tsx')).ServerErrorPage,
 }));
-
-/** While the session check runs without a stored user (a sign-in in another tab). */
-const SessionLoading = () => {
-  const { t } = useTranslation();
-  return <div className="rp-session-loading" role="progressbar" aria-label={t('common.loading')} />;
-};
 
 /** Everything behind login: the console's query client around the session check and the chrome. */
 export const Component = () => {
@@ -49,8 +43,9 @@ const Console = memo(() => {
           <ServerErrorPage />
         </Suspense>
       ) : (
-        // login_required has already gone to the login page; otherwise the answer brings the user.
-        <SessionLoading />
+        // Without a stored user (a sign-in in another tab) until the answer brings one; login_required
+        // has already gone to the login page.
+        <ShellSkeleton />
       )}
     </AntdScope>
   );

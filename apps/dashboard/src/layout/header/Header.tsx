@@ -8,7 +8,7 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Device } from '../device/useDevice.ts';
 import type { LayoutSettings } from '../settings/layoutSettings.ts';
-import { SIDER_COLLAPSED_WIDTH, SIDER_WIDTH } from '../sider/Sider.tsx';
+import { SIDER_COLLAPSED_WIDTH, SIDER_WIDTH } from '../sider/siderWidth.ts';
 import { FullscreenButton } from './FullscreenButton.tsx';
 import { HeaderBreadcrumb } from './HeaderBreadcrumb.tsx';
 import { HeaderButton } from './HeaderButton.tsx';

@@ -4,12 +4,18 @@ import { useSettings } from '../settings/settingsStore.ts';
 
 /**
  * Spec §2: on a tablet the side menu starts collapsed (when the collapse button is enabled); on a
- * desktop it is expanded. Applied at start and whenever the window crosses into the other class.
+ * desktop it is expanded; otherwise it stays as stored (null).
  */
+export const deviceCollapse = (device: Device, showSiderCollapse: boolean): boolean | null => {
+  if (device === 'tablet' && showSiderCollapse) return true;
+  if (device === 'desktop') return false;
+  return null;
+};
+
+/** Applies deviceCollapse at start and whenever the window crosses into the other class. */
 export const useDeviceCollapse = (device: Device, showSiderCollapse: boolean) => {
   useEffect(() => {
-    const { set } = useSettings.getState();
-    if (device === 'tablet' && showSiderCollapse) set('menuCollapse', true);
-    if (device === 'desktop') set('menuCollapse', false);
+    const collapse = deviceCollapse(device, showSiderCollapse);
+    if (collapse !== null) useSettings.getState().set('menuCollapse', collapse);
   }, [device, showSiderCollapse]);
 };

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Logo } from '../header/Logo.tsx';
 import { SiderMenu } from '../menu/SiderMenu.tsx';
 import type { LayoutSettings } from '../settings/layoutSettings.ts';
-import { SIDER_WIDTH } from './Sider.tsx';
+import { SIDER_WIDTH } from './siderWidth.ts';
 
 interface MobileMenuProps {
   user: User;

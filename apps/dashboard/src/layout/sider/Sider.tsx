@@ -3,10 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Logo } from '../header/Logo.tsx';
 import { SiderMenu } from '../menu/SiderMenu.tsx';
 import type { LayoutSettings } from '../settings/layoutSettings.ts';
-
-/** Spec §9: the side menu is 256 px wide, 80 px collapsed. */
-export const SIDER_WIDTH = 256;
-export const SIDER_COLLAPSED_WIDTH = 80;
+import { SIDER_COLLAPSED_WIDTH, SIDER_WIDTH } from './siderWidth.ts';
 
 interface SiderProps {
   user: User;
