@@ -36,6 +36,11 @@ describe('log line normalization', () => {
     expect(line?.upstream_time).toBeNull();
   });
 
+  it('keeps a logged country, cut to two letters, and adds none to a line without one', () => {
+    expect(parseAccessLine('{"country":"DEU"}')?.country).toBe('DE');
+    expect(parseAccessLine('{"uri":"/"}')).not.toHaveProperty('country');
+  });
+
   it('refuses lines that are not JSON objects', () => {
     expect(parseAccessLine('garbage')).toBeNull();
     expect(parseAccessLine('[1,2]')).toBeNull();

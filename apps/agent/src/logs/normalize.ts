@@ -16,7 +16,7 @@ export function parseAccessRecord(text: string): { line: AccessLogLine; wafTx: s
 }
 
 function accessLine(raw: Record<string, unknown>): AccessLogLine {
-  return {
+  const line: AccessLogLine = {
     time: num(raw.time),
     site_id: int(raw.site_id),
     client_ip: str(raw.client_ip, 64),
@@ -32,9 +32,11 @@ function accessLine(raw: Record<string, unknown>): AccessLogLine {
     user_agent: str(raw.user_agent, 1024),
     referer: str(raw.referer, 2048),
     block_reason: str(raw.block_reason, 256),
-    // Only nodes with a GeoIP database log a country.
-    ...(raw.country === undefined ? {} : { country: str(raw.country, 2) }),
   };
+  // Only nodes with a GeoIP database log a country. Set after the literal: a spread in it copies
+  // the line's properties one by one, a cost on every line of every batch.
+  if (raw.country !== undefined) line.country = str(raw.country, 2);
+  return line;
 }
 
 export function parseStreamLine(text: string): StreamLogLine | null {

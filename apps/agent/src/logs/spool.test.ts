@@ -78,6 +78,56 @@ describe('Spool', () => {
     expect((await again.oldest())?.body.toString()).toBe(body);
   });
 
+  it('makes the body of a batch file laid out otherwise from its lines', async () => {
+    const cursor = { seq: 1, access: { ino: 1, offset: 10 }, stream: null, dropped: 0 };
+    await writeFile(
+      join(spoolDir, '000000000001.json'),
+      JSON.stringify({ seq: 1, cursor, stream: [], access: [line('/a')] }),
+    );
+    const spool = new Spool(spoolDir, cursorFile, 1 << 20);
+    expect(await spool.open()).toMatchObject({ seq: 1, access: { offset: 10 } });
+    expect((await spool.oldest())?.body.toString()).toBe(JSON.stringify({ seq: 1, access: [line('/a')], stream: [] }));
+  });
+
+  it('writes the cursor file before the newest batch file goes, not once a batch', async () => {
+    const spool = new Spool(spoolDir, cursorFile, 1 << 20);
+    await spool.open();
+    await spool.add([line('/a')], [], at(10));
+    await spool.add([line('/b')], [], at(20));
+    await spool.add([line('/c')], [], at(30));
+    const saved = async () => JSON.parse(await readFile(cursorFile, 'utf8').catch(() => 'null')) as unknown;
+    expect(await saved()).toBeNull();
+    // Acknowledged out of order: the newest first, then the older ones without a write.
+    await spool.remove(3);
+    expect(await saved()).toMatchObject({ seq: 3, access: { offset: 30 } });
+    // A marker the removals of older batches must leave alone.
+    await writeFile(cursorFile, JSON.stringify({ seq: 0, access: null, stream: null, dropped: 0 }));
+    await spool.remove(1);
+    await spool.remove(2);
+    expect(await saved()).toMatchObject({ seq: 0 });
+    await spool.add([line('/d')], [], at(40));
+    await spool.remove(4);
+    const again = new Spool(spoolDir, cursorFile, 1 << 20);
+    expect(await again.open()).toMatchObject({ seq: 4, access: { offset: 40 } });
+  });
+
+  it('after a crash with batches left, resumes after the newest of them', async () => {
+    const spool = new Spool(spoolDir, cursorFile, 1 << 20);
+    await spool.open();
+    await spool.add([line('/a')], [], at(10));
+    await spool.add([line('/b')], [], at(20));
+    await spool.remove(1);
+    await spool.addDropped(2);
+    await spool.add([line('/c')], [], at(30));
+    const again = new Spool(spoolDir, cursorFile, 1 << 20);
+    expect(await again.open()).toMatchObject({ seq: 3, access: { offset: 30 }, dropped: 2 });
+    expect((await again.oldest())?.seq).toBe(2);
+    await again.remove(2);
+    await again.remove(3);
+    const third = new Spool(spoolDir, cursorFile, 1 << 20);
+    expect(await third.open()).toMatchObject({ seq: 3, access: { offset: 30 }, dropped: 2 });
+  });
+
   it('after a crash between the batch and the cursor file, resumes after the batch', async () => {
     const spool = new Spool(spoolDir, cursorFile, 1 << 20);
     await spool.open();

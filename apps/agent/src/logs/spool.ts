@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AccessLogLine, StreamLogLine } from '@rampart/contracts';
 import { readJsonFile, writeFileAtomic } from '../fs-atomic.ts';
@@ -30,6 +30,34 @@ const RECENT_BYTES = 16 * 1024 * 1024;
 const bodyOf = (seq: number, access: AccessLogLine[], stream: StreamLogLine[]) =>
   Buffer.from(`{"seq":${seq},"access":${JSON.stringify(access)},"stream":${JSON.stringify(stream)}}`);
 
+/** A batch file is its body without the closing brace, then this, the cursor JSON and the brace. */
+const CURSOR_KEY = ',"cursor":';
+
+/**
+ * The body a batch file holds before its cursor (see `Spool.add`), copied out rather than made again
+ * from the parsed lines: stringifying a batch costs about as much as parsing it. A file laid out
+ * otherwise has its body made from its lines.
+ */
+function storedBody(content: Buffer, stored: Omit<SpooledBatch, 'body'>): Buffer<ArrayBuffer> {
+  const end = content.lastIndexOf(CURSOR_KEY);
+  if (end < 0 || Object.keys(stored).join() !== 'seq,access,stream,cursor') {
+    return bodyOf(stored.seq, stored.access, stored.stream);
+  }
+  const body = Buffer.allocUnsafe(end + 1);
+  content.copy(body, 0, 0, end);
+  body[end] = 0x7d; // the body's closing brace
+  return body;
+}
+
+/** Removes a file that may be gone already (rm would look it up first, on every acknowledgement). */
+async function removeFile(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
 const EMPTY: LogCursor = { seq: 0, access: null, stream: null, dropped: 0 };
 const NAME = /^(\d{12})\.json$/;
 
@@ -44,6 +72,11 @@ export class Spool {
   private maxBytesValue: number;
   private sizes = new Map<number, number>();
   private cursorValue: LogCursor = { ...EMPTY };
+  /**
+   * The cursor the cursor file holds. Behind `cursorValue` while the newest batch file carries it:
+   * the file is written before that batch file goes (see `remove`), not once a batch.
+   */
+  private savedCursor: LogCursor | null = null;
   /** Batches written by this process, not acknowledged yet, by seq (their files hold the same). */
   private recent = new Map<number, SpooledBatch>();
   private recentBytes = 0;
@@ -80,7 +113,7 @@ export class Spool {
   /** Reads the cursor and the batches left on disk; the newest of them wins over the cursor file. */
   async open(): Promise<LogCursor> {
     const saved = (await readJsonFile(this.cursorFile)) as Partial<LogCursor> | null;
-    let cursor: LogCursor = { ...EMPTY, ...saved };
+    const fromFile: LogCursor = { ...EMPTY, ...saved };
     this.sizes.clear();
     this.forgetRecent();
     const seqs: number[] = [];
@@ -89,15 +122,23 @@ export class Spool {
       if (match) seqs.push(Number(match[1]));
       else if (name.endsWith('.tmp')) await rm(join(this.dir, name), { force: true });
     }
-    for (const seq of seqs.sort((a, b) => a - b)) {
-      this.sizes.set(seq, (await stat(this.fileOf(seq))).size);
-      if (seq > cursor.seq) {
-        const batch = await this.read(seq);
-        if (batch) cursor = { ...batch.cursor, dropped: Math.max(batch.cursor.dropped, cursor.dropped) };
-      }
+    seqs.sort((a, b) => a - b);
+    for (const seq of seqs) this.sizes.set(seq, (await stat(this.fileOf(seq))).size);
+    this.savedCursor = fromFile;
+    this.cursorValue = (await this.newestBatchCursor(seqs, fromFile)) ?? fromFile;
+    return this.cursorValue;
+  }
+
+  /**
+   * The cursor of the newest readable batch newer than `fromFile`, with the larger count of dropped
+   * lines (both only grow); null when there is none.
+   */
+  private async newestBatchCursor(seqs: readonly number[], fromFile: LogCursor): Promise<LogCursor | null> {
+    for (let at = seqs.length - 1; at >= 0 && seqs[at]! > fromFile.seq; at--) {
+      const batch = await this.read(seqs[at]!);
+      if (batch) return { ...batch.cursor, dropped: Math.max(batch.cursor.dropped, fromFile.dropped) };
     }
-    this.cursorValue = cursor;
-    return cursor;
+    return null;
   }
 
   /**
@@ -119,7 +160,7 @@ export class Spool {
     const cursor = { ...base, seq };
     const body = bodyOf(seq, access, stream);
     // The file is the body with the cursor after it: JSON.stringify({seq, access, stream, cursor}).
-    const content = Buffer.concat([body.subarray(0, -1), Buffer.from(`,"cursor":${JSON.stringify(cursor)}}`)]);
+    const content = Buffer.concat([body.subarray(0, -1), Buffer.from(`${CURSOR_KEY}${JSON.stringify(cursor)}}`)]);
     if (this.usedBytes + content.length > this.maxBytesValue) {
       await this.saveCursor({ ...base, dropped: base.dropped + access.length + stream.length });
       return null;
@@ -131,7 +172,8 @@ export class Spool {
       this.recent.set(seq, batch);
       this.recentBytes += body.length;
     }
-    await this.saveCursor(batch.cursor);
+    // The batch file carries the cursor: the cursor file is written when that file goes.
+    this.cursorValue = cursor;
     return batch;
   }
 
@@ -148,7 +190,10 @@ export class Spool {
 
   /** Forgets an acknowledged batch. */
   async remove(seq: number): Promise<void> {
-    await rm(this.fileOf(seq), { force: true });
+    // The newest batch file may be all that holds the cursor after it: the cursor file takes it
+    // first. An older batch file goes without a write, the newest still holds a newer cursor.
+    if (this.savedCursor !== this.cursorValue && seq >= this.newestSeq()) await this.saveCursor(this.cursorValue);
+    await removeFile(this.fileOf(seq));
     this.sizes.delete(seq);
     const kept = this.recent.get(seq);
     if (kept) {
@@ -166,9 +211,17 @@ export class Spool {
     return this.sizes.size;
   }
 
+  private newestSeq(): number {
+    let newest = 0;
+    for (const seq of this.sizes.keys()) newest = Math.max(newest, seq);
+    return newest;
+  }
+
   private async saveCursor(cursor: LogCursor): Promise<void> {
     this.cursorValue = cursor;
     await writeFileAtomic(this.cursorFile, JSON.stringify(cursor), 0o600);
+    // Set once written: a batch made meanwhile moved `cursorValue` on, and is not in the file.
+    this.savedCursor = cursor;
   }
 
   private forgetRecent(): void {
@@ -178,8 +231,9 @@ export class Spool {
 
   private async read(seq: number): Promise<SpooledBatch | null> {
     try {
-      const stored = JSON.parse(await readFile(this.fileOf(seq), 'utf8')) as Omit<SpooledBatch, 'body'>;
-      return { ...stored, body: bodyOf(stored.seq, stored.access, stored.stream) };
+      const content = await readFile(this.fileOf(seq));
+      const stored = JSON.parse(content.toString()) as Omit<SpooledBatch, 'body'>;
+      return { ...stored, body: storedBody(content, stored) };
     } catch {
       return null;
     }
