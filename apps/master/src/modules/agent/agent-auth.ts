@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { currentInstallToken } from '../nodes/install-token.ts';
-import { findNodeByCredential, type NodeRow } from '../nodes/nodes.repository.ts';
+import { findNodeByCredential, markNodeSeen, type NodeRow } from '../nodes/nodes.repository.ts';
 
 /** The header install.sh sends the cluster install token in when it downloads the agent. */
 export const INSTALL_TOKEN_HEADER = 'install-token';
@@ -37,7 +37,7 @@ export async function callingNode(db: Kysely<Database>, request: FastifyRequest)
   const now = Date.now();
   const seen = node.last_seen_at === null ? null : Number(node.last_seen_at);
   if (seen === null || now - seen >= SEEN_WRITE_INTERVAL_MS) {
-    await db.updateTable('nodes').set({ last_seen_at: now }).where('id', '=', node.id).execute();
+    await markNodeSeen(db, node.id, now);
   }
   return { ...node, last_seen_at: now };
 }

@@ -20,6 +20,7 @@ import { hashToken } from '../auth/tokens.ts';
 import { currentConfigVersion, waitForConfigChange } from '../config/config-version.ts';
 import { pendingJobsFor } from '../jobs/jobs.repository.ts';
 import { installToken } from '../nodes/install-token.ts';
+import { recordAppliedState } from '../nodes/nodes.repository.ts';
 import { replaceOriginHealth } from '../origin-health/origin-health.repository.ts';
 import { callingNode, sameSecret } from './agent-auth.ts';
 import { storedGzipMember } from './gzip-member.ts';
@@ -152,12 +153,12 @@ export async function agentRoutes(app: App, { db }: AppContext) {
       const node = await callingNode(db, request);
       const { applied_version, apply_errors, last_error, dropped_log_lines, origin_health } = request.body;
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('nodes')
-          .set({ applied_version, last_error, dropped_log_lines, updated_at: Date.now() })
-          .where('id', '=', node.id)
-          .execute();
-        await trx.deleteFrom('node_apply_errors').where('node_id', '=', node.id).execute();
+        await recordAppliedState(trx, node.id, {
+          applied_version,
+          last_error,
+          dropped_log_lines,
+          updated_at: Date.now(),
+        });
         for (let i = 0; i < apply_errors.length; i += 500) {
           await trx
             .insertInto('node_apply_errors')

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Kysely, Transaction } from 'kysely';
+import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import { clusterBus } from '../cluster/bus.ts';
 
@@ -12,8 +13,15 @@ import { clusterBus } from '../cluster/bus.ts';
 const changes = new EventEmitter();
 changes.setMaxListeners(0);
 
+const configVersion = prepared(
+  (db: Kysely<Database>) => db.selectFrom('config_state').select('version').where('id', '=', 1),
+  () => [1],
+);
+
+/** The version every agent polls against (each poll asks: the query is compiled once). */
 export async function currentConfigVersion(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('config_state').select('version').where('id', '=', 1).executeTakeFirstOrThrow();
+  const [row] = await configVersion(db);
+  if (!row) throw new Error('config_state has no row: the database is not migrated');
   return row.version;
 }
 

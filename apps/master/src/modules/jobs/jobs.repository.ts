@@ -1,20 +1,28 @@
 import type { EdgeJob, Job, JobType } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import { newestFirstPage } from '../../db/paging.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Owner } from '../tenancy.ts';
 
-/** Jobs a node has not reported on yet; they ride along with its next snapshot. */
+const PENDING_JOBS_LIMIT = 1000;
+
+const pendingJobRows = prepared(
+  (db: Kysely<Database>, nodeId: number) =>
+    db
+      .selectFrom('job_nodes')
+      .innerJoin('jobs', 'jobs.id', 'job_nodes.job_id')
+      .select(['jobs.id', 'jobs.type', 'jobs.site_id', 'jobs.urls'])
+      .where('job_nodes.node_id', '=', nodeId)
+      .where('job_nodes.state', '=', 'pending')
+      .orderBy('jobs.id')
+      .limit(PENDING_JOBS_LIMIT),
+  (nodeId) => [nodeId, 'pending', PENDING_JOBS_LIMIT],
+);
+
+/** Jobs a node has not reported on yet; they ride along with its next snapshot (asked with every one). */
 export async function pendingJobsFor(db: Kysely<Database>, nodeId: number): Promise<EdgeJob[]> {
-  const rows = await db
-    .selectFrom('job_nodes')
-    .innerJoin('jobs', 'jobs.id', 'job_nodes.job_id')
-    .select(['jobs.id', 'jobs.type', 'jobs.site_id', 'jobs.urls'])
-    .where('job_nodes.node_id', '=', nodeId)
-    .where('job_nodes.state', '=', 'pending')
-    .orderBy('jobs.id')
-    .limit(1000)
-    .execute();
+  const rows = await pendingJobRows(db, nodeId);
   return rows.map((row) => ({
     id: row.id,
     type: row.type as JobType,

@@ -2,6 +2,7 @@ import type { NodeMetricsBody } from '@rampart/contracts';
 import type { Kysely } from 'kysely';
 import type { LogDatabase, NodeMetricRollupTable } from '../../db/logs-schema.ts';
 import { NODE_ROLLUPS } from '../../db/migrations/logs/2026-11-25T1110-stream-traffic.ts';
+import { prepared } from '../../db/prepared.ts';
 
 export type NodeRollupTable = (typeof NODE_ROLLUPS)[number]['table'];
 export { NODE_ROLLUPS };
@@ -46,21 +47,31 @@ export function reportRow(nodeId: number, report: NodeMetricsBody, seconds: numb
   };
 }
 
+/** The rollup row's columns in the order `reportRow` makes them (the upsert binds them so). */
+const ROW_COLUMNS = Object.keys(reportRow(0, { time: 0 } as NodeMetricsBody, 60)) as (keyof NodeMetricRollupTable)[];
+
+/** One table's upsert of a report, compiled once (200 reports a second from a fleet of 1,000). */
+const rollupInto = (table: NodeRollupTable) =>
+  prepared(
+    (db: Kysely<LogDatabase>, row: NodeMetricRollupTable) =>
+      db
+        .insertInto(table)
+        .values(row)
+        .onConflict((oc) =>
+          oc
+            .columns(['node_id', 'bucket'])
+            .doUpdateSet((eb) =>
+              Object.fromEntries(
+                SUMS.map((column) => [column, eb(eb.ref(`${table}.${column}`), '+', eb.ref(`excluded.${column}`))]),
+              ),
+            ),
+        ),
+    (row) => ROW_COLUMNS.map((column) => row[column]),
+  );
+
+const ROLLUPS = NODE_ROLLUPS.map(({ table, seconds }) => ({ seconds, add: rollupInto(table) }));
+
 /** Adds a report to the minute, hour and day rollups; the caller adds each report once (a repeat is not stored). */
 export async function addNodeRollups(trx: Kysely<LogDatabase>, nodeId: number, report: NodeMetricsBody) {
-  for (const { table, seconds } of NODE_ROLLUPS) {
-    await trx
-      .insertInto(table)
-      .values(reportRow(nodeId, report, seconds))
-      .onConflict((oc) =>
-        oc
-          .columns(['node_id', 'bucket'])
-          .doUpdateSet((eb) =>
-            Object.fromEntries(
-              SUMS.map((column) => [column, eb(eb.ref(`${table}.${column}`), '+', eb.ref(`excluded.${column}`))]),
-            ),
-          ),
-      )
-      .execute();
-  }
+  for (const { seconds, add } of ROLLUPS) await add(trx, reportRow(nodeId, report, seconds));
 }

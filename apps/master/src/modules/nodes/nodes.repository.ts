@@ -1,5 +1,6 @@
 import { hasAccess, PERMISSIONS } from '@rampart/contracts';
 import type { Kysely, Selectable } from 'kysely';
+import { prepared } from '../../db/prepared.ts';
 import type { Database, NodesTable } from '../../db/schema.ts';
 
 export type NodeRow = Selectable<NodesTable>;
@@ -93,8 +94,62 @@ export async function listNodes(db: Kysely<Database>, page: number, limit: numbe
 export const findNode = (db: Kysely<Database>, id: number) =>
   db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
 
-export const findNodeByCredential = (db: Kysely<Database>, credentialHash: string) =>
-  db.selectFrom('nodes').selectAll().where('credential_hash', '=', credentialHash).executeTakeFirst();
+const nodeByCredential = prepared(
+  (db: Kysely<Database>, credentialHash: string) =>
+    db.selectFrom('nodes').selectAll().where('credential_hash', '=', credentialHash),
+  (credentialHash) => [credentialHash],
+);
+
+const seenAt = prepared(
+  (db: Kysely<Database>, nodeId: number, at: number) =>
+    db.updateTable('nodes').set({ last_seen_at: at }).where('id', '=', nodeId),
+  (nodeId, at) => [at, nodeId],
+);
+
+/** Stores when a node last called (agent-auth.ts decides how often). */
+export async function markNodeSeen(db: Kysely<Database>, nodeId: number, at: number): Promise<void> {
+  await seenAt(db, nodeId, at);
+}
+
+/** What a node's status report says of the config it applied. */
+export interface AppliedState {
+  applied_version: number;
+  last_error: string;
+  dropped_log_lines: number;
+  updated_at: number;
+}
+
+const appliedState = prepared(
+  (db: Kysely<Database>, nodeId: number, state: AppliedState) =>
+    db
+      .updateTable('nodes')
+      .set({
+        applied_version: state.applied_version,
+        last_error: state.last_error,
+        dropped_log_lines: state.dropped_log_lines,
+        updated_at: state.updated_at,
+      })
+      .where('id', '=', nodeId),
+  (nodeId, state) => [state.applied_version, state.last_error, state.dropped_log_lines, state.updated_at, nodeId],
+);
+
+const applyErrorsCleared = prepared(
+  (db: Kysely<Database>, nodeId: number) => db.deleteFrom('node_apply_errors').where('node_id', '=', nodeId),
+  (nodeId) => [nodeId],
+);
+
+/**
+ * A status report's first two writes (every agent sends one after each change): the applied state,
+ * and the apply errors of the report before cleared (the caller inserts the new ones).
+ */
+export async function recordAppliedState(db: Kysely<Database>, nodeId: number, state: AppliedState): Promise<void> {
+  await appliedState(db, nodeId, state);
+  await applyErrorsCleared(db, nodeId);
+}
+
+/** The node of a credential (its hash): every agent call asks, so the query is compiled once. */
+export const findNodeByCredential = async (db: Kysely<Database>, credentialHash: string) =>
+  (await nodeByCredential(db, credentialHash))[0];
 
 export const nodeErrors = (db: Kysely<Database>, nodeId: number) =>
   db.selectFrom('node_apply_errors').selectAll().where('node_id', '=', nodeId).execute();
