@@ -1,0 +1,3 @@
+import { describePageCheck } from './support/page-check-suite.ts';
+
+describePageCheck('en-US');
