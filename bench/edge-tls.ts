@@ -16,7 +16,7 @@ import { createEdge, type TestEdge } from '../apps/agent/test/support/edge.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import { cpuSeconds, workersOf } from './nginx-cpu.ts';
 import { type NginxFiles, plainNginxFiles, startBenchOrigin, startPlainNginx } from './nginx-process.ts';
-import { freePort, median, tempDir, wrkRounds } from './support.ts';
+import { freePort, median, tempDir, until, wrkRounds } from './support.ts';
 import { h2load, handshakes, type LoadResult, makeCerts } from './tls-load.ts';
 
 /** One line of the report: medians of the rounds. */
@@ -214,13 +214,16 @@ export async function startTlsServers(): Promise<TlsServers> {
  * ones in the background, as plain nginx parses its config's at start), and says how long it took.
  */
 async function parsedAhead(edge: TestEdge, count: number, started: number): Promise<void> {
-  for (;;) {
+  const parsedBy = async () => {
     const answer = await localRequest({ port: edge.ports.control, path: '/certs' });
-    const parsed = (JSON.parse(answer?.body ?? 'null') as { parsed: (number | null)[] } | null)?.parsed ?? [];
-    if (parsed.length > 0 && parsed.every((n) => (n ?? 0) >= count)) break;
-    if (performance.now() - started > 120_000) throw new Error(`certificates parsed: ${JSON.stringify(parsed)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return (JSON.parse(answer?.body ?? 'null') as { parsed: (number | null)[] } | null)?.parsed ?? [];
+  };
+  await until(async () => {
+    const parsed = await parsedBy();
+    return parsed.length > 0 && parsed.every((n) => (n ?? 0) >= count) ? true : undefined;
+  }, 120_000).catch(async () => {
+    throw new Error(`certificates parsed: ${JSON.stringify(await parsedBy())}`);
+  });
   const ms = performance.now() - started;
   console.error(
     `${count.toLocaleString('en')} certificates parsed ahead by every worker ${ms.toFixed(0)} ms after the change was sent (certificates made, swapped in, parsed)`,

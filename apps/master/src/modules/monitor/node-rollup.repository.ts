@@ -47,9 +47,6 @@ export function reportRow(nodeId: number, report: NodeMetricsBody, seconds: numb
   };
 }
 
-/** The rollup row's columns in the order `reportRow` makes them (the upsert binds them so). */
-const ROW_COLUMNS = Object.keys(reportRow(0, { time: 0 } as NodeMetricsBody, 60)) as (keyof NodeMetricRollupTable)[];
-
 /** One table's upsert of a report, compiled once (200 reports a second from a fleet of 1,000). */
 const rollupInto = (table: NodeRollupTable) =>
   prepared(
@@ -66,7 +63,8 @@ const rollupInto = (table: NodeRollupTable) =>
               ),
             ),
         ),
-    (row) => ROW_COLUMNS.map((column) => row[column]),
+    // `reportRow` makes every row with the same columns in the same order, the order the upsert binds.
+    (row) => Object.values(row),
   );
 
 const ROLLUPS = NODE_ROLLUPS.map(({ table, seconds }) => ({ seconds, add: rollupInto(table) }));
