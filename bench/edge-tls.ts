@@ -2,9 +2,10 @@
 // with the same certificates in its config, the same origin and `ssl_session_cache shared:SSL:10m`:
 // kept-alive HTTPS and HTTP/2 (h2load), full handshakes with ECDSA P-256 and RSA 2048 certificates,
 // and resumed ones (session tickets, TLS 1.3 and 1.2) (tls-load.c, one request per connection).
-// Each with the edge holding 2 certificates, then 10,000 (full ECDSA handshakes then spread over
-// all of them). One worker everywhere; edge and plain alternate for the given rounds; medians of
-// the rates and of the nginx worker's CPU time per request.
+// Each with 2 certificates, then 10,000 (full ECDSA handshakes then spread over all of them): the
+// edge holds them as routing data, plain nginx as 10,000 server blocks, one certificate each (a
+// second plain nginx, started for that half). One worker everywhere; edge and plain alternate for
+// the given rounds; medians of the rates and of the nginx worker's CPU time per request.
 // Usage: node bench/edge-tls.ts   (BENCH_SECONDS, BENCH_ROUNDS; needs gcc, libssl-dev, h2load)
 import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -36,6 +37,7 @@ export interface TlsFigure {
 }
 
 interface Side {
+  name: 'edge' | 'plain';
   port: (kind: 'ec' | 'rsa') => number;
   pidFile: string;
 }
@@ -46,14 +48,14 @@ interface TlsCase {
   /** Measured only with the 10,000 certificates loaded. */
   manyOnly?: boolean;
   /**
-   * With 10,000 certificates, each handshake asks for one no handshake asked for before
-   * (`cold.first`): parsed ahead, never used yet.
+   * With 10,000 certificates, each handshake asks for one no handshake to that server asked for
+   * before (`cold`): parsed ahead (or at start, by plain nginx), never used yet.
    */
   cold?: boolean;
 }
 
-/** Where the next run of handshakes to certificates not parsed yet starts in the list of names. */
-const cold = { first: 0 };
+/** Where each server's next run of handshakes to certificates not used yet starts in the names. */
+const cold: Record<'edge' | 'plain', number> = { edge: 0, plain: 0 };
 
 const TARGET = 0.9;
 const MANY = 10_000;
@@ -73,8 +75,8 @@ const CASES: TlsCase[] = [
       handshakes({
         port: side.port('ec'),
         // With 10,000 certificates each connection asks for one no connection asked for before:
-        // each run of the edge goes on through the names where the last one ended.
-        ...(many ? { sni: 's%d.many.test', names: MANY - 2, first: cold.first } : { sni: 'ecdsa.test' }),
+        // each run goes on through the names where that server's last one ended.
+        ...(many ? { sni: 's%d.many.test', names: MANY - 2, first: cold[side.name] } : { sni: 'ecdsa.test' }),
         resume: false,
         tls: '1.3',
         seconds,
@@ -119,8 +121,11 @@ export interface TlsServers {
   plainFiles: NginxFiles;
   /** Its port for the ECDSA certificate. */
   plainEcPort: number;
-  /** Loads 9,998 more sites, each with a certificate of its own. */
-  loadMany: () => Promise<void>;
+  /**
+   * Loads 9,998 more sites on the edge, each with a certificate of its own, and starts a plain nginx
+   * with the same 10,000 certificates in its config: the sides of the second half.
+   */
+  loadMany: () => Promise<{ edge: Side; plain: Side }>;
   close: () => Promise<void>;
 }
 
@@ -135,28 +140,31 @@ export async function startTlsServers(): Promise<TlsServers> {
     return path;
   };
   const ports = { ec: await freePort(), rsa: await freePort() };
-  const server = (port: number, pair: { cert: string; key: string }, name: string) => `
+  const server = (port: number, pair: { cert: string; key: string }, name: string, serverName = '') => `
     server {
-      listen 127.0.0.1:${port} ssl http2;
+      listen 127.0.0.1:${port} ssl http2;${serverName === '' ? '' : `\n      server_name ${serverName};`}
       ssl_certificate ${pemFile(`${name}.pem`, pair.cert)};
       ssl_certificate_key ${pemFile(`${name}.key`, pair.key)};
       location / { proxy_pass http://origin; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $host; }
     }`;
   // As an operator would write it: the protocols the edge serves, a shared session cache, nginx's
   // own session tickets (on by default, keys made at start-up and shared by the workers).
-  const plain = startPlainNginx(
-    'tls-plain',
-    `    access_log logs/access.log combined buffer=64k flush=1s;
+  const common = `    access_log logs/access.log combined buffer=64k flush=1s;
     ssl_protocols TLSv1.2 TLSv1.3;
     ssl_session_cache shared:SSL:10m;
-    upstream origin { server 127.0.0.1:${origin.port}; keepalive 64; }
+    upstream origin { server 127.0.0.1:${origin.port}; keepalive 64; }`;
+  const plain = startPlainNginx(
+    'tls-plain',
+    `${common}
     ${server(ports.ec, ec!, 'ec')}
     ${server(ports.rsa, rsa!, 'rsa')}`,
   );
+  let plainMany: ReturnType<typeof startPlainNginx> | undefined;
   const edge = await createEdge({ proveTimeoutMs: 180_000, waf: false });
   const close = async () => {
     await edge.close();
     plain.stop();
+    plainMany?.stop();
     origin.nginx.stop();
     rmSync(files, { recursive: true, force: true });
   };
@@ -188,8 +196,12 @@ export async function startTlsServers(): Promise<TlsServers> {
   try {
     await apply(1, base);
     const sides = {
-      edge: { port: () => edge.ports.https, pidFile: edge.paths.pidFile },
-      plain: { port: (kind: 'ec' | 'rsa') => ports[kind], pidFile: join(plain.dir, 'nginx.pid') },
+      edge: { name: 'edge' as const, port: () => edge.ports.https, pidFile: edge.paths.pidFile },
+      plain: {
+        name: 'plain' as const,
+        port: (kind: 'ec' | 'rsa') => ports[kind],
+        pidFile: join(plain.dir, 'nginx.pid'),
+      },
     };
     const loadMany = async () => {
       const started = performance.now();
@@ -201,6 +213,30 @@ export async function startTlsServers(): Promise<TlsServers> {
       await parsedAhead(edge, MANY, started);
       const answer = await edgeRequest(edge.ports.https, { host: 's7.many.test', tls: true });
       if (answer.cert?.subject?.CN !== 's7.many.test') throw new Error('the edge did not choose s7.many.test by SNI');
+      // Plain nginx with the same 10,000 certificates, as an operator would serve 10,000 HTTPS sites:
+      // a server block each, chosen by SNI from nginx's server name hash.
+      const manyPorts = { ec: await freePort(), rsa: await freePort() };
+      plainMany = startPlainNginx(
+        'tls-plain-many',
+        [
+          common,
+          '    server_names_hash_max_size 65536;',
+          server(manyPorts.ec, ec!, 'ec', 'ecdsa.test'),
+          ...pairs.map((pair, i) => server(manyPorts.ec, pair, `many-${i}`, `s${i}.many.test`)),
+          server(manyPorts.rsa, rsa!, 'rsa', 'rsa.test'),
+        ].join('\n'),
+      );
+      const manyPlain = await edgeRequest(manyPorts.ec, { host: 's7.many.test', tls: true });
+      if (manyPlain.cert?.subject?.CN !== 's7.many.test')
+        throw new Error('plain nginx did not choose s7.many.test by SNI');
+      return {
+        edge: sides.edge,
+        plain: {
+          name: 'plain' as const,
+          port: (kind: 'ec' | 'rsa') => manyPorts[kind],
+          pidFile: join(plainMany.dir, 'nginx.pid'),
+        },
+      };
     };
     return { edge, sides, loadMany, close, plainFiles: plainNginxFiles(plain), plainEcPort: ports.ec };
   } catch (error) {
@@ -230,10 +266,9 @@ async function parsedAhead(edge: TestEdge, count: number, started: number): Prom
   );
 }
 
-function measure(servers: TlsServers, seconds: number, rounds: number, many: boolean): TlsFigure[] {
-  const { sides } = servers;
+function measure(sides: TlsServers['sides'], seconds: number, rounds: number, many: boolean): TlsFigure[] {
   const workers = { edge: workersOf(sides.edge.pidFile), plain: workersOf(sides.plain.pidFile) };
-  const suffix = many ? `, edge with ${MANY.toLocaleString('en')} certificates` : ', edge with 2 certificates';
+  const suffix = many ? `, ${MANY.toLocaleString('en')} certificates on each` : ', edge with 2 certificates';
   return CASES.filter((tlsCase) => many || !tlsCase.manyOnly).map((tlsCase) => {
     const runs = { edge: [] as number[], plain: [] as number[], edgeCpu: [] as number[], plainCpu: [] as number[] };
     const client: number[] = [];
@@ -244,7 +279,7 @@ function measure(servers: TlsServers, seconds: number, rounds: number, many: boo
         const before = cpuSeconds(workers[name]);
         const result = tlsCase.run(sides[name], seconds, many);
         // Client process p takes steps p, p+8, …: the furthest is about 8 times its share.
-        if (name === 'edge' && many && tlsCase.cold) cold.first += Math.ceil(result.requests * 1.5) + 8;
+        if (many && tlsCase.cold) cold[name] += Math.ceil(result.requests * 1.5) + 8;
         const cpuUs = ((cpuSeconds(workers[name]) - before) * 1e6) / result.requests;
         rates[name] = result.requests / result.seconds;
         runs[name].push(rates[name]);
@@ -270,9 +305,9 @@ function measure(servers: TlsServers, seconds: number, rounds: number, many: boo
 export async function tlsFigures(seconds: number, rounds: number): Promise<TlsFigure[]> {
   const servers = await startTlsServers();
   try {
-    const few = measure(servers, seconds, rounds, false);
-    await servers.loadMany();
-    return [...few, ...measure(servers, seconds, rounds, true)];
+    const few = measure(servers.sides, seconds, rounds, false);
+    const manySides = await servers.loadMany();
+    return [...few, ...measure(manySides, seconds, rounds, true)];
   } finally {
     await servers.close();
   }
