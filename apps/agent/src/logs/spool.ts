@@ -1,7 +1,9 @@
-import { readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AccessLogLine, StreamLogLine } from '@rampart/contracts';
 import { readJsonFile, writeFileAtomic } from '../fs-atomic.ts';
+import { batchBody } from './batch-body.ts';
 import type { FilePosition } from './tailer.ts';
 
 /** How far the logs have been taken into batches, and the sequence of the last batch. */
@@ -26,10 +28,6 @@ export interface SpooledBatch {
 /** Batches made by this process are kept in memory up to this many bytes of body: sent without a read. */
 const RECENT_BYTES = 16 * 1024 * 1024;
 
-/** The JSON of a LogBatchBody, keys in the contract's order. */
-const bodyOf = (seq: number, access: AccessLogLine[], stream: StreamLogLine[]) =>
-  Buffer.from(`{"seq":${seq},"access":${JSON.stringify(access)},"stream":${JSON.stringify(stream)}}`);
-
 /** A batch file is its body without the closing brace, then this, the cursor JSON and the brace. */
 const CURSOR_KEY = ',"cursor":';
 
@@ -41,12 +39,35 @@ const CURSOR_KEY = ',"cursor":';
 function storedBody(content: Buffer, stored: Omit<SpooledBatch, 'body'>): Buffer<ArrayBuffer> {
   const end = content.lastIndexOf(CURSOR_KEY);
   if (end < 0 || Object.keys(stored).join() !== 'seq,access,stream,cursor') {
-    return bodyOf(stored.seq, stored.access, stored.stream);
+    return batchBody(stored.seq, stored.access, stored.stream);
   }
   const body = Buffer.allocUnsafe(end + 1);
   content.copy(body, 0, 0, end);
   body[end] = 0x7d; // the body's closing brace
   return body;
+}
+
+/**
+ * Writes a batch file as `writeFileAtomic` does (a temporary file, synced, then renamed) from its
+ * parts, so that the body is not copied into one more buffer of the whole file.
+ */
+async function writeBatchFile(path: string, parts: readonly Buffer[]): Promise<void> {
+  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    const total = parts.reduce((sum, part) => sum + part.length, 0);
+    const { bytesWritten } = await handle.writev(parts);
+    // A short write (a full disk gives an error, not this, in practice): the rest, as writeFile would.
+    if (bytesWritten < total) await handle.writeFile(Buffer.concat(parts).subarray(bytesWritten));
+    await handle.chmod(0o600);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  await rename(temp, path);
 }
 
 /** Removes a file that may be gone already (rm would look it up first, on every acknowledgement). */
@@ -158,15 +179,16 @@ export class Spool {
     }
     const seq = base.seq + 1;
     const cursor = { ...base, seq };
-    const body = bodyOf(seq, access, stream);
+    const body = batchBody(seq, access, stream);
     // The file is the body with the cursor after it: JSON.stringify({seq, access, stream, cursor}).
-    const content = Buffer.concat([body.subarray(0, -1), Buffer.from(`${CURSOR_KEY}${JSON.stringify(cursor)}}`)]);
-    if (this.usedBytes + content.length > this.maxBytesValue) {
+    const content = [body.subarray(0, -1), Buffer.from(`${CURSOR_KEY}${JSON.stringify(cursor)}}`)];
+    const size = content[0]!.length + content[1]!.length;
+    if (this.usedBytes + size > this.maxBytesValue) {
       await this.saveCursor({ ...base, dropped: base.dropped + access.length + stream.length });
       return null;
     }
-    await writeFileAtomic(this.fileOf(seq), content, 0o600);
-    this.sizes.set(seq, content.length);
+    await writeBatchFile(this.fileOf(seq), content);
+    this.sizes.set(seq, size);
     const batch: SpooledBatch = { seq, access, stream, cursor, body };
     if (this.recentBytes + body.length <= RECENT_BYTES) {
       this.recent.set(seq, batch);

@@ -57,6 +57,30 @@ describe('FileTailer', () => {
     await tailer.close();
   });
 
+  it('reads lines longer than its read size whole, then goes on with short ones', async () => {
+    const long = 'x'.repeat(100);
+    await writeFile(path, `${long}\nab\n${long}y\n`);
+    const tailer = new FileTailer(path, null, options());
+    expect(await tailer.read(10)).toEqual([long, 'ab', `${long}y`]);
+    expect(tailer.position()?.offset).toBe(206);
+    await appendFile(path, 'c\n');
+    expect(await tailer.read(10)).toEqual(['c']);
+    await tailer.close();
+  });
+
+  it('never takes bytes of an earlier read for the end of a line still being written', async () => {
+    // The first read leaves a newline at byte 14 of the reused buffer; the next read holds 2 bytes.
+    await writeFile(path, '0123456789abcd\n');
+    const tailer = new FileTailer(path, null, options());
+    expect(await tailer.read(10)).toEqual(['0123456789abcd']);
+    await appendFile(path, 'xy');
+    expect(await tailer.read(10)).toEqual([]);
+    await appendFile(path, 'z\n');
+    expect(await tailer.read(10)).toEqual(['xyz']);
+    expect(tailer.position()?.offset).toBe(19);
+    await tailer.close();
+  });
+
   it('resumes from a checkpoint after a restart', async () => {
     await writeFile(path, 'a\nb\n');
     const first = new FileTailer(path, null, options());

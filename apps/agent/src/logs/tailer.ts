@@ -35,7 +35,13 @@ export class FileTailer {
   private ino = 0;
   /** Offset of the first byte not yet returned as part of a line. */
   private offset = 0;
-  private pending = Buffer.alloc(0);
+  /**
+   * Bytes read and not yet returned are `buffer[start, end)`. One buffer, kept and refilled: a fresh
+   * chunk a read, joined to the rest, cost the agent page faults on every read.
+   */
+  private buffer: Buffer | null = null;
+  private start = 0;
+  private end = 0;
   private rotationSeenAt: number | null = null;
   private resumeFrom: FilePosition | null;
 
@@ -70,20 +76,20 @@ export class FileTailer {
     const lines: string[] = [];
     let bytes = 0;
     while (lines.length < maxLines && bytes < maxBytes) {
-      // The whole lines pending, within the bounds, are decoded in one go rather than one by one.
-      let end = 0;
-      for (let count = lines.length; count < maxLines && bytes + end < maxBytes; count++) {
-        const newline = this.pending.indexOf(0x0a, end);
-        if (newline < 0) break;
-        end = newline + 1;
-      }
-      if (end > 0) {
-        for (const line of this.pending.toString('utf8', 0, end - 1).split('\n')) {
-          if (line.trim() !== '') lines.push(line);
+      // Each whole line is decoded by itself: small strings, where one string of the whole chunk
+      // (up to 256 KiB) and its split were a large allocation at every read.
+      const buffer = this.buffer;
+      let at = this.start;
+      const newline = buffer !== null && at < this.end ? buffer.indexOf(0x0a, at) : -1;
+      if (buffer !== null && newline >= 0 && newline < this.end) {
+        if (newline > at) {
+          const line = buffer.toString('utf8', at, newline);
+          if (line.charCodeAt(0) > 0x20 || line.trim() !== '') lines.push(line);
         }
-        this.pending = this.pending.subarray(end);
-        this.offset += end;
-        bytes += end;
+        at = newline + 1;
+        bytes += at - this.start;
+        this.offset += at - this.start;
+        this.start = at;
         continue;
       }
       if (await this.fill()) continue;
@@ -102,12 +108,33 @@ export class FileTailer {
   /** Reads more bytes after what is pending; false at the end of the file. */
   private async fill(): Promise<boolean> {
     const handle = this.handle!;
+    const pending = this.end - this.start;
+    let buffer = this.buffer ?? Buffer.allocUnsafe(this.chunkBytes);
+    if (pending === buffer.length) {
+      // A line longer than the buffer: a larger one, until the line fits.
+      const larger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(larger, 0, this.start, this.end);
+      buffer = larger;
+    } else if (this.start > 0) {
+      // The start of a line cut by the last read goes to the front, the rest is read after it.
+      buffer.copyWithin(0, this.start, this.end);
+    } else if (pending === 0 && buffer.length > this.chunkBytes) {
+      buffer = Buffer.allocUnsafe(this.chunkBytes);
+    }
+    this.buffer = buffer;
+    this.start = 0;
+    this.end = pending;
     // Not zero-filled: only the bytes read are used.
-    const buffer = Buffer.allocUnsafe(this.chunkBytes);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset + this.pending.length);
+    const { bytesRead } = await handle.read(buffer, pending, buffer.length - pending, this.offset + pending);
     if (bytesRead === 0) return false;
-    this.pending = Buffer.concat([this.pending, buffer.subarray(0, bytesRead)]);
+    this.end += bytesRead;
     return true;
+  }
+
+  /** Forgets the bytes read ahead (the file is read again from `offset`). */
+  private dropPending(): void {
+    this.start = 0;
+    this.end = 0;
   }
 
   /** At the end of the current file: switch to a new file, or start over after a truncation. */
@@ -115,9 +142,9 @@ export class FileTailer {
     const current = await statOrNull(this.path);
     if (current && current.ino === this.ino) {
       this.rotationSeenAt = null;
-      if (current.size < this.offset + this.pending.length) {
+      if (current.size < this.offset + this.end - this.start) {
         this.offset = 0;
-        this.pending = Buffer.alloc(0);
+        this.dropPending();
         return true;
       }
       return false;
@@ -129,7 +156,7 @@ export class FileTailer {
     this.handle = await open(this.path, 'r');
     this.ino = (await this.handle.stat()).ino;
     this.offset = 0;
-    this.pending = Buffer.alloc(0);
+    this.dropPending();
     this.rotationSeenAt = null;
     return true;
   }
@@ -157,7 +184,7 @@ export class FileTailer {
     }
     this.ino = (await this.handle.stat()).ino;
     this.offset = offset;
-    this.pending = Buffer.alloc(0);
+    this.dropPending();
     return true;
   }
 }

@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { Type } from 'typebox';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HOLD_MARGIN_MS, MasterClient, MasterError } from './master-client.ts';
+import { HOLD_MARGIN_MS, MasterClient, MasterError, type MasterRequest } from './master-client.ts';
 
 describe('MasterClient', () => {
   let server: Server;
   let client: MasterClient;
-  let seen: { headers: Record<string, unknown>; body: string } | null = null;
+  let seen: { headers: Record<string, unknown>; body: string; port: number } | null = null;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -17,7 +17,7 @@ describe('MasterClient', () => {
         body += chunk;
       });
       req.on('end', () => {
-        seen = { headers: req.headers, body };
+        seen = { headers: req.headers, body, port: req.socket.remotePort ?? 0 };
         const url = req.url ?? '';
         const json = (status: number, value: unknown, gzip = false) => {
           const text = Buffer.from(JSON.stringify(value));
@@ -32,6 +32,16 @@ describe('MasterClient', () => {
         if (url === '/refused') return json(401, { code: 'login_required', msg: 'who are you', data: null });
         if (url === '/invalid') return json(400, { code: 'invalid_body', msg: 'bad', data: null });
         if (url === '/down') return json(503, { code: 'unavailable', msg: 'later', data: null });
+        if (url === '/dated') {
+          // An hour behind this node's clock.
+          res.setHeader('date', new Date(Date.now() - 3_600_000).toUTCString());
+          return json(200, { code: 0, msg: 'ok', data: { n: 3 } });
+        }
+        if (url === '/moved') {
+          res.writeHead(307, { location: '/gzip' });
+          return res.end();
+        }
+        if (url === '/silent') return;
         if (url === '/html') {
           res.writeHead(502);
           return res.end('<html>');
@@ -66,6 +76,47 @@ describe('MasterClient', () => {
     expect(await client.call({ method: 'POST', path: '/ok', json }, schema)).toEqual({ n: 1 });
     expect(seen?.body).toBe('{"seq":1,"access":[],"stream":[]}');
     expect(seen?.headers).toMatchObject({ 'content-type': 'application/json' });
+  });
+
+  it('sends a ready body on a kept-alive connection, and reads its answer as fetch does', async () => {
+    const json = Buffer.from('{"seq":2,"access":[],"stream":[]}');
+    const post = (path: string) => client.call({ method: 'POST', path, json, headers: { 'node-token': 't' } }, schema);
+    expect(await post('/ok')).toEqual({ n: 1 });
+    const first = seen;
+    expect(first?.body).toBe('{"seq":2,"access":[],"stream":[]}');
+    expect(first?.headers).toMatchObject({
+      'node-token': 't',
+      'content-type': 'application/json',
+      'content-length': String(json.length),
+      'accept-encoding': 'gzip',
+    });
+    expect(await post('/gzip')).toEqual({ n: 2 });
+    expect(seen?.port).toBe(first?.port);
+    expect(await post('/dated')).toEqual({ n: 3 });
+    expect(client.clockOffsetSeconds).toBeGreaterThan(3590);
+    // A redirect goes to fetch, which follows it with the same body.
+    expect(await post('/moved')).toEqual({ n: 2 });
+    expect(seen?.body).toBe('{"seq":2,"access":[],"stream":[]}');
+    await expect(post('/other')).rejects.toMatchObject({ code: 'bad_answer' });
+  });
+
+  it('maps the answers and failures of a ready body as those of any call', async () => {
+    const json = Buffer.from('{}');
+    const post = (path: string, extra: Partial<MasterRequest> = {}) =>
+      client.call({ method: 'POST', path, json, ...extra }, null).catch((e: unknown) => e);
+    expect(await post('/refused')).toMatchObject({ code: 'login_required', status: 401, unauthorized: true });
+    expect(await post('/invalid')).toMatchObject({ code: 'invalid_body', retryable: false });
+    expect(await post('/html')).toMatchObject({ code: 'http_502', retryable: true, gateway: true });
+    expect(await post('/silent', { timeoutMs: 300 })).toMatchObject({ name: 'TimeoutError' });
+    const stop = new AbortController();
+    const aborted = post('/silent', { signal: stop.signal, timeoutMs: 10_000 });
+    setTimeout(() => stop.abort(), 50);
+    expect(await aborted).toMatchObject({ name: 'AbortError' });
+    const nowhere = await new MasterClient('http://127.0.0.1:1')
+      .call({ method: 'POST', path: '/', json }, null)
+      .catch((e: unknown) => e);
+    expect(nowhere).toBeInstanceOf(TypeError);
+    expect((nowhere as TypeError).cause).toMatchObject({ code: 'ECONNREFUSED' });
   });
 
   it('turns error envelopes into MasterError with retry and auth hints', async () => {
@@ -164,6 +215,22 @@ describe('MasterClient with several masters', () => {
     expect(client.baseUrl).toBe(b.url);
     expect(await who(client)).toEqual({ master: 'b' });
     expect(b.seen).toEqual(['/who', '/who']);
+  });
+
+  it('sends a ready body to the next master when the one in use is gone or silent', async () => {
+    const [a, b] = [await start('a'), await start('b')];
+    const client = new MasterClient([a.url, b.url]);
+    const post = () =>
+      client.call<{ master: string }>({ method: 'POST', path: '/who', json: Buffer.from('{}'), timeoutMs: 500 }, null);
+    expect(await post()).toEqual({ master: 'a' });
+    await a.kill();
+    expect(await post()).toEqual({ master: 'b' });
+    expect(client.baseUrl).toBe(b.url);
+    const c = await start('c');
+    client.useMasters([b.url, c.url]);
+    b.answer = () => undefined;
+    expect(await post()).toEqual({ master: 'c' });
+    expect(client.baseUrl).toBe(c.url);
   });
 
   it('goes round: after the last master, the first again', async () => {

@@ -1,3 +1,7 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { errorText, type Logger, silentLogger } from '../logger.ts';
@@ -36,7 +40,10 @@ export interface MasterRequest {
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
-  /** A body already serialised as JSON (sent as is, instead of `body`). */
+  /**
+   * A body already serialised as JSON, sent as is instead of `body`, through node:http on a kept-alive
+   * connection: fetch copies a body twice and wraps it in streams, a cost on every large log batch.
+   */
   json?: string | Uint8Array<ArrayBuffer>;
   /** The whole call to one master, from asking to the answer's last byte (default: 15 s past the hold). */
   timeoutMs?: number;
@@ -78,6 +85,55 @@ function masterAway(error: unknown): boolean {
   return error instanceof MasterError ? error.gateway : true;
 }
 
+/** How an answer reads, whichever way the request went. */
+interface Answer {
+  status: number;
+  date: string | null;
+  /** The body as text (decompressed); rejects when the call is given up meanwhile. */
+  text: () => Promise<string>;
+}
+
+const DECODERS: Record<string, (data: Buffer) => Promise<Buffer>> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
+};
+
+/** A failure of the connection, as fetch reports one: a TypeError with the error as its cause. */
+const networkFailure = (cause: unknown) => new TypeError('the request to the master failed', { cause });
+
+/** The body of an answer from node:http, decompressed as fetch would. */
+function bodyText(response: IncomingMessage, signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const fail = (error: unknown) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(signal.aborted ? signal.reason : networkFailure(error));
+    };
+    const onAbort = () => response.destroy(signal.reason);
+    if (signal.aborted) {
+      response.destroy();
+      return fail(signal.reason);
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('error', fail);
+    response.on('aborted', () => fail(new Error('the answer was cut off')));
+    response.on('end', () => {
+      signal.removeEventListener('abort', onAbort);
+      const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      const encoding = response.headers['content-encoding']?.trim().toLowerCase();
+      const decode = encoding ? DECODERS[encoding] : undefined;
+      if (!decode) return resolve(data.toString());
+      decode(data).then(
+        (plain) => resolve(plain.toString()),
+        (error: unknown) => reject(networkFailure(error)),
+      );
+    });
+  });
+}
+
 /** A network failure with its cause (`fetch failed` alone says little). */
 function failureText(error: unknown): string {
   const cause = (error as { cause?: unknown })?.cause;
@@ -103,6 +159,9 @@ export class MasterClient {
   private readonly log: Logger;
   /** How far this node's clock is ahead of the master's, in seconds (clock.ts); null until an answer says. */
   clockOffsetSeconds: number | null = null;
+  /** Connections kept open between ready-made bodies (log batches), one pool a scheme. */
+  private readonly httpAgent = new HttpAgent({ keepAlive: true });
+  private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
 
   constructor(masters: string | readonly string[], options: MasterClientOptions = {}) {
     this.list = MasterClient.listOf(typeof masters === 'string' ? [masters] : masters);
@@ -204,44 +263,106 @@ export class MasterClient {
             answerWithinMs,
           );
     const sentAt = Date.now();
-    let response: Response;
+    let answer: Answer;
     try {
-      response = await fetch(`${base}${request.path}`, {
-        method: request.method,
-        headers: {
-          accept: 'application/json',
-          'accept-encoding': 'gzip',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...request.headers,
-        },
-        body,
-        signal,
-      });
+      answer =
+        request.json === undefined
+          ? await this.viaFetch(`${base}${request.path}`, request, body, signal)
+          : await this.viaHttp(`${base}${request.path}`, request, request.json, signal);
     } finally {
       clearTimeout(answerDue);
     }
     const receivedAt = Date.now();
     // A long-poll is answered when it ends, not when it was asked: only a quick answer times the clock.
     if (receivedAt - sentAt < 5_000) {
-      const offset = clockOffsetSeconds(response.headers.get('date'), receivedAt, receivedAt - sentAt);
+      const offset = clockOffsetSeconds(answer.date, receivedAt, receivedAt - sentAt);
       if (offset !== null) this.clockOffsetSeconds = offset;
     }
-    const text = await response.text();
-    const gateway = GATEWAY_STATUSES.has(response.status);
+    const text = await answer.text();
+    const { status } = answer;
+    const gateway = GATEWAY_STATUSES.has(status);
     let envelope: { code?: unknown; msg?: unknown; data?: unknown };
     try {
       envelope = JSON.parse(text) as typeof envelope;
     } catch {
-      throw new MasterError(`http_${response.status}`, 'the master did not answer JSON', response.status, { gateway });
+      throw new MasterError(`http_${status}`, 'the master did not answer JSON', status, { gateway });
     }
-    if (envelope.code !== 0 || !response.ok) {
-      const code = typeof envelope.code === 'string' ? envelope.code : `http_${response.status}`;
+    if (envelope.code !== 0 || status < 200 || status > 299) {
+      const code = typeof envelope.code === 'string' ? envelope.code : `http_${status}`;
       const message = typeof envelope.msg === 'string' ? envelope.msg : '';
-      throw new MasterError(code, message, response.status, { gateway });
+      throw new MasterError(code, message, status, { gateway });
     }
     if (schema && !validatorFor(schema).Check(envelope.data)) {
       throw new MasterError('bad_answer', `the answer to ${request.path} does not match the contract`, 502);
     }
     return envelope.data as T;
+  }
+
+  private async viaFetch(
+    url: string,
+    request: MasterRequest,
+    body: string | Uint8Array<ArrayBuffer> | undefined,
+    signal: AbortSignal,
+  ): Promise<Answer> {
+    const response = await fetch(url, {
+      method: request.method,
+      headers: {
+        accept: 'application/json',
+        'accept-encoding': 'gzip',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...request.headers,
+      },
+      body,
+      signal,
+    });
+    return { status: response.status, date: response.headers.get('date'), text: () => response.text() };
+  }
+
+  /**
+   * A ready body through node:http(s), answered and failing as fetch would: network failures as a
+   * TypeError with their cause, the signal's reason when it aborts. A redirect (which fetch follows)
+   * is left to fetch: the request is made again through it.
+   */
+  private viaHttp(
+    url: string,
+    request: MasterRequest,
+    json: string | Uint8Array<ArrayBuffer>,
+    signal: AbortSignal,
+  ): Promise<Answer> {
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    const bytes = typeof json === 'string' ? Buffer.from(json) : json;
+    return new Promise<Answer>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const onAbort = () => outgoing.destroy(signal.reason);
+      const options = {
+        method: request.method,
+        agent: secure ? this.httpsAgent : this.httpAgent,
+        headers: {
+          accept: 'application/json',
+          'accept-encoding': 'gzip',
+          'content-type': 'application/json',
+          'content-length': bytes.length,
+          ...request.headers,
+        },
+      };
+      const outgoing = (secure ? httpsRequest : httpRequest)(target, options, (response) => {
+        signal.removeEventListener('abort', onAbort);
+        const status = response.statusCode ?? 0;
+        if (status >= 300 && status < 400 && response.headers.location !== undefined) {
+          response.resume();
+          resolve(this.viaFetch(url, request, json, signal));
+          return;
+        }
+        const date = response.headers.date ?? null;
+        resolve({ status, date, text: () => bodyText(response, signal) });
+      });
+      outgoing.on('error', (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(signal.aborted ? signal.reason : networkFailure(error));
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      outgoing.end(bytes);
+    });
   }
 }
