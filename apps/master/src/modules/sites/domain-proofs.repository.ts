@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
+import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import type { DomainProofsTable } from '../../db/schema-domain-proofs.ts';
 import { readSetting } from '../settings/settings.service.ts';
@@ -51,10 +52,36 @@ export async function ensureRequiredDomainProofs(
   if (await readSetting(db, 'domain_proof')) await ensureDomainProofs(db, userId, domains, now);
 }
 
-export const domainProofsOf = (db: Kysely<Database>, userId: number, domains: readonly string[]) =>
-  domains.length === 0
-    ? Promise.resolve([] as DomainProofRow[])
-    : db.selectFrom('domain_proofs').selectAll().where('user_id', '=', userId).where('domain', 'in', domains).execute();
+const proofsOfDomains = (db: Kysely<Database>, userId: number, domains: readonly string[]) =>
+  db.selectFrom('domain_proofs').selectAll().where('user_id', '=', userId).where('domain', 'in', domains);
+
+/**
+ * The query by the length of its list, compiled once: every list call reads the proofs of its page's
+ * domains. Lists go in chunks padded to a power of two (the last domain repeated), so a few shapes
+ * serve every list and none binds more values than a statement takes.
+ */
+const proofsByLength = new Map<number, ReturnType<typeof preparedProofs>>();
+const preparedProofs = () => prepared(proofsOfDomains, (userId, domains) => [userId, ...domains]);
+const PROOFS_CHUNK = 512;
+
+export async function domainProofsOf(
+  db: Kysely<Database>,
+  userId: number,
+  domains: readonly string[],
+): Promise<DomainProofRow[]> {
+  const rows: DomainProofRow[] = [];
+  for (let start = 0; start < domains.length; start += PROOFS_CHUNK) {
+    const chunk = domains.slice(start, start + PROOFS_CHUNK);
+    const length = 2 ** Math.ceil(Math.log2(chunk.length));
+    let run = proofsByLength.get(length);
+    if (run === undefined) {
+      run = preparedProofs();
+      proofsByLength.set(length, run);
+    }
+    rows.push(...(await run(db, userId, [...chunk, ...Array<string>(length - chunk.length).fill(chunk.at(-1) ?? '')])));
+  }
+  return rows;
+}
 
 /** The proofs of the owners of these sites for their domains, keyed by `${user_id} ${domain}`. */
 export async function domainProofsOfSites(

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { DIALECTS } from '../../test/databases.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { insertUser } from '../users/users.repository.ts';
-import { listSites } from './sites.repository.ts';
+import { listSites } from './site-list.repository.ts';
 import { batchSites, createSite } from './sites.service.ts';
 
 const origin = { address: '127.0.0.1', port: 8081, weight: 1, backup: false };

@@ -7,21 +7,18 @@ import {
   type Site,
   type SiteSettings,
 } from '@rampart/contracts';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, SitesTable } from '../../db/schema.ts';
 import { cnameState, cnameTarget, NO_SITE_CNAME, type SiteCname } from '../cname/cname.repository.ts';
 import type { Owner } from '../tenancy.ts';
 import { ensureRequiredDomainProofs } from './domain-proofs.repository.ts';
 import { reversedDomain } from './site-claims.ts';
-import { matchesDomain, planDomainSearch, writeSiteGrams } from './site-search.repository.ts';
+import { writeSiteGrams } from './site-search.repository.ts';
 
 export type SiteRow = Selectable<SitesTable>;
 
-/**
- * `cname`: the operator's default CNAME domain, which the site's target hangs under, and the default
- * line group. `settings`: the row's settings already parsed (a list passes them from its cache).
- */
-export const presentSite = (row: SiteRow, cname: SiteCname = NO_SITE_CNAME, settings?: SiteSettings): Site => ({
+/** A site's settings as presented: the parts saved before they existed read as their defaults. */
+export const presentedSettings = (settings: SiteSettings): SiteSettings => ({
   // Sites saved before protection existed have none stored.
   protection: DEFAULT_SITE_PROTECTION,
   // And hotlink protection: off; and no error pages of its own (the fleet's).
@@ -33,7 +30,25 @@ export const presentSite = (row: SiteRow, cname: SiteCname = NO_SITE_CNAME, sett
   redirects: DEFAULT_SITE_REDIRECTS,
   // Origin health checks: off.
   health_check: DEFAULT_SITE_HEALTH_CHECK,
-  ...(settings ?? (JSON.parse(row.settings) as SiteSettings)),
+  ...settings,
+});
+
+/** The columns a site is presented from. */
+export type PresentedSiteRow = Pick<
+  SiteRow,
+  'id' | 'user_id' | 'group_id' | 'line_group_id' | 'name' | 'settings' | 'created_at' | 'updated_at'
+>;
+
+/**
+ * `cname`: the operator's default CNAME domain, which the site's target hangs under, and the default
+ * line group. `settings`: the row's settings already parsed (a list passes them from its cache).
+ */
+export const presentSite = (
+  row: PresentedSiteRow,
+  cname: SiteCname = NO_SITE_CNAME,
+  settings?: SiteSettings,
+): Site => ({
+  ...presentedSettings(settings ?? (JSON.parse(row.settings) as SiteSettings)),
   id: row.id,
   user_id: row.user_id,
   group_id: row.group_id,
@@ -46,127 +61,10 @@ export const presentSite = (row: SiteRow, cname: SiteCname = NO_SITE_CNAME, sett
 });
 
 /**
- * Settings parsed by their stored text, for lists: the pages people keep asking for (the first of
- * their sites) parse nothing again, and a site changed is a different text. The objects are frozen:
- * every list shares them, and only the serializer reads them. Forgotten all at once past the limit.
- */
-const listedSettings = new Map<string, SiteSettings>();
-const LISTED_SETTINGS_MAX = 4096;
-
-const deepFreeze = <T>(value: T): T => {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-};
-
-function listedSettingsOf(text: string): SiteSettings {
-  let settings = listedSettings.get(text);
-  if (settings === undefined) {
-    settings = deepFreeze(JSON.parse(text) as SiteSettings);
-    if (listedSettings.size >= LISTED_SETTINGS_MAX) listedSettings.clear();
-    listedSettings.set(text, settings);
-  }
-  return settings;
-}
-
-export interface SiteFilter {
-  domain?: string | undefined;
-  groupId?: number | undefined;
-  enabled?: boolean | undefined;
-  https?: boolean | undefined;
-  certId?: number | undefined;
-  userId?: number | undefined;
-  sort?: 'id' | '-id' | 'domain' | '-domain' | 'updated_at' | '-updated_at' | undefined;
-}
-
-const SORT_COLUMNS = { id: 'sites.id', domain: 'sites.primary_domain', updated_at: 'sites.updated_at' } as const;
-
-/**
  * A domain search counts its matches up to here: a term as broad as "com" would otherwise read every
  * domain of the user's sites just for the total, while its first pages stop after a few rows.
  */
 export const SEARCH_COUNT_CAP = 10_000;
-
-/** No filter but the owner: the total is the count the triggers keep, not a count of the rows. */
-const unfiltered = (filter: SiteFilter) =>
-  !filter.domain &&
-  filter.groupId === undefined &&
-  filter.enabled === undefined &&
-  filter.https === undefined &&
-  filter.certId === undefined;
-
-/** A user's sites (every user's without one), as site_counts holds them: one row, or one per user. */
-async function keptSiteCount(db: Kysely<Database>, userId: number | undefined): Promise<{ n: number | string }> {
-  if (userId === undefined) {
-    return db
-      .selectFrom('site_counts')
-      .select(sql<number | string>`coalesce(sum(sites), 0)`.as('n'))
-      .executeTakeFirstOrThrow();
-  }
-  const row = await db.selectFrom('site_counts').select('sites as n').where('user_id', '=', userId).executeTakeFirst();
-  return row ?? { n: 0 };
-}
-
-/**
- * A page of the owner's sites; the domain filter matches any of a site's domains by substring (any
- * case). With a domain filter the total stops at `countCap` (then `total_capped` is true).
- */
-export async function listSites(
-  db: Kysely<Database>,
-  owner: Owner,
-  filter: SiteFilter,
-  page: number,
-  limit: number,
-  cname: SiteCname = NO_SITE_CNAME,
-  countCap = SEARCH_COUNT_CAP,
-) {
-  const search = filter.domain ? await planDomainSearch(db, filter.domain) : undefined;
-  const scoped = db
-    .selectFrom('sites')
-    .$if(owner.kind === 'user', (qb) => qb.where('sites.user_id', '=', owner.userId))
-    .$if(owner.kind === 'admin' && filter.userId !== undefined, (qb) =>
-      qb.where('sites.user_id', '=', filter.userId ?? 0),
-    )
-    .$if(filter.groupId !== undefined, (qb) => qb.where('sites.group_id', '=', filter.groupId ?? 0))
-    .$if(filter.enabled !== undefined, (qb) => qb.where('sites.enabled', '=', filter.enabled ? 1 : 0))
-    .$if(filter.https !== undefined, (qb) => qb.where('sites.https', '=', filter.https ? 1 : 0))
-    .$if(filter.certId !== undefined, (qb) => qb.where('sites.cert_id', '=', filter.certId ?? 0))
-    .$call((qb) => (search ? qb.where(matchesDomain(search)) : qb));
-  const sort = filter.sort ?? '-id';
-  const column = SORT_COLUMNS[sort.replace(/^-/, '') as keyof typeof SORT_COLUMNS];
-  const [rows, count] = await Promise.all([
-    scoped
-      .leftJoin('users', 'users.id', 'sites.user_id')
-      .selectAll('sites')
-      .select('users.username as user_account')
-      .orderBy(column, sort.startsWith('-') ? 'desc' : 'asc')
-      .orderBy('sites.id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
-    search
-      ? db
-          .selectFrom(
-            scoped
-              .select(sql<number>`1`.as('one'))
-              .limit(countCap + 1)
-              .as('matched'),
-          )
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      : unfiltered(filter)
-        ? keptSiteCount(db, owner.kind === 'user' ? owner.userId : filter.userId)
-        : scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  const list = rows.map((row) => ({
-    ...presentSite(row, cname, listedSettingsOf(row.settings)),
-    user_account: row.user_account,
-  }));
-  const total = Number(count.n);
-  return search && total > countCap ? { list, total: countCap, total_capped: true } : { list, total };
-}
 
 export const findSite = (db: Kysely<Database>, owner: Owner, id: number) =>
   db
