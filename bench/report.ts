@@ -216,6 +216,25 @@ export const BENCHES: Bench[] = [
     ],
   },
   {
+    name: 'api-list',
+    script: 'signed-in-profile.ts',
+    env: { BENCH_SITES: '100000', BENCH_PATH: '/v1/sites?page=1&limit=20' },
+    figures: [
+      {
+        name: 'GET /v1/sites, page 1 of 20, 100,000 sites, signed in (CPU a request)',
+        pattern:
+          /raw SQL route, same page: (\d+) req\/s, ([\d.]+) µs server CPU a request; GET \S+ against it: req\/s ratio ([\d.]+), CPU ratio ([\d.]+)\n[\s\S]*?GET \/v1\/sites\S*: (\d+) req\/s [^,]*, ([\d.]+) µs/,
+        read: (m) => ({
+          result: `${m[5]} req/s, ${m[6]} µs (req/s ratio ${m[3]})`,
+          baseline: `raw-SQL route, same page: ${m[1]} req/s, ${m[2]} µs`,
+          value: n(m[4]),
+        }),
+        target: '≥ 0.6',
+        met: atLeast(0.6),
+      },
+    ],
+  },
+  {
     name: 'dashboard',
     script: 'dashboard-size.ts',
     figures: [
