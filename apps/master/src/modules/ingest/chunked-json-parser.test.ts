@@ -29,6 +29,18 @@ describe('chunkedJsonParser', () => {
     expect(answer.json()).toEqual({ body: { uri: '/caf\u00e9/\u6f22', n: 1 } });
   });
 
+  it('reads each body on its own: a shorter body after a longer one leaves nothing of it behind', async () => {
+    const inChunks = (text: string) => {
+      const bytes = Buffer.from(text);
+      return Readable.from([bytes.subarray(0, 5), bytes.subarray(5)]);
+    };
+    const long = await post(inChunks('{"uri":"/a-longer-path","n":12345}'));
+    expect(long.json()).toEqual({ body: { uri: '/a-longer-path', n: 12345 } });
+    const short = await post(inChunks('{"uri":"/b"}'));
+    expect(short.statusCode).toBe(200);
+    expect(short.json()).toEqual({ body: { uri: '/b' } });
+  });
+
   it('refuses what Fastify refuses, with its errors', async () => {
     const refusal = async (payload: string | Readable, headers?: Record<string, string>) => {
       const answer = await post(payload, headers);

@@ -3,8 +3,9 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { ClickHouseStore } from '../../db/clickhouse/store.ts';
 import type { Dialect } from '../../db/database.ts';
 import type { EventStore } from '../../db/events.ts';
-import type { LogDatabase } from '../../db/logs-schema.ts';
+import type { LogBatchesTable, LogDatabase } from '../../db/logs-schema.ts';
 import { ensureDayPartitions } from '../../db/partitions.ts';
+import { prepared } from '../../db/prepared.ts';
 import { addNodeRollups } from '../monitor/node-rollup.repository.ts';
 import { addStreamRollups } from '../monitor/stream-rollup.repository.ts';
 import { addTrafficRollups, sumMinutes } from '../monitor/traffic-rollup.repository.ts';
@@ -94,20 +95,26 @@ async function insertRows(
   }
 }
 
+/** The (node, seq) row of a batch, compiled once: nothing is returned when the row is there already. */
+const insertBatchRow = prepared(
+  (db: Kysely<LogDatabase>, row: LogBatchesTable) =>
+    db
+      .insertInto('log_batches')
+      .values(row)
+      .onConflict((oc) => oc.columns(['node_id', 'seq']).doNothing())
+      .returning('seq'),
+  (row) => [row.node_id, row.seq, row.lines, row.received_at],
+);
+
 /** The batch's (node, seq) row: false when it is already there (the batch was stored before). */
 async function claimBatch(trx: Kysely<LogDatabase>, nodeId: number, batch: LogBatchBody): Promise<boolean> {
-  const claimed = await trx
-    .insertInto('log_batches')
-    .values({
-      node_id: nodeId,
-      seq: batch.seq,
-      lines: batch.access.length + batch.stream.length,
-      received_at: Date.now(),
-    })
-    .onConflict((oc) => oc.columns(['node_id', 'seq']).doNothing())
-    .returning('seq')
-    .executeTakeFirst();
-  return claimed !== undefined;
+  const claimed = await insertBatchRow(trx, {
+    node_id: nodeId,
+    seq: batch.seq,
+    lines: batch.access.length + batch.stream.length,
+    received_at: Date.now(),
+  });
+  return claimed.length > 0;
 }
 
 /**

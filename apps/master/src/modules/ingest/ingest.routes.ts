@@ -8,6 +8,8 @@ import { clockOffsetSeconds, noteClockOffset } from '../nodes/clock-offset.ts';
 import { recordEdgeBans } from '../protection/edge-bans.ts';
 import { chunkedJsonParser } from './chunked-json-parser.ts';
 import { ingestLogBatch, ingestMetrics } from './ingest.repository.ts';
+import { parseLogBatchJson } from './log-batch-json.ts';
+import { nonFiniteLogNumber } from './log-numbers.ts';
 
 const tags = ['agent'];
 /** The largest log batch body taken: 10k lines a kind leave room to spare. */
@@ -16,13 +18,14 @@ const LOG_BATCH_BYTES = 32 * 1024 * 1024;
 /** Log batches and metrics from agents. Bodies can be large: up to 10k lines a batch. */
 export async function ingestRoutes(app: App, { db, logs, events, dialect, notifier }: AppContext) {
   await app.register(async (scope: App) => {
-    // Log batches are the largest bodies agents send: read without Fastify's copy of the whole body.
+    // Log batches are the largest bodies agents send: parsed a few hundred lines at a time from a kept buffer.
     scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', chunkedJsonParser(scope, LOG_BATCH_BYTES));
+    scope.addContentTypeParser('application/json', chunkedJsonParser(scope, LOG_BATCH_BYTES, parseLogBatchJson));
     scope.post(
       '/agent/v1/logs',
       {
-        config: { policy: policy.agent },
+        // The batch's numbers are checked where the schema puts them, not by walking every value.
+        config: { policy: policy.agent, nonFiniteBody: nonFiniteLogNumber },
         bodyLimit: LOG_BATCH_BYTES,
         schema: { tags, body: LogBatchBody, response: { 200: Envelope(LogBatchAck) } },
       },

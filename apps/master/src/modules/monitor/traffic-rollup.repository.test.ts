@@ -1,7 +1,8 @@
 import type { AccessLogLine } from '@rampart/contracts';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SiteTrafficTable } from '../../db/logs-schema.ts';
-import { rollUp, sumMinutes } from './traffic-rollup.repository.ts';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/databases.ts';
+import { addTrafficRollups, rollUp, sumMinutes } from './traffic-rollup.repository.ts';
 
 const line = (site_id: number, time: number, overrides: Partial<AccessLogLine> = {}): AccessLogLine => ({
   time,
@@ -79,5 +80,45 @@ describe('traffic rollups', () => {
 
   it('refuses an interval that is not a whole number of minutes', () => {
     expect(() => rollUp([], 90)).toThrow();
+  });
+});
+
+describe.each(DIALECTS)('adding traffic rollups on $dialect', (target) => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await createTestDatabase(target, { migrated: true });
+  });
+  afterEach(async () => {
+    await database.dispose();
+  });
+
+  it('adds every row of a batch, however many statements it takes, to what the rollups hold', async () => {
+    const day = 1_700_006_400;
+    // 127 sites over two minutes: statements of 100, 20, 5 and 1 rows.
+    const lines = Array.from({ length: 254 }, (_, i) =>
+      line(1 + (i % 127), day + (i < 127 ? 1 : 61), { status: 200 + i }),
+    );
+    const minutes = sumMinutes(lines);
+    await database.logs.transaction().execute((trx) => addTrafficRollups(trx, minutes));
+    await database.logs.transaction().execute((trx) => addTrafficRollups(trx, minutes));
+    const twice = (rows: SiteTrafficTable[]) =>
+      rows.map(({ site_id, bucket, ...counts }) => ({
+        site_id,
+        bucket,
+        ...Object.fromEntries(Object.entries(counts).map(([column, count]) => [column, 2 * count])),
+      }));
+    const stored = (table: 'site_traffic_minutes' | 'site_traffic_hours') =>
+      database.logs.selectFrom(table).selectAll().orderBy('site_id').orderBy('bucket').execute();
+    expect(await stored('site_traffic_minutes')).toEqual(twice(expected(lines, 60)));
+    expect(await stored('site_traffic_hours')).toEqual(twice(expected(lines, 3600)));
+    const totals = await database.logs
+      .selectFrom('site_totals_minutes')
+      .select(['bucket', 'requests'])
+      .orderBy('bucket')
+      .execute();
+    expect(totals).toEqual([
+      { bucket: day, requests: 254 },
+      { bucket: day + 60, requests: 254 },
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { LogDatabase, SiteTotalsTable, SiteTrafficTable } from '../../db/logs-schema.ts';
 import { TRAFFIC_ROLLUPS } from '../../db/migrations/logs/2026-11-25T1000-site-traffic.ts';
 import { SITE_TOTALS } from '../../db/migrations/logs/2026-11-26T0510-site-totals.ts';
+import { prepared } from '../../db/prepared.ts';
 
 export type RollupTable = (typeof TRAFFIC_ROLLUPS)[number]['table'];
 export { SITE_TOTALS, TRAFFIC_ROLLUPS };
@@ -89,9 +90,6 @@ export function rollUp(minutes: readonly SiteTrafficTable[], seconds: number): S
 
 const bySiteAndBucket = (a: SiteTrafficTable, b: SiteTrafficTable) => a.site_id - b.site_id || a.bucket - b.bucket;
 
-// 11 columns a row: 500 rows stay far below SQLite's bound-parameter limit.
-const CHUNK = 500;
-
 /** Per-site rows summed per interval: every site together. */
 export function sumTotals(rows: readonly SiteTrafficTable[]): SiteTotalsTable[] {
   const totals = new Map<number, SiteTotalsTable>();
@@ -104,42 +102,80 @@ export function sumTotals(rows: readonly SiteTrafficTable[]): SiteTotalsTable[] 
 }
 
 /**
+ * Rows a statement: a batch holds a row per site and minute, so most of its statements are one row;
+ * more are written 100 at a time, the rest in smaller steps (11 columns x 100 stay far below the
+ * bound-parameter limits), so each table's upsert is compiled for four sizes only.
+ */
+const STEPS = [100, 20, 5, 1];
+
+/** `rows` in statements of the STEPS' sizes, each run by an upsert of its own (`prepared` for one size). */
+function inSteps<R>(upsert: () => (db: Kysely<LogDatabase>, rows: R[]) => Promise<unknown>) {
+  const bySize = new Map(STEPS.map((size) => [size, upsert()]));
+  return async (db: Kysely<LogDatabase>, rows: readonly R[]): Promise<void> => {
+    let done = 0;
+    for (const size of STEPS) {
+      for (; rows.length - done >= size; done += size) await bySize.get(size)?.(db, rows.slice(done, done + size));
+    }
+  };
+}
+
+/** A rollup's upsert adding rows' counts to what its (site, bucket) rows hold, compiled once a size. */
+const addToRollup = (table: RollupTable) =>
+  inSteps(() =>
+    prepared(
+      (db: Kysely<LogDatabase>, rows: SiteTrafficTable[]) =>
+        db
+          .insertInto(table)
+          .values(rows)
+          .onConflict((oc) =>
+            oc
+              .columns(['site_id', 'bucket'])
+              .doUpdateSet((eb) =>
+                Object.fromEntries(
+                  COUNTS.map((column) => [column, eb(eb.ref(`${table}.${column}`), '+', eb.ref(`excluded.${column}`))]),
+                ),
+              ),
+          ),
+      // Rows are made with their columns in this order (`emptyRow`), the order the upsert binds.
+      (rows) => rows.flatMap((row) => [row.site_id, row.bucket, ...COUNTS.map((column) => row[column])]),
+    ),
+  );
+
+/** The same for every site together: the totals' rows by bucket. */
+const addToTotals = (table: (typeof SITE_TOTALS)[number]['table']) =>
+  inSteps(() =>
+    prepared(
+      (db: Kysely<LogDatabase>, rows: SiteTotalsTable[]) =>
+        db
+          .insertInto(table)
+          .values(rows)
+          .onConflict((oc) =>
+            oc
+              .column('bucket')
+              .doUpdateSet((eb) =>
+                Object.fromEntries(
+                  COUNTS.map((column) => [column, eb(eb.ref(`${table}.${column}`), '+', eb.ref(`excluded.${column}`))]),
+                ),
+              ),
+          ),
+      (rows) => rows.flatMap((row) => [row.bucket, ...COUNTS.map((column) => row[column])]),
+    ),
+  );
+
+const ROLLUPS = TRAFFIC_ROLLUPS.map(({ table, seconds }) => {
+  const totals = SITE_TOTALS.find((entry) => entry.seconds === seconds)?.table;
+  return { seconds, add: addToRollup(table), addTotals: totals === undefined ? undefined : addToTotals(totals) };
+});
+
+/**
  * Adds a batch's traffic (its lines summed by `sumMinutes`) to the minute, hour and day rollups, per
  * site and every site together. Runs in the transaction that claims the batch, so a batch sent again
  * is neither stored nor counted twice.
  */
 export async function addTrafficRollups(trx: Kysely<LogDatabase>, minutes: readonly SiteTrafficTable[]): Promise<void> {
-  for (const { table, seconds } of TRAFFIC_ROLLUPS) {
+  for (const { seconds, add, addTotals } of ROLLUPS) {
     const rows = seconds === MINUTE ? minutes : rollUp(minutes, seconds);
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      await trx
-        .insertInto(table)
-        .values(rows.slice(i, i + CHUNK))
-        .onConflict((oc) =>
-          oc
-            .columns(['site_id', 'bucket'])
-            .doUpdateSet((eb) =>
-              Object.fromEntries(
-                COUNTS.map((column) => [column, eb(eb.ref(`${table}.${column}`), '+', eb.ref(`excluded.${column}`))]),
-              ),
-            ),
-        )
-        .execute();
-    }
-    const totals = SITE_TOTALS.find((entry) => entry.seconds === seconds)?.table;
-    if (!totals || rows.length === 0) continue;
-    await trx
-      .insertInto(totals)
-      .values(sumTotals(rows))
-      .onConflict((oc) =>
-        oc
-          .column('bucket')
-          .doUpdateSet((eb) =>
-            Object.fromEntries(
-              COUNTS.map((column) => [column, eb(eb.ref(`${totals}.${column}`), '+', eb.ref(`excluded.${column}`))]),
-            ),
-          ),
-      )
-      .execute();
+    await add(trx, rows);
+    if (addTotals && rows.length > 0) await addTotals(trx, sumTotals(rows));
   }
 }
