@@ -40,16 +40,9 @@ export const COUNTED_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 
 /**
  * The config of a running nginx, for a second instance beside it: every listen moves to a free port
- * (the target's to `port`), the pid file to `dir`, and no user switch (one process, no master)
- * unless `keepUser` (a copy started with its master and workers, as the original runs).
+ * (the target's to `port`), the pid file to `dir`, and no user switch (one process, no master).
  */
-export async function secondInstance(
-  text: string,
-  targetPort: number,
-  port: number,
-  dir: string,
-  keepUser = false,
-): Promise<string> {
+async function secondInstance(text: string, targetPort: number, port: number, dir: string): Promise<string> {
   const listens = [...text.matchAll(/listen (?:127\.0\.0\.1:)?(\d+)/g)].map((match) => Number(match[1]));
   if (!listens.includes(targetPort)) throw new Error(`no listen on ${targetPort} in the config`);
   const moved = new Map<number, number>();
@@ -60,7 +53,7 @@ export async function secondInstance(
       (_, address: string | undefined, old: string) => `listen ${address ?? ''}${moved.get(Number(old))}`,
     )
     .replace(/^(\s*)pid [^;]+;/m, `$1pid ${join(dir, 'nginx.pid')};`)
-    .replace(/^\s*user [^;]+;\n/m, (line) => (keepUser ? line : ''));
+    .replace(/^\s*user [^;]+;\n/m, '');
 }
 
 /** h2load over HTTP/1.1: `requests` requests on 4 connections, one at a time on each; throws on a failure. */

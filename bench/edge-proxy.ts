@@ -88,7 +88,7 @@ export async function startProxyBenchServers(): Promise<ProxyBenchServers> {
 const TASKSET = ['/usr/bin/taskset', '/bin/taskset'].find((path) => existsSync(path));
 
 /** Pins processes (all their threads) to one core, where taskset exists. */
-export function pin(pids: number[], core: number): void {
+function pin(pids: number[], core: number): void {
   if (!TASKSET) return;
   for (const pid of pids) execFileSync(TASKSET, ['-a', '-cp', String(core), String(pid)], { stdio: 'ignore' });
 }
