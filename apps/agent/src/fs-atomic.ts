@@ -1,12 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rename, rm } from 'node:fs/promises';
 
-/** Writes a file so that readers (and a restart after kill -9) see either the old or the new content. */
-export async function writeFileAtomic(path: string, content: string | Uint8Array, mode = 0o644): Promise<void> {
+/**
+ * Writes a file so that readers (and a restart after kill -9) see either the old or the new content.
+ * `content` may come in parts, written one after the other without being joined into one more copy.
+ */
+export async function writeFileAtomic(
+  path: string,
+  content: string | Uint8Array | readonly Uint8Array[],
+  mode = 0o644,
+): Promise<void> {
   const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
   const handle = await open(temp, 'w', mode);
   try {
-    await handle.writeFile(content);
+    if (typeof content === 'string' || content instanceof Uint8Array) await handle.writeFile(content);
+    else await writeParts(handle, content);
     await handle.chmod(mode);
     await handle.sync();
   } catch (error) {
@@ -16,6 +24,13 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
   }
   await handle.close();
   await rename(temp, path);
+}
+
+async function writeParts(handle: FileHandle, parts: readonly Uint8Array[]): Promise<void> {
+  const total = parts.reduce((sum, part) => sum + part.length, 0);
+  const { bytesWritten } = await handle.writev(parts);
+  // A short write (a full disk gives an error, not this, in practice): the rest, as writeFile would.
+  if (bytesWritten < total) await handle.writeFile(Buffer.concat(parts).subarray(bytesWritten));
 }
 
 /** Parsed JSON from `path`, or null when the file does not exist. */

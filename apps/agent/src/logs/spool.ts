@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AccessLogLine, StreamLogLine } from '@rampart/contracts';
 import { readJsonFile, writeFileAtomic } from '../fs-atomic.ts';
@@ -45,29 +44,6 @@ function storedBody(content: Buffer, stored: Omit<SpooledBatch, 'body'>): Buffer
   content.copy(body, 0, 0, end);
   body[end] = 0x7d; // the body's closing brace
   return body;
-}
-
-/**
- * Writes a batch file as `writeFileAtomic` does (a temporary file, synced, then renamed) from its
- * parts, so that the body is not copied into one more buffer of the whole file.
- */
-async function writeBatchFile(path: string, parts: readonly Buffer[]): Promise<void> {
-  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
-  try {
-    const total = parts.reduce((sum, part) => sum + part.length, 0);
-    const { bytesWritten } = await handle.writev(parts);
-    // A short write (a full disk gives an error, not this, in practice): the rest, as writeFile would.
-    if (bytesWritten < total) await handle.writeFile(Buffer.concat(parts).subarray(bytesWritten));
-    await handle.chmod(0o600);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await handle.close();
-  await rename(temp, path);
 }
 
 /** Removes a file that may be gone already (rm would look it up first, on every acknowledgement). */
@@ -187,7 +163,7 @@ export class Spool {
       await this.saveCursor({ ...base, dropped: base.dropped + access.length + stream.length });
       return null;
     }
-    await writeBatchFile(this.fileOf(seq), content);
+    await writeFileAtomic(this.fileOf(seq), content, 0o600);
     this.sizes.set(seq, size);
     const batch: SpooledBatch = { seq, access, stream, cursor, body };
     if (this.recentBytes + body.length <= RECENT_BYTES) {

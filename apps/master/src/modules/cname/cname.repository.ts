@@ -10,14 +10,20 @@ export const listCnameDomains = (db: Kysely<Database>) =>
 export const findCnameDomain = (db: Kysely<Database>, id: number) =>
   db.selectFrom('cname_domains').select(COLUMNS).where('id', '=', id).executeTakeFirst();
 
+/** The domain new CNAME targets hang under, as a statement or a subquery: the one marked default, else the first. */
+export const defaultCnameDomainQuery = (db: Kysely<Database>) =>
+  db.selectFrom('cname_domains').select('domain').orderBy('is_default', 'desc').orderBy('id').limit(1);
+
+/** The default line group's id, as a statement or a subquery. */
+export const defaultLineGroupQuery = (db: Kysely<Database>) =>
+  db.selectFrom('node_groups').select('id').where('is_default', '=', 1).limit(1);
+
+/** The values the two queries above bind, in their order. */
+export const CNAME_CONTEXT_VALUES = [1, 1, 1];
+
 /** The domain new CNAME targets hang under: the one marked default, else the first; '' when none is set up. */
 export async function defaultCnameDomain(db: Kysely<Database>): Promise<string> {
-  const row = await db
-    .selectFrom('cname_domains')
-    .select('domain')
-    .orderBy('is_default', 'desc')
-    .orderBy('id')
-    .executeTakeFirst();
+  const row = await defaultCnameDomainQuery(db).executeTakeFirst();
   return row?.domain ?? '';
 }
 
@@ -30,10 +36,7 @@ export interface SiteCname {
 export const NO_SITE_CNAME: SiteCname = { domain: '', defaultLineGroup: false };
 
 export async function siteCnameContext(db: Kysely<Database>): Promise<SiteCname> {
-  const [domain, group] = await Promise.all([
-    defaultCnameDomain(db),
-    db.selectFrom('node_groups').select('id').where('is_default', '=', 1).executeTakeFirst(),
-  ]);
+  const [domain, group] = await Promise.all([defaultCnameDomain(db), defaultLineGroupQuery(db).executeTakeFirst()]);
   return { domain, defaultLineGroup: group !== undefined };
 }
 

@@ -15,6 +15,17 @@ export async function readSystemConfigs(db: Kysely<Database>): Promise<Map<strin
   return new Map(rows.map((row) => [row.name, JSON.parse(row.value) as unknown]));
 }
 
+/** The stored JSON text of one system config, as a statement or a subquery; its values in bind order. */
+export const systemConfigText = (db: Kysely<Database>, name: string) =>
+  db
+    .selectFrom('configs')
+    .select('value')
+    .where('scope_name', '=', SYSTEM.scope_name)
+    .where('scope_id', '=', SYSTEM.scope_id)
+    .where('type', '=', SYSTEM.type)
+    .where('name', '=', name);
+export const systemConfigTextValues = (name: string) => [SYSTEM.scope_name, SYSTEM.scope_id, SYSTEM.type, name];
+
 export async function writeSystemConfig(db: Kysely<Database>, name: string, value: unknown, now: number) {
   await db
     .insertInto('configs')

@@ -133,18 +133,27 @@ export async function readSetting<K extends SettingName>(db: Kysely<Database>, n
 
 function overlaid(stored: Map<string, unknown>): Settings {
   const settings = { ...SETTING_DEFAULTS };
-  const take = (name: string, value: unknown) => {
-    if (Object.hasOwn(SETTING_DEFAULTS, name) && sameType(value, SETTING_DEFAULTS[name as SettingName])) {
-      Object.assign(settings, { [name]: value });
-    }
-  };
-  for (const name of Object.keys(SETTING_DEFAULTS)) take(name, stored.get(name));
-  for (const group of Object.keys(SYSTEM_SETTING_GROUPS)) {
-    const value = stored.get(group);
-    if (value === null || typeof value !== 'object') continue;
-    for (const [name, field] of Object.entries(value)) if (GROUP_OF.get(name) === group) take(name, field);
+  for (const name of Object.keys(SETTING_DEFAULTS) as SettingName[]) {
+    const tab = settingTab(name);
+    Object.assign(settings, { [name]: storedSetting(name, stored.get(name), tab && stored.get(tab)) });
   }
   return settings;
+}
+
+/** The /sys/setting tab whose stored entry holds `name`, if one does. */
+export const settingTab = (name: SettingName): string | undefined => GROUP_OF.get(name);
+
+/**
+ * One setting from its stored values (parsed JSON; undefined when not stored): its tab's field over
+ * its own entry over the default, each only when it has the default's type.
+ */
+export function storedSetting<K extends SettingName>(name: K, own: unknown, tab: unknown): Settings[K] {
+  const fallback = SETTING_DEFAULTS[name];
+  if (tab !== null && typeof tab === 'object' && Object.hasOwn(tab, name)) {
+    const field = (tab as Record<string, unknown>)[name];
+    if (sameType(field, fallback)) return field as Settings[K];
+  }
+  return sameType(own, fallback) ? (own as Settings[K]) : fallback;
 }
 
 /** The settings of one /sys/setting tab, as they stand. */

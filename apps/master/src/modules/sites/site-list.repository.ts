@@ -1,9 +1,15 @@
-import { type Site, SYSTEM_SETTING_GROUPS } from '@rampart/contracts';
+import type { Site } from '@rampart/contracts';
 import { type Kysely, sql } from 'kysely';
 import { prepared } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
-import type { SiteCname } from '../cname/cname.repository.ts';
-import { SETTING_DEFAULTS } from '../settings/settings.service.ts';
+import {
+  CNAME_CONTEXT_VALUES,
+  defaultCnameDomainQuery,
+  defaultLineGroupQuery,
+  type SiteCname,
+} from '../cname/cname.repository.ts';
+import { systemConfigText, systemConfigTextValues } from '../settings/settings.repository.ts';
+import { settingTab, storedSetting } from '../settings/settings.service.ts';
 import type { Owner } from '../tenancy.ts';
 import { type DomainProofRow, domainProofsOfSites } from './domain-proofs.repository.ts';
 import { listedSettingsOf } from './listed-settings.ts';
@@ -113,36 +119,16 @@ const pageQuery = (
     .limit(limit)
     .offset(offset);
 
-/** Where the domain_proof setting may be stored: on its own, and in its /sys/setting tab. */
-const SYSTEM_CONFIG = { scope_name: 'global', scope_id: 0, type: 'system' } as const;
-const DOMAIN_PROOF_TAB = Object.entries(SYSTEM_SETTING_GROUPS).find(([, schema]) =>
-  Object.hasOwn(schema.properties, 'domain_proof'),
-)?.[0];
+/** Where the domain_proof setting may be stored besides its own entry (its own again when no tab holds it). */
+const DOMAIN_PROOF_TAB = settingTab('domain_proof') ?? 'domain_proof';
 
-/**
- * The domain_proof setting from its stored texts, as settings.service's readSetting resolves it: the
- * tab's value over the single one over the default, each only when it is a boolean.
- */
-export function domainProofSetting(single: string | null, tab: string | null): boolean {
-  const inTab = tab === null ? undefined : (JSON.parse(tab) as { domain_proof?: unknown } | null)?.domain_proof;
-  if (typeof inTab === 'boolean') return inTab;
-  const alone = single === null ? undefined : (JSON.parse(single) as unknown);
-  return typeof alone === 'boolean' ? alone : SETTING_DEFAULTS.domain_proof;
-}
-
-const storedSetting = (db: Kysely<Database>, name: string) =>
-  db
-    .selectFrom('configs')
-    .select('value')
-    .where('scope_name', '=', SYSTEM_CONFIG.scope_name)
-    .where('scope_id', '=', SYSTEM_CONFIG.scope_id)
-    .where('type', '=', SYSTEM_CONFIG.type)
-    .where('name', '=', name);
+/** A stored config's text parsed, as readSystemConfigs parses it; undefined when none is stored. */
+const parsed = (text: string | null | undefined): unknown => (text == null ? undefined : JSON.parse(text));
 
 /**
  * In one statement: the total (kept, counted, or counted up to the search's cap), the two facts a
- * site's CNAME target depends on (read as cname.repository's siteCnameContext reads them) and the
- * stored texts of the domain_proof setting.
+ * site's CNAME target depends on (cname.repository's queries, which siteCnameContext runs) and the
+ * stored texts of the domain_proof setting (resolved by settings.service's rule).
  */
 const contextQuery = (db: Kysely<Database>, scope: SiteScope, search?: { domains: DomainSearch; cap: number }) =>
   db.selectNoFrom((eb) => [
@@ -161,16 +147,10 @@ const contextQuery = (db: Kysely<Database>, scope: SiteScope, search?: { domains
           ? eb.selectFrom('site_counts').select(sql<number | string>`coalesce(sum(sites), 0)`.as('n'))
           : eb.selectFrom('site_counts').select('sites as n').where('user_id', '=', scope.userId)
     ).as('total'),
-    eb
-      .selectFrom('cname_domains')
-      .select('domain')
-      .orderBy('is_default', 'desc')
-      .orderBy('id')
-      .limit(1)
-      .as('cname_domain'),
-    eb.selectFrom('node_groups').select('id').where('is_default', '=', 1).limit(1).as('default_line_group'),
-    storedSetting(db, 'domain_proof').as('domain_proof'),
-    storedSetting(db, DOMAIN_PROOF_TAB ?? 'domains').as('domain_proof_tab'),
+    defaultCnameDomainQuery(db).as('cname_domain'),
+    defaultLineGroupQuery(db).as('default_line_group'),
+    systemConfigText(db, 'domain_proof').as('domain_proof'),
+    systemConfigText(db, DOMAIN_PROOF_TAB).as('domain_proof_tab'),
     eb
       .selectFrom('domain_proofs')
       .select('user_id')
@@ -182,13 +162,9 @@ const contextQuery = (db: Kysely<Database>, scope: SiteScope, search?: { domains
 /** The values the context binds: the total's conditions, then the rest's. */
 const contextValues = (scope: SiteScope) => [
   ...scopeValues(scope),
-  1,
-  1,
-  1,
-  ...Object.values(SYSTEM_CONFIG),
-  'domain_proof',
-  ...Object.values(SYSTEM_CONFIG),
-  DOMAIN_PROOF_TAB ?? 'domains',
+  ...CNAME_CONTEXT_VALUES,
+  ...systemConfigTextValues('domain_proof'),
+  ...systemConfigTextValues(DOMAIN_PROOF_TAB),
   ...(scope.userId === undefined ? [] : [scope.userId]),
   1,
 ];
@@ -245,7 +221,7 @@ export async function readSitePage(
     total: search && total > countCap ? countCap : total,
     capped: search !== undefined && total > countCap,
     cname: { domain: row?.cname_domain ?? '', defaultLineGroup: (row?.default_line_group ?? null) !== null },
-    domainProofRequired: domainProofSetting(row?.domain_proof ?? null, row?.domain_proof_tab ?? null),
+    domainProofRequired: storedSetting('domain_proof', parsed(row?.domain_proof), parsed(row?.domain_proof_tab)),
     anyProofs: (row?.proof_owner ?? null) !== null,
   };
 }
