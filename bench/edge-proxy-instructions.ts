@@ -34,8 +34,13 @@ const staticUpstream = (conf: string, originPort: number) =>
     `upstream rampart_origin_http { server 127.0.0.1:${originPort}; keepalive 64; }`,
   );
 
+/** The edge as it was before its nginx module: every request through the Lua router and balancer. */
+const withoutFastPath = (conf: string) =>
+  replaceOnce(replaceOnce(conf, /\n\s*rampart_route;/, ''), /\n\s*rampart_fast_peer;/, '');
+
 export const PROXY_VARIANTS: readonly Variant[] = [
   { label: 'the edge, a site with its defaults', edit: (conf) => conf },
+  { label: 'without the fast path module (the Lua router and balancer on every request)', edit: withoutFastPath },
   { label: 'without the access log (counters and bandwidth)', edit: withoutLog },
   {
     label: "the access log in nginx's combined format instead of JSON",

@@ -60,6 +60,8 @@ const steps = [
   [
     [['unit', () => vitest('unit', ['unit', 'dashboard'])]],
     [
+      // The edge's nginx module (apps/agent/nginx): the edge tests run nginx with it when it builds.
+      ['nginx-module', () => run('nginx-module', ...npmRun('build:nginx-module'), { quiet: true })],
       ['edge', () => vitest('edge', ['edge'], ['--passWithNoTests'], { quiet: true })],
       ['build', () => run('build', ...npmRun('build'), { quiet: true })],
     ],

@@ -3,6 +3,7 @@
 -- routes.json already validated; this loader checks the shape again and leaves out (and counts) an
 -- entry it cannot use instead of failing the config.
 local cjson = require "cjson.safe"
+local fast = require "rampart.fast"
 local unrolled = require "rampart.unrolled"
 
 local byte = string.byte
@@ -192,6 +193,8 @@ local function add_site(t, s)
     ngx.log(ngx.ERR, "rampart: route of site ", tostring(id), " refused: not the shape the agent writes")
     return
   end
+  -- Read before the entry is compiled in place: whether the fast path serves the site (fast.lua).
+  s.fast_flags = fast.flags(s)
   s.sid = string.format("%d", s.id)
   s.has_cache = #s.cache > 0
   -- Responses that need the header filter (HSTS, the site's own headers) take a named location.
@@ -314,11 +317,15 @@ local function install(t)
   for _, field in ipairs(FIELDS) do _M[field] = t[field] end
   require("rampart.challenge").secret = t.secret
   require("rampart.protect").install(t.prepared.node)
+  -- The nginx module's copy, in the same step: no request runs between the two.
+  if _M.fast_path then fast.install(t) end
 end
 
 --- Loads `path` in the nginx master (init_by_lua): what every worker starts with. Raises on an
---- unreadable file (the config must not load half-empty).
-function _M.load(path)
+--- unreadable file (the config must not load half-empty). `fast_path`: the config loads the agent's
+--- nginx module, which gets a copy of every table installed (fast.lua).
+function _M.load(path, fast_path)
+  _M.fast_path = fast_path == true
   local file = assert(io.open(path, "rb"))
   local text = file:read("*a")
   file:close()

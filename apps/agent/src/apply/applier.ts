@@ -11,6 +11,7 @@ import type { RenderOptions } from '../render/types.ts';
 import type { CrsPaths } from '../render/waf.ts';
 import { attributeTestFailure, failedBindPorts, firstFatal } from './attribution.ts';
 import { ConfigStore, type ProvenConfig } from './config-store.ts';
+import { findFastPathModule } from './fast-path-module.ts';
 import type { Nginx } from './nginx.ts';
 import { proveLive, refusedSites } from './probe.ts';
 import { type Lookup, resolveOrigins } from './resolve.ts';
@@ -29,6 +30,8 @@ export interface ApplierOptions {
   lookup?: Lookup;
   /** The node's OWASP CRS; found on disk when absent (null: this node has no WAF). */
   crs?: CrsPaths | null;
+  /** The agent's nginx module of the fast path; found when absent (null: every request is routed in Lua). */
+  fastPathModule?: string | null;
   log: Logger;
 }
 
@@ -426,6 +429,12 @@ export class Applier {
     return true;
   }
 
+  /** Looked up at each render: nginx may have been upgraded under the module since the last. */
+  private fastPathModule(): string | null {
+    if (this.options.fastPathModule !== undefined) return this.options.fastPathModule;
+    return findFastPathModule(this.options.nginx.options.binary);
+  }
+
   private renderPaths(): RenderOptions['paths'] {
     const { paths, modulesDir } = this.options;
     return {
@@ -437,6 +446,7 @@ export class Applier {
       cacheDir: paths.cacheDir,
       modulesDir,
       luaDir: LUA_DIR,
+      fastPathModule: this.fastPathModule(),
       crs: this.options.crs === undefined ? findCrs(modulesDir) : this.options.crs,
       wafAuditLog: paths.wafAuditLog,
       ticketKeys: ticketKeyFiles(paths.dataDir),

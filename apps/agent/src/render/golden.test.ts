@@ -335,7 +335,9 @@ describe('rendered configuration (golden files)', () => {
         name === 'full'
           ? { db: '/var/lib/rampart-agent/geoip/00ff.mmdb', countryPath: 'country.iso_code' as const }
           : null;
-      const tree = renderTree(snapshot, { ...OPTIONS, paths: { ...OPTIONS.paths, geoip } });
+      // ... and the agent's nginx module of the fast path.
+      const fastPathModule = name === 'full' ? '/usr/lib/rampart-agent/nginx/ngx_http_rampart_module.so' : null;
+      const tree = renderTree(snapshot, { ...OPTIONS, paths: { ...OPTIONS.paths, geoip, fastPathModule } });
       expect(tree.errors).toEqual([]);
       for (const file of tree.files.filter((f) => !f.path.startsWith('certs/'))) {
         const golden = join(GOLDEN_DIR, name, `${file.path.replaceAll('/', '.')}.golden`);

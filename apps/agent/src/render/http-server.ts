@@ -25,6 +25,11 @@ export interface HttpServerOptions {
   rateLimits?: boolean;
   /** A site has a bandwidth cap: its open requests are counted (BANDWIDTH_DICT) and released when logged. */
   bandwidthCaps?: boolean;
+  /**
+   * The agent's nginx module is loaded: `location /` serves the sites that need nothing of the Lua
+   * router without it, and their origin without the Lua balancer (nginx/ngx_http_rampart_module.c).
+   */
+  fastPath?: boolean;
 }
 
 /** Open requests per capped site, shared by the workers (and by the old ones during a reload). */
@@ -152,10 +157,12 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
   };
   // Kept-alive connections are pooled by address only, so TLS ones (whose SNI is per site) are not
   // kept: a connection opened for one site's origin name must never carry another site's requests.
+  // The fast path's peer wraps the Lua balancer and is wrapped by keepalive: between the two.
   const upstream = (name: string, keepalive: boolean) => [
     `upstream ${name} {`,
     '    server 0.0.0.1:1; # placeholder: the balancer picks every peer',
     '    balancer_by_lua_block { rampart_balancer.pick() }',
+    ...(keepalive && options.fastPath ? ['    rampart_fast_peer;'] : []),
     ...(keepalive ? ['    keepalive 64;'] : []),
     '}',
   ];
@@ -192,6 +199,7 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
     // The common case pays for no map and no proxy_pass variable: a site that sets proxy headers
     // of its own, or reaches its origin over TLS, is sent by the router to a twin below instead.
     'location / {',
+    ...(options.fastPath ? ['    rampart_route;'] : []),
     '    rewrite_by_lua_block { rampart_router.route() }',
     ...DEFAULT_PROXY_HEADERS.map((line) => `    ${line}`),
     `    ${ORIGIN_PASS.http}`,

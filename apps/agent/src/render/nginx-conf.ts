@@ -118,6 +118,7 @@ export function renderMainConfig(
     listenAddress: options.listenAddress,
     gzip: nginx.gzip,
     cacheZone: zone,
+    fastPath: Boolean(paths.fastPathModule),
   });
   const routes = quote(`${safeText(options.treeDir, 'treeDir', 1024)}/routes.json`, 'treeDir');
   // `;;` appends Lua's default path (lua-resty-core); the directory itself passed the guard.
@@ -150,6 +151,8 @@ export function renderMainConfig(
     ...[...MODULES, ...(parts.http.wafRulesFile ? [WAF_MODULE] : []), ...(paths.geoip ? [GEOIP_MODULE] : [])].map(
       (module) => `load_module ${quote(`${paths.modulesDir}/${module}`, 'modulesDir')};`,
     ),
+    // After the Lua module: its rewrite handler then runs before the Lua router's.
+    ...(paths.fastPathModule ? [`load_module ${quote(paths.fastPathModule, 'fastPathModule')};`] : []),
     ...user,
     `worker_processes ${workers};`,
     `worker_rlimit_nofile ${integer(res.max_open_files, 'max_open_files', 1024, 1_048_576)};`,
@@ -206,7 +209,7 @@ export function renderMainConfig(
     // constants than LuaJIT's default allows: past it the trace is given up and the route runs in
     // the interpreter (a sixth of the instructions of a cache hit with an ACL and five CC rules).
     '        require("jit.opt").start("maxrecord=16000", "maxirconst=2000")',
-    `        require("rampart.routes").load(${routes})`,
+    `        require("rampart.routes").load(${routes}${paths.fastPathModule ? ', true' : ''})`,
     '        rampart_router = require("rampart.router")',
     '        rampart_balancer = require("rampart.balancer")',
     '        rampart_respond = require("rampart.respond")',

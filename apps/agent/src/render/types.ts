@@ -12,6 +12,11 @@ export interface RenderPaths {
   modulesDir: string;
   /** The agent's Lua modules (the `rampart` package). */
   luaDir: string;
+  /**
+   * The agent's nginx module of the fast path (nginx/build/ngx_http_rampart_module.so), built for
+   * this node's nginx; absent: every request is routed in Lua.
+   */
+  fastPathModule?: string | null;
   /** The OWASP CRS of this node; absent where ModSecurity or the CRS is not installed (no WAF). */
   crs?: CrsPaths | null;
   /** Where ModSecurity writes the transactions its rules matched (JSON lines the agent reads). */

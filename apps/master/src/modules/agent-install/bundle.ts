@@ -41,7 +41,7 @@ function tar(args: string[]) {
 }
 
 /**
- * Builds the agent release bundle under `dir`: apps/agent (source and Lua, without tests),
+ * Builds the agent release bundle under `dir`: apps/agent (source, Lua and the nginx module's source, without tests),
  * packages/contracts linked from node_modules as in the repository, and typebox, so that `node apps/agent/src/main.ts` runs from
  * the install prefix. The paths are fixed: nothing a caller sends reaches tar.
  */
@@ -55,9 +55,12 @@ export async function buildAgentBundle(dir: string): Promise<AgentBundle> {
     '--exclude=*.test.ts',
     '--exclude=apps/agent/src/testing',
     '--exclude=apps/agent/src/render/golden',
+    // The node builds its own copy of the fast path's nginx module, for its own nginx.
+    '--exclude=apps/agent/nginx/build',
     'apps/agent/package.json',
     'apps/agent/src',
     'apps/agent/lua',
+    'apps/agent/nginx',
     'packages/contracts/package.json',
     'packages/contracts/src',
     // The workspace link (../../packages/contracts): Node strips types only outside node_modules.

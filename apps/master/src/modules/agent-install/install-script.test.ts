@@ -104,6 +104,10 @@ describe('the agent install script', () => {
     expect(spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim()).toBe(process.version);
     expect(existsSync(join(prefix, 'apps/agent/src/main.ts'))).toBe(true);
     expect(existsSync(join(prefix, 'apps/agent/lua/rampart/routes.lua'))).toBe(true);
+    // The fast path's nginx module comes as source, built on the node for its own nginx.
+    expect(existsSync(join(prefix, 'apps/agent/nginx/ngx_http_rampart_module.c'))).toBe(true);
+    expect(existsSync(join(prefix, 'apps/agent/nginx/build'))).toBe(false);
+    expect(result.out).toContain(`would run: bash ${join(prefix, 'apps/agent/nginx/build.sh')}`);
     expect(existsSync(join(prefix, 'node_modules/@rampart/contracts/src/index.ts'))).toBe(true);
     expect(existsSync(join(prefix, 'packages/contracts/src/index.ts'))).toBe(true);
     expect(existsSync(join(prefix, 'apps/agent/src/options.test.ts'))).toBe(false);

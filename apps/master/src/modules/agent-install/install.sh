@@ -19,7 +19,7 @@ DATA_DIR=/var/lib/rampart-agent
 UNIT=/etc/systemd/system/rampart-agent.service
 PACKAGES=(nginx libnginx-mod-http-lua libnginx-mod-stream libnginx-mod-http-cache-purge
   libnginx-mod-http-headers-more-filter libnginx-mod-http-modsecurity modsecurity-crs lua-cjson
-  curl ca-certificates)
+  nginx-dev gcc make curl ca-certificates)
 
 usage() {
   cat <<USAGE
@@ -126,6 +126,11 @@ if [ -d "$target" ]; then
   mv "$target" "$target.previous"
 fi
 mv "$target.new" "$target"
+# The fast path's nginx module, built against this node's nginx (without it every request is routed
+# in Lua, which works, at about 25 % more CPU a proxied request).
+echo "Building the edge's nginx module"
+run bash "$target/apps/agent/nginx/build.sh" ||
+  echo "install.sh: the nginx module did not build; the edge routes every request in Lua" >&2
 mkdir -p "$ROOT$DATA_DIR"
 chmod 0700 "$ROOT$DATA_DIR"
 

@@ -1,0 +1,112 @@
+-- The fast path's table in the nginx module (nginx/ngx_http_rampart_module.c): every host name of
+-- the routing table, with whether its site needs the Lua router and balancer at all. A site needs
+-- neither when each of its fields is one `NEUTRAL` knows and holds a value the router does nothing
+-- for; a field not listed (a feature added later) keeps the site in Lua until it is taught here.
+local ffi = require "ffi"
+local cjson = require "cjson.safe"
+
+ffi.cdef [[
+void *rampart_fast_new(size_t hosts);
+int rampart_fast_add(void *table, const char *host, size_t host_len, unsigned flags,
+  const char *sid, size_t sid_len, const char *ip, unsigned port);
+void rampart_fast_acme(void *table, int on);
+void rampart_fast_free(void *table);
+int rampart_fast_install(void *table);
+]]
+
+local C = ffi.C
+
+local _M = {}
+
+-- As the module's RAMPART_* flags.
+local HTTP, HTTPS, NO_GZIP, WEBSOCKET = 0x01, 0x02, 0x04, 0x08
+_M.HTTP, _M.HTTPS, _M.NO_GZIP, _M.WEBSOCKET = HTTP, HTTPS, NO_GZIP, WEBSOCKET
+
+local function empty(v) return type(v) == "table" and #v == 0 and next(v) == nil end
+local function any() return true end
+
+-- Each field of a site entry (routes.json, as the agent writes it) the fast path can serve, and the
+-- values it can serve it with. `http`, `https`, `force_https`, `scheme`, `gzip` and `websocket` are
+-- read again by `flags`; `balance` and `health` do nothing for a site of one origin (the Lua
+-- balancer uses neither with one peer).
+local NEUTRAL = {
+  id = any,
+  hosts = any,
+  cert = any,
+  http = any,
+  https = any,
+  force_https = any,
+  gzip = any,
+  websocket = any,
+  balance = any,
+  health = any,
+  scheme = function(v) return v == "http" or v == "follow" end,
+  peers = function(v) return type(v) == "table" and #v == 1 end,
+  hsts = function(v) return v == false end,
+  origin_host = function(v) return v == "" end,
+  request_headers = empty,
+  response_headers = empty,
+  cache = empty,
+  protection = function(v) return v == nil or v == cjson.null end,
+}
+
+--- The module's flags for a site entry before routes.lua compiles it (0: the Lua router serves it).
+function _M.flags(s)
+  for key, value in pairs(s) do
+    local neutral = NEUTRAL[key]
+    if not neutral or not neutral(value) then return 0 end
+  end
+  local flags = 0
+  -- force_https: the Lua router redirects plain requests; "follow": TLS requests reach the origin
+  -- over TLS (the twin location).
+  if s.http == true and s.force_https ~= true then flags = flags + HTTP end
+  if s.https == true and s.scheme == "http" then flags = flags + HTTPS end
+  if flags == 0 then return 0 end
+  if s.gzip ~= true then flags = flags + NO_GZIP end
+  if s.websocket == true then flags = flags + WEBSOCKET end
+  return flags
+end
+
+local available = nil
+
+--- Whether this nginx loaded the module (its functions are there to call).
+function _M.available()
+  if available == nil then
+    available = pcall(function() return C.rampart_fast_install end)
+  end
+  return available
+end
+
+local function build(t)
+  local count = 0
+  for _ in pairs(t.hosts) do count = count + 1 end
+  local table = C.rampart_fast_new(count)
+  if table == nil then return nil, "out of memory" end
+  for host, site in pairs(t.hosts) do
+    -- Protection attached after the entry was read (the node's own rules) keeps a site in Lua.
+    local flags = site.protect == nil and site.fast_flags or 0
+    local peer = site.peers[1]
+    local sid = site.sid
+    if C.rampart_fast_add(table, host, #host, flags, sid, #sid, flags ~= 0 and peer.ip or "", flags ~= 0 and peer.port or 0) ~= 0 then
+      C.rampart_fast_free(table)
+      return nil, "host " .. host .. " of site " .. sid .. " refused"
+    end
+  end
+  C.rampart_fast_acme(table, next(t.acme) ~= nil and 1 or 0)
+  return table
+end
+
+--- Makes the module serve routing table `t` (routes.lua's, installed). On any failure the module
+--- gets no table, so that every request goes to the Lua router rather than to an older table.
+function _M.install(t)
+  if not _M.available() then return false end
+  local ok, table, err = pcall(build, t)
+  if not ok or table == nil then
+    ngx.log(ngx.ERR, "rampart: fast path off for this routing table: ", ok and err or table)
+    C.rampart_fast_install(nil)
+    return false
+  end
+  return C.rampart_fast_install(table) == 0
+end
+
+return _M

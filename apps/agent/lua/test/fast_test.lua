@@ -1,0 +1,55 @@
+-- rampart.fast: which site entries the nginx module may serve without the Lua router, and how.
+local cjson = require "cjson.safe"
+local fast = require "rampart.fast"
+
+-- A site entry as the agent writes it with the defaults of a new site.
+local function site(changes)
+  local s = {
+    id = 7, hosts = { "www.example.com", "*.example.com" }, http = true, https = false, cert = cjson.null,
+    force_https = false, hsts = false, websocket = false, gzip = false, scheme = "http", origin_host = "",
+    balance = "round_robin", peers = { { ip = "127.0.0.1", port = 9001, weight = 1, backup = false } },
+    request_headers = {}, response_headers = {}, cache = {}, protection = cjson.null,
+  }
+  for key, value in pairs(changes or {}) do s[key] = value end
+  return s
+end
+
+local function check(name, changes, expected)
+  local got = fast.flags(site(changes))
+  assert(got == expected, ("%s: flags %d, expected %d"):format(name, got, expected))
+end
+
+check("a new site", nil, fast.HTTP + fast.NO_GZIP)
+check("gzip on", { gzip = true }, fast.HTTP)
+check("HTTPS too", { https = true, cert = "3" }, fast.HTTP + fast.HTTPS + fast.NO_GZIP)
+check("force HTTPS: plain requests redirect in Lua", { https = true, force_https = true }, fast.HTTPS + fast.NO_GZIP)
+check("follow: TLS requests reach the origin over TLS", { https = true, scheme = "follow" }, fast.HTTP + fast.NO_GZIP)
+check("WebSocket: upgrades go to Lua", { websocket = true }, fast.HTTP + fast.NO_GZIP + fast.WEBSOCKET)
+check("one origin with a health check", { health = { path = "/" } }, fast.HTTP + fast.NO_GZIP)
+
+-- Anything the router or the balancer acts on keeps the site in Lua.
+local two = { { ip = "127.0.0.1", port = 1, weight = 1 }, { ip = "127.0.0.2", port = 1, weight = 1 } }
+local lua_only = {
+  { "two origins", { peers = two } },
+  { "an HTTPS origin", { scheme = "https" } },
+  { "HSTS", { hsts = true } },
+  { "an origin host", { origin_host = "origin.example.com" } },
+  { "a request header", { request_headers = { { "X-A", "1" } } } },
+  { "a response header", { response_headers = { { "X-A", "1" } } } },
+  { "a cache rule", { cache = { { prefix = "/s/", location = "@rampart_cache_60" } } } },
+  { "protection", { protection = { rule_group_id = 1 } } },
+  { "the WAF", { waf = 1 } },
+  { "suspended", { suspend = "traffic" } },
+  { "throttled", { rate = 8192 } },
+  { "a bandwidth cap", { cap = 125000 } },
+  { "redirects", { redirects = {} } },
+  { "hotlink protection", { hotlink = {} } },
+  { "signed URLs", { url_auth = {} } },
+  { "its own error pages", { pages = { ["404"] = "<h1>no</h1>" } } },
+  -- A field this module was never taught about: a feature added later stays in Lua until it is.
+  { "a field unknown here", { something_new = false } },
+}
+for _, case in ipairs(lua_only) do check(case[1], case[2], 0) end
+
+-- Not plain HTTP and not HTTPS: no listener takes the fast path.
+check("neither listener", { http = false }, 0)

@@ -1,0 +1,732 @@
+/*
+ * The edge's fast path: the router and the balancer of rampart/router.lua and rampart/balancer.lua
+ * for the sites that need nothing of them but their id and their one origin.
+ *
+ * The Lua router decides everything a site may need (redirects, protection, signed URLs, the WAF,
+ * cache rules, headers...). Entering Lua twice a request (rewrite_by_lua, balancer_by_lua) costs
+ * about 6,500 instructions on its own, a third of a plain proxied request. routes.lua hands this
+ * module, through LuaJIT's FFI, every host name of the routing table it installs, with flags that
+ * say whether the host's site needs the Lua router at all (routes.lua's `fast_flags`: a list of
+ * the site fields that are known to be neutral, so a field added later sends the site to Lua until
+ * it is taught here). For a request whose site needs nothing, `rampart_route` (the rewrite phase of
+ * `location /`) sets $rampart_site_id, turns compression off for a site without gzip, and leaves the
+ * rewrite phase before the Lua router runs; `rampart_fast_peer` (in the upstream block, after
+ * balancer_by_lua and before keepalive) then connects to the site's origin without the Lua
+ * balancer. Every other request declines and runs the Lua router and balancer as before.
+ *
+ * The table lives in each process's memory: built in the master when the config loads (init_by_lua)
+ * and inherited by the workers, rebuilt by a worker when its routing table is swapped. A request
+ * copies what it needs into its own pool, so a table can be freed while requests are in flight.
+ */
+
+#include <ngx_config.h>
+#include <ngx_core.h>
+#include <ngx_http.h>
+
+
+#define RAMPART_HTTP        0x01    /* the site takes the fast path on the plain listener */
+#define RAMPART_HTTPS       0x02    /* ... and on the TLS listener */
+#define RAMPART_NO_GZIP     0x04    /* the edge does not compress the site's answers */
+#define RAMPART_WEBSOCKET   0x08    /* a request with Upgrade goes to the Lua router */
+
+#define RAMPART_ACME_PREFIX "/.well-known/acme-challenge/"
+
+
+typedef struct rampart_host_s  rampart_host_t;
+
+struct rampart_host_s {
+    rampart_host_t     *next;
+    ngx_uint_t          hash;
+    ngx_str_t           name;       /* "www.example.com", or ".example.com" for "*.example.com" */
+    ngx_uint_t          flags;      /* 0: the Lua router serves this host */
+    ngx_str_t           sid;
+    ngx_str_t           peer_name;  /* as $upstream_addr shows it */
+    socklen_t           socklen;
+    ngx_sockaddr_t      sockaddr;
+};
+
+
+typedef struct {
+    ngx_uint_t          size;       /* buckets of each hash, a power of 2 */
+    rampart_host_t    **exact;
+    rampart_host_t    **wild;
+    ngx_uint_t          acme;       /* ACME challenges are answered: their path goes to Lua */
+} rampart_table_t;
+
+
+typedef struct {
+    rampart_table_t    *table;
+    ngx_int_t           site_id_index;
+} rampart_main_conf_t;
+
+
+typedef struct {
+    ngx_flag_t          route;
+} rampart_loc_conf_t;
+
+
+typedef struct {
+    ngx_http_upstream_init_pt       original_init_upstream;
+    ngx_http_upstream_init_peer_pt  original_init_peer;
+} rampart_srv_conf_t;
+
+
+/* What a fast request took from the table: its own copy, in its pool. */
+typedef struct {
+    ngx_str_t           peer_name;
+    socklen_t           socklen;
+    ngx_sockaddr_t      sockaddr;
+} rampart_ctx_t;
+
+
+static void *rampart_create_main_conf(ngx_conf_t *cf);
+static void *rampart_create_srv_conf(ngx_conf_t *cf);
+static void *rampart_create_loc_conf(ngx_conf_t *cf);
+static char *rampart_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child);
+static char *rampart_route(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
+static char *rampart_fast_peer(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
+static ngx_int_t rampart_postconfiguration(ngx_conf_t *cf);
+static ngx_int_t rampart_init_process(ngx_cycle_t *cycle);
+static void rampart_table_cleanup(void *data);
+
+/* The FFI interface of routes.lua (rampart/fast.lua declares the same). */
+void *rampart_fast_new(size_t hosts);
+int rampart_fast_add(void *table, const u_char *host, size_t host_len, unsigned flags,
+    const u_char *sid, size_t sid_len, const char *ip, unsigned port);
+void rampart_fast_acme(void *table, int on);
+void rampart_fast_free(void *table);
+int rampart_fast_install(void *table);
+
+
+static ngx_command_t  rampart_commands[] = {
+
+    { ngx_string("rampart_route"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
+      rampart_route,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("rampart_fast_peer"),
+      NGX_HTTP_UPS_CONF|NGX_CONF_NOARGS,
+      rampart_fast_peer,
+      NGX_HTTP_SRV_CONF_OFFSET,
+      0,
+      NULL },
+
+      ngx_null_command
+};
+
+
+static ngx_http_module_t  rampart_module_ctx = {
+    NULL,                                  /* preconfiguration */
+    rampart_postconfiguration,             /* postconfiguration */
+
+    rampart_create_main_conf,              /* create main configuration */
+    NULL,                                  /* init main configuration */
+
+    rampart_create_srv_conf,               /* create server configuration */
+    NULL,                                  /* merge server configuration */
+
+    rampart_create_loc_conf,               /* create location configuration */
+    rampart_merge_loc_conf                 /* merge location configuration */
+};
+
+
+ngx_module_t  ngx_http_rampart_module = {
+    NGX_MODULE_V1,
+    &rampart_module_ctx,                   /* module context */
+    rampart_commands,                      /* module directives */
+    NGX_HTTP_MODULE,                       /* module type */
+    NULL,                                  /* init master */
+    NULL,                                  /* init module */
+    rampart_init_process,                  /* init process */
+    NULL,                                  /* init thread */
+    NULL,                                  /* exit thread */
+    NULL,                                  /* exit process */
+    NULL,                                  /* exit master */
+    NGX_MODULE_V1_PADDING
+};
+
+
+/*
+ * The configuration rampart_fast_install writes to: the one being loaded while the master reads a
+ * config (init_by_lua runs inside it, after our create_main_conf), the running one in a worker.
+ */
+static rampart_main_conf_t  *rampart_install_target;
+
+
+/* Tables */
+
+static rampart_host_t *
+rampart_lookup(rampart_host_t **buckets, ngx_uint_t size, u_char *name, size_t len)
+{
+    ngx_uint_t       hash;
+    rampart_host_t  *host;
+
+    hash = ngx_hash_key(name, len);
+
+    for (host = buckets[hash & (size - 1)]; host; host = host->next) {
+        if (host->hash == hash && host->name.len == len
+            && ngx_memcmp(host->name.data, name, len) == 0)
+        {
+            return host;
+        }
+    }
+
+    return NULL;
+}
+
+
+/* As routes.lua's `find`: the exact name, else the longest wildcard that matches. */
+static rampart_host_t *
+rampart_find(rampart_table_t *table, u_char *name, size_t len)
+{
+    u_char          *p, *last;
+    rampart_host_t  *host;
+
+    host = rampart_lookup(table->exact, table->size, name, len);
+    if (host) {
+        return host;
+    }
+
+    last = name + len;
+
+    for (p = name; p < last; p++) {
+        if (*p != '.') {
+            continue;
+        }
+
+        host = rampart_lookup(table->wild, table->size, p, last - p);
+        if (host) {
+            return host;
+        }
+    }
+
+    return NULL;
+}
+
+
+void *
+rampart_fast_new(size_t hosts)
+{
+    ngx_uint_t        size;
+    rampart_table_t  *table;
+
+    size = 16;
+    while (size < hosts * 2 && size < (1 << 24)) {
+        size <<= 1;
+    }
+
+    table = ngx_calloc(sizeof(rampart_table_t) + 2 * size * sizeof(rampart_host_t *),
+                       ngx_cycle->log);
+    if (table == NULL) {
+        return NULL;
+    }
+
+    table->size = size;
+    table->exact = (rampart_host_t **) (table + 1);
+    table->wild = table->exact + size;
+
+    return table;
+}
+
+
+/*
+ * Adds one host of the routing table. `flags` 0: the Lua router serves it. A name met again is
+ * ignored (routes.lua's index keeps the first too); a site whose origin address does not parse goes
+ * to Lua. Returns 0, or -1 for a name this module will not take or no memory (the caller then
+ * installs no table, so that every request goes to Lua).
+ */
+int
+rampart_fast_add(void *t, const u_char *host, size_t host_len, unsigned flags,
+    const u_char *sid, size_t sid_len, const char *ip, unsigned port)
+{
+    u_char               *p, *name;
+    size_t                name_len;
+    ngx_uint_t            wild;
+    rampart_host_t       *entry, **bucket;
+    rampart_table_t      *table;
+    struct sockaddr_in   *sin;
+#if (NGX_HAVE_INET6)
+    struct sockaddr_in6  *sin6;
+#endif
+    u_char                text[NGX_SOCKADDR_STRLEN];
+
+    table = t;
+
+    if (table == NULL || host_len == 0 || host_len > 253 || sid_len == 0 || sid_len > 20) {
+        return -1;
+    }
+
+    wild = host[0] == '*';
+    name = (u_char *) host + wild;
+    name_len = host_len - wild;
+
+    if (wild && (name_len < 2 || name[0] != '.')) {
+        return -1;
+    }
+
+    bucket = wild ? table->wild : table->exact;
+
+    if (rampart_lookup(bucket, table->size, name, name_len)) {
+        return 0;
+    }
+
+    entry = ngx_calloc(sizeof(rampart_host_t) + name_len + sid_len + NGX_SOCKADDR_STRLEN,
+                       ngx_cycle->log);
+    if (entry == NULL) {
+        return -1;
+    }
+
+    p = (u_char *) (entry + 1);
+    entry->name.data = p;
+    entry->name.len = name_len;
+    p = ngx_cpymem(p, name, name_len);
+    entry->hash = ngx_hash_key(name, name_len);
+    entry->flags = flags;
+
+    if (flags) {
+        if (port == 0 || port > 65535) {
+            ngx_free(entry);
+            return -1;
+        }
+
+        entry->sid.data = p;
+        entry->sid.len = sid_len;
+        p = ngx_cpymem(p, sid, sid_len);
+
+        sin = &entry->sockaddr.sockaddr_in;
+
+        if (inet_pton(AF_INET, ip, &sin->sin_addr) == 1) {
+            sin->sin_family = AF_INET;
+            sin->sin_port = htons((in_port_t) port);
+            entry->socklen = sizeof(struct sockaddr_in);
+
+#if (NGX_HAVE_INET6)
+        } else if (inet_pton(AF_INET6, ip, &entry->sockaddr.sockaddr_in6.sin6_addr) == 1) {
+            sin6 = &entry->sockaddr.sockaddr_in6;
+            sin6->sin6_family = AF_INET6;
+            sin6->sin6_port = htons((in_port_t) port);
+            entry->socklen = sizeof(struct sockaddr_in6);
+#endif
+
+        } else {
+            /* An address the Lua balancer cannot use either: it answers 502 there. */
+            entry->flags = 0;
+            goto add;
+        }
+
+        /* The name the Lua balancer's set_current_peer gives $upstream_addr. */
+        entry->peer_name.len = ngx_sock_ntop(&entry->sockaddr.sockaddr, entry->socklen,
+                                             text, NGX_SOCKADDR_STRLEN, 1);
+        entry->peer_name.data = p;
+        ngx_memcpy(p, text, entry->peer_name.len);
+    }
+
+add:
+
+    bucket += entry->hash & (table->size - 1);
+    entry->next = *bucket;
+    *bucket = entry;
+
+    return 0;
+}
+
+
+void
+rampart_fast_acme(void *t, int on)
+{
+    rampart_table_t  *table = t;
+
+    if (table) {
+        table->acme = on ? 1 : 0;
+    }
+}
+
+
+void
+rampart_fast_free(void *t)
+{
+    ngx_uint_t        i;
+    rampart_host_t   *host, *next;
+    rampart_table_t  *table;
+
+    table = t;
+
+    if (table == NULL) {
+        return;
+    }
+
+    /* `wild` follows `exact` in the same block: one loop frees both. */
+    for (i = 0; i < 2 * table->size; i++) {
+        for (host = table->exact[i]; host; host = next) {
+            next = host->next;
+            ngx_free(host);
+        }
+    }
+
+    ngx_free(table);
+}
+
+
+/*
+ * Makes `table` (NULL: none, every request goes to Lua) the one requests of this process see, and
+ * frees the one before. Returns -1 when this process has no configuration of the module to hold
+ * it (the table is freed).
+ */
+int
+rampart_fast_install(void *table)
+{
+    rampart_table_t  *old;
+
+    if (rampart_install_target == NULL) {
+        rampart_fast_free(table);
+        return -1;
+    }
+
+    old = rampart_install_target->table;
+    rampart_install_target->table = table;
+    rampart_fast_free(old);
+
+    return 0;
+}
+
+
+/* The rewrite phase */
+
+static ngx_int_t
+rampart_route_handler(ngx_http_request_t *r)
+{
+    u_char                     *p;
+    ngx_uint_t                  want;
+    rampart_ctx_t              *ctx;
+    rampart_host_t             *host;
+    rampart_table_t            *table;
+    rampart_loc_conf_t         *lcf;
+    rampart_main_conf_t        *mcf;
+    ngx_http_variable_value_t  *vv;
+    ngx_http_core_main_conf_t  *cmcf;
+
+    lcf = ngx_http_get_module_loc_conf(r, ngx_http_rampart_module);
+    if (!lcf->route || r != r->main || r->headers_in.server.len == 0) {
+        return NGX_DECLINED;
+    }
+
+    mcf = ngx_http_get_module_main_conf(r, ngx_http_rampart_module);
+    table = mcf->table;
+    if (table == NULL) {
+        return NGX_DECLINED;
+    }
+
+    want = RAMPART_HTTP;
+
+#if (NGX_HTTP_SSL)
+    if (r->connection->ssl) {
+        want = RAMPART_HTTPS;
+    }
+#endif
+
+    if (want == RAMPART_HTTP && table->acme
+        && r->uri.len >= sizeof(RAMPART_ACME_PREFIX) - 1
+        && ngx_strncmp(r->uri.data, RAMPART_ACME_PREFIX, sizeof(RAMPART_ACME_PREFIX) - 1) == 0)
+    {
+        return NGX_DECLINED;
+    }
+
+    /* $host: the Host header, validated and in lower case. */
+    host = rampart_find(table, r->headers_in.server.data, r->headers_in.server.len);
+    if (host == NULL || !(host->flags & want)) {
+        return NGX_DECLINED;
+    }
+
+    if ((host->flags & RAMPART_WEBSOCKET) && r->headers_in.upgrade) {
+        return NGX_DECLINED;
+    }
+
+    ctx = ngx_palloc(r->pool, sizeof(rampart_ctx_t) + host->sid.len + host->peer_name.len);
+    if (ctx == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    p = (u_char *) (ctx + 1);
+
+    vv = &r->variables[mcf->site_id_index];
+    vv->data = p;
+    vv->len = host->sid.len;
+    vv->valid = 1;
+    vv->no_cacheable = 0;
+    vv->not_found = 0;
+    vv->escape = 0;
+    p = ngx_cpymem(p, host->sid.data, host->sid.len);
+
+    ctx->peer_name.data = p;
+    ctx->peer_name.len = host->peer_name.len;
+    ngx_memcpy(p, host->peer_name.data, host->peer_name.len);
+    ctx->socklen = host->socklen;
+    ngx_memcpy(&ctx->sockaddr, &host->sockaddr, host->socklen);
+
+#if (NGX_HTTP_GZIP)
+    if (host->flags & RAMPART_NO_GZIP) {
+        /* What the Lua router's clearing of Accept-Encoding does to the gzip filter, while the
+         * origin still receives the client's header. */
+        r->gzip_tested = 1;
+        r->gzip_ok = 0;
+    }
+#endif
+
+    ngx_http_set_ctx(r, ctx, ngx_http_rampart_module);
+
+    /* Leave the rewrite phase: the next handler is the first of the phase after it. */
+    cmcf = ngx_http_get_module_main_conf(r, ngx_http_core_module);
+    r->phase_handler = cmcf->phase_engine.handlers[r->phase_handler].next - 1;
+
+    return NGX_DECLINED;
+}
+
+
+/* The balancer */
+
+static ngx_int_t
+rampart_get_peer(ngx_peer_connection_t *pc, void *data)
+{
+    rampart_ctx_t  *ctx = data;
+
+    pc->cached = 0;
+    pc->connection = NULL;
+    pc->sockaddr = &ctx->sockaddr.sockaddr;
+    pc->socklen = ctx->socklen;
+    pc->name = &ctx->peer_name;
+
+    return NGX_OK;
+}
+
+
+static void
+rampart_free_peer(ngx_peer_connection_t *pc, void *data, ngx_uint_t state)
+{
+    /* One origin, as the Lua balancer's: a failed attempt is not retried. */
+    if (pc->tries) {
+        pc->tries--;
+    }
+}
+
+
+#if (NGX_HTTP_SSL)
+
+static ngx_int_t
+rampart_set_session(ngx_peer_connection_t *pc, void *data)
+{
+    return NGX_OK;
+}
+
+
+static void
+rampart_save_session(ngx_peer_connection_t *pc, void *data)
+{
+}
+
+#endif
+
+
+static ngx_int_t
+rampart_init_peer(ngx_http_request_t *r, ngx_http_upstream_srv_conf_t *us)
+{
+    rampart_ctx_t       *ctx;
+    rampart_srv_conf_t  *scf;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_rampart_module);
+
+    if (ctx == NULL) {
+        scf = ngx_http_conf_upstream_srv_conf(us, ngx_http_rampart_module);
+        return scf->original_init_peer(r, us);
+    }
+
+    r->upstream->peer.data = ctx;
+    r->upstream->peer.get = rampart_get_peer;
+    r->upstream->peer.free = rampart_free_peer;
+    r->upstream->peer.tries = 1;
+#if (NGX_HTTP_SSL)
+    r->upstream->peer.set_session = rampart_set_session;
+    r->upstream->peer.save_session = rampart_save_session;
+#endif
+
+    return NGX_OK;
+}
+
+
+static ngx_int_t
+rampart_init_upstream(ngx_conf_t *cf, ngx_http_upstream_srv_conf_t *us)
+{
+    rampart_srv_conf_t  *scf;
+
+    scf = ngx_http_conf_upstream_srv_conf(us, ngx_http_rampart_module);
+
+    if (scf->original_init_upstream(cf, us) != NGX_OK) {
+        return NGX_ERROR;
+    }
+
+    scf->original_init_peer = us->peer.init;
+    us->peer.init = rampart_init_peer;
+
+    return NGX_OK;
+}
+
+
+/* Configuration */
+
+static char *
+rampart_fast_peer(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    rampart_srv_conf_t            *scf = conf;
+    ngx_http_upstream_srv_conf_t  *uscf;
+
+    if (scf->original_init_upstream) {
+        return "is duplicate";
+    }
+
+    uscf = ngx_http_conf_get_module_srv_conf(cf, ngx_http_upstream_module);
+
+    scf->original_init_upstream = uscf->peer.init_upstream
+                                  ? uscf->peer.init_upstream
+                                  : ngx_http_upstream_init_round_robin;
+
+    uscf->peer.init_upstream = rampart_init_upstream;
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+rampart_route(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    rampart_loc_conf_t   *lcf = conf;
+    rampart_main_conf_t  *mcf;
+    ngx_str_t             name = ngx_string("rampart_site_id");
+
+    if (lcf->route != NGX_CONF_UNSET) {
+        return "is duplicate";
+    }
+
+    lcf->route = 1;
+
+    mcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_rampart_module);
+
+    if (mcf->site_id_index == NGX_ERROR) {
+        mcf->site_id_index = ngx_http_get_variable_index(cf, &name);
+        if (mcf->site_id_index == NGX_ERROR) {
+            return NGX_CONF_ERROR;
+        }
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static void *
+rampart_create_main_conf(ngx_conf_t *cf)
+{
+    ngx_pool_cleanup_t   *cln;
+    rampart_main_conf_t  *mcf;
+
+    mcf = ngx_pcalloc(cf->pool, sizeof(rampart_main_conf_t));
+    if (mcf == NULL) {
+        return NULL;
+    }
+
+    mcf->site_id_index = NGX_ERROR;
+
+    cln = ngx_pool_cleanup_add(cf->pool, 0);
+    if (cln == NULL) {
+        return NULL;
+    }
+
+    cln->handler = rampart_table_cleanup;
+    cln->data = mcf;
+
+    /* init_by_lua, which installs the first table, runs while this configuration is read. */
+    rampart_install_target = mcf;
+
+    return mcf;
+}
+
+
+static void
+rampart_table_cleanup(void *data)
+{
+    rampart_main_conf_t  *mcf = data;
+
+    rampart_fast_free(mcf->table);
+    mcf->table = NULL;
+
+    if (rampart_install_target == mcf) {
+        rampart_install_target = NULL;
+    }
+}
+
+
+static void *
+rampart_create_srv_conf(ngx_conf_t *cf)
+{
+    return ngx_pcalloc(cf->pool, sizeof(rampart_srv_conf_t));
+}
+
+
+static void *
+rampart_create_loc_conf(ngx_conf_t *cf)
+{
+    rampart_loc_conf_t  *lcf;
+
+    lcf = ngx_palloc(cf->pool, sizeof(rampart_loc_conf_t));
+    if (lcf == NULL) {
+        return NULL;
+    }
+
+    lcf->route = NGX_CONF_UNSET;
+
+    return lcf;
+}
+
+
+static char *
+rampart_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
+{
+    /* Not inherited: only the location that names it routes. */
+    rampart_loc_conf_t  *conf = child;
+
+    if (conf->route == NGX_CONF_UNSET) {
+        conf->route = 0;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static ngx_int_t
+rampart_postconfiguration(ngx_conf_t *cf)
+{
+    ngx_http_handler_pt        *h;
+    ngx_http_core_main_conf_t  *cmcf;
+
+    cmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_core_module);
+
+    h = ngx_array_push(&cmcf->phases[NGX_HTTP_REWRITE_PHASE].handlers);
+    if (h == NULL) {
+        return NGX_ERROR;
+    }
+
+    *h = rampart_route_handler;
+
+    return NGX_OK;
+}
+
+
+static ngx_int_t
+rampart_init_process(ngx_cycle_t *cycle)
+{
+    /* A worker installs into the configuration it runs (a failed reload may have left the
+     * master's pointing at a configuration that was thrown away). */
+    rampart_install_target = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_rampart_module);
+
+    return NGX_OK;
+}
