@@ -234,9 +234,9 @@ rampart_fast_new(size_t hosts)
 
 /*
  * Adds one host of the routing table. `flags` 0: the Lua router serves it. A name met again is
- * ignored (routes.lua's index keeps the first too); a site whose origin address does not parse goes
- * to Lua. Returns 0, or -1 for a name this module will not take or no memory (the caller then
- * installs no table, so that every request goes to Lua).
+ * ignored (routes.lua's index keeps the first too), and so is a wildcard no name can match; a site
+ * whose origin address does not parse goes to Lua. Returns 0, or -1 for a name or id this module
+ * will not take or no memory (the caller then installs no table, so that every request goes to Lua).
  */
 int
 rampart_fast_add(void *t, const u_char *host, size_t host_len, unsigned flags,
@@ -264,7 +264,8 @@ rampart_fast_add(void *t, const u_char *host, size_t host_len, unsigned flags,
     name_len = host_len - wild;
 
     if (wild && (name_len < 2 || name[0] != '.')) {
-        return -1;
+        /* No name matches it in routes.lua's `find` either ("*" is always followed by a dot). */
+        return 0;
     }
 
     bucket = wild ? table->wild : table->exact;

@@ -7,7 +7,7 @@ import { findFastPathModule } from '../src/apply/fast-path-module.ts';
 import { localRequest } from '../src/local-http.ts';
 import { makeSelfSignedCert } from '../src/testing/certs.ts';
 import { makeSite } from '../src/testing/snapshots.ts';
-import { createEdge, NGINX_BINARY, type TestEdge } from './support/edge.ts';
+import { createEdge, NGINX_BINARY, nginxWorkers, type TestEdge } from './support/edge.ts';
 import { type Answer, edgeRequest, eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 
@@ -188,5 +188,19 @@ describe.skipIf(MODULE === null)('the fast path in a real nginx', () => {
     const now = seen(await get('gz.test'));
     expect(now).toMatchObject({ origin: 'a', lua: true });
     expect(now.headers['x-edge']).toBe('now in lua');
+  });
+
+  it('serves the swapped table from a worker started after its worker was killed', async () => {
+    // The nginx master still holds the first table (the swap reached the workers only): the new
+    // worker starts from it and must take the swap before it answers, in Lua and in the module.
+    const [worker] = await nginxWorkers(edge);
+    process.kill(Number(worker), 'SIGKILL');
+    await eventually(async () => {
+      const now = await nginxWorkers(edge);
+      expect(now.length).toBe(1);
+      expect(now).not.toContain(worker);
+    });
+    expect(seen(await get('fast.test'))).toMatchObject({ origin: 'b', lua: false });
+    expect(seen(await get('gz.test'))).toMatchObject({ origin: 'a', lua: true });
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateTicketKeysIfDue, TICKET_KEY_BYTES, ticketKeyFiles } from '../src/apply/ticket-keys.ts';
 import { makeSelfSignedCert } from '../src/testing/certs.ts';
 import { makeSite } from '../src/testing/snapshots.ts';
-import { createEdge, type TestEdge } from './support/edge.ts';
+import { createEdge, nginxWorkers, type TestEdge } from './support/edge.ts';
 import { eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 
@@ -46,24 +46,12 @@ function visit(
   });
 }
 
-/** The worker pids of the edge's nginx now. */
-async function workers(edge: TestEdge): Promise<string[]> {
-  const master = (await readFile(edge.paths.pidFile, 'utf8')).trim();
-  const children = (await readFile(`/proc/${master}/task/${master}/children`, 'utf8')).trim().split(/\s+/);
-  const found: string[] = [];
-  for (const pid of children) {
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes('worker process')) found.push(pid);
-  }
-  return found;
-}
-
 /** Reloads nginx and waits until only new workers are left. */
 async function reloadAndSettle(edge: TestEdge, reload: () => Promise<unknown>): Promise<void> {
-  const before = await workers(edge);
+  const before = await nginxWorkers(edge);
   await reload();
   await eventually(async () => {
-    const now = await workers(edge);
+    const now = await nginxWorkers(edge);
     if (now.length === 0 || now.some((pid) => before.includes(pid))) throw new Error('old workers still serve');
   });
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EdgeSnapshot } from '@rampart/contracts';
@@ -80,4 +80,16 @@ export async function createEdge(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The worker pids of the edge's nginx now. */
+export async function nginxWorkers(edge: TestEdge): Promise<string[]> {
+  const master = (await readFile(edge.paths.pidFile, 'utf8')).trim();
+  const children = (await readFile(`/proc/${master}/task/${master}/children`, 'utf8')).trim().split(/\s+/);
+  const found: string[] = [];
+  for (const pid of children) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes('worker process')) found.push(pid);
+  }
+  return found;
 }
