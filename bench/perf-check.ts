@@ -7,12 +7,14 @@
 //    within its budget (bench/dashboard-size.ts).
 // A baseline is raised on purpose only, in a commit of its own that says why:
 //   PERF_UPDATE=1 node bench/perf-check.ts   (then edit the reason in bench/perf-baseline.json)
-// Usage: npm run perf:check   (builds the dashboard first; needs valgrind, h2load, nginx, chromium)
+// Usage: npm run perf:check   (builds the dashboard and the edge's nginx module first; needs valgrind,
+//   h2load, nginx, nginx-dev, chromium)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SITE_PROTECTION } from '@rampart/contracts';
+import { findFastPathModule } from '../apps/agent/src/apply/fast-path-module.ts';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
-import { createEdge } from '../apps/agent/test/support/edge.ts';
+import { createEdge, NGINX_BINARY } from '../apps/agent/test/support/edge.ts';
 import { instructionsPerRequest, type NginxUnderTest, type RequestLoad, thousands } from './callgrind.ts';
 import { startCacheBenchServers } from './edge-cache.ts';
 import { BROWSER_HEADERS } from './edge-cache-instructions.ts';
@@ -189,6 +191,13 @@ async function dashboardGate(): Promise<GateLine[]> {
 }
 
 if (import.meta.main) {
+  // The baselines count the edge with its nginx module: without it the proxied request is past its limit.
+  if (findFastPathModule(NGINX_BINARY) === null) {
+    console.error(
+      "perf:check: the edge's nginx module is not built for this nginx: npm run build:nginx-module (needs nginx-dev)",
+    );
+    process.exit(1);
+  }
   const { counts, plain } = await countInstructions();
   if (process.env.PERF_UPDATE === '1') {
     const rounded = Object.fromEntries(GATED.map((name) => [name, Math.round(counts[name])])) as Record<Gated, number>;
