@@ -11,6 +11,8 @@ module="$out/ngx_http_rampart_module.so"
 
 if [ ! -f "$src/configure" ] || [ ! -f "$src/conf_flags" ]; then
   echo "nginx-dev is not installed: the fast path module is not built (every request is routed in Lua)" >&2
+  # CI sets this: there the module and its tests must not be skipped.
+  [ "${RAMPART_REQUIRE_FAST_PATH:-}" = 1 ] && exit 1
   exit 0
 fi
 version="$(nginx -v 2>&1)"
