@@ -12,7 +12,9 @@
  * `location /`) sets $rampart_site_id, turns compression off for a site without gzip, and leaves the
  * rewrite phase before the Lua router runs; `rampart_fast_peer` (in the upstream block, after
  * balancer_by_lua and before keepalive) then connects to the site's origin without the Lua
- * balancer. Every other request declines and runs the Lua router and balancer as before.
+ * balancer. Every other request runs the Lua router as before; when it reaches the upstream with
+ * the id of a site of one origin (the Lua balancer has nothing to choose for it), the module gives
+ * it that origin too, and the Lua balancer serves the rest.
  *
  * The table lives in each process's memory: built in the master when the config loads (init_by_lua)
  * and inherited by the workers, rebuilt by a worker when its routing table is swapped. A request
@@ -28,6 +30,7 @@
 #define RAMPART_HTTPS       0x02    /* ... and on the TLS listener */
 #define RAMPART_NO_GZIP     0x04    /* the edge does not compress the site's answers */
 #define RAMPART_WEBSOCKET   0x08    /* a request with Upgrade goes to the Lua router */
+#define RAMPART_PEER        0x10    /* one origin: the module gives it to the upstream */
 
 #define RAMPART_ACME_PREFIX "/.well-known/acme-challenge/"
 
@@ -530,6 +533,54 @@ rampart_save_session(ngx_peer_connection_t *pc, void *data)
 #endif
 
 
+/*
+ * The origin of a request the Lua router served (or that left `location /`, which clears the
+ * modules' contexts): the one origin of the site the router gave the request, found by its Host as
+ * the router found it, when the two agree on the site. NULL: the Lua balancer chooses.
+ */
+static rampart_ctx_t *
+rampart_routed_peer(ngx_http_request_t *r)
+{
+    rampart_ctx_t              *ctx;
+    rampart_host_t             *host;
+    rampart_table_t            *table;
+    rampart_main_conf_t        *mcf;
+    ngx_http_variable_value_t  *sid;
+
+    mcf = ngx_http_get_module_main_conf(r, ngx_http_rampart_module);
+    table = mcf->table;
+
+    if (table == NULL || mcf->site_id_index == NGX_ERROR || r->headers_in.server.len == 0) {
+        return NULL;
+    }
+
+    host = rampart_find(table, r->headers_in.server.data, r->headers_in.server.len);
+    if (host == NULL || !(host->flags & RAMPART_PEER)) {
+        return NULL;
+    }
+
+    sid = &r->variables[mcf->site_id_index];
+    if (!sid->valid || sid->not_found || sid->len != host->sid.len
+        || ngx_memcmp(sid->data, host->sid.data, sid->len) != 0)
+    {
+        return NULL;
+    }
+
+    ctx = ngx_palloc(r->pool, sizeof(rampart_ctx_t) + host->peer_name.len);
+    if (ctx == NULL) {
+        return NULL;
+    }
+
+    ctx->peer_name.data = (u_char *) (ctx + 1);
+    ctx->peer_name.len = host->peer_name.len;
+    ngx_memcpy(ctx->peer_name.data, host->peer_name.data, host->peer_name.len);
+    ctx->socklen = host->socklen;
+    ngx_memcpy(&ctx->sockaddr, &host->sockaddr, host->socklen);
+
+    return ctx;
+}
+
+
 static ngx_int_t
 rampart_init_peer(ngx_http_request_t *r, ngx_http_upstream_srv_conf_t *us)
 {
@@ -537,6 +588,10 @@ rampart_init_peer(ngx_http_request_t *r, ngx_http_upstream_srv_conf_t *us)
     rampart_srv_conf_t  *scf;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_rampart_module);
+
+    if (ctx == NULL) {
+        ctx = rampart_routed_peer(r);
+    }
 
     if (ctx == NULL) {
         scf = ngx_http_conf_upstream_srv_conf(us, ngx_http_rampart_module);

@@ -41,14 +41,15 @@ describe.skipIf(MODULE === null)('the fast path in a real nginx', () => {
     const body = JSON.parse(answer.body) as { origin: string; headers: Record<string, string> };
     return { origin: body.origin, lua: body.headers[LUA_MARK] === 'lua', headers: body.headers };
   };
-  const siteIds = async () => {
+  /** Each logged request as `host site_id balancer` (the balancer "lua" when the Lua balancer chose). */
+  const logged = async () => {
     const text = await readFile(edge.paths.accessLog, 'utf8').catch(() => '');
     return text
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => {
-        const entry = JSON.parse(line) as { host: string; site_id: string };
-        return `${entry.host} ${entry.site_id}`;
+        const entry = JSON.parse(line) as { host: string; site_id: string; balancer: string };
+        return `${entry.host} ${entry.site_id} ${entry.balancer}`.trim();
       });
   };
 
@@ -82,6 +83,7 @@ describe.skipIf(MODULE === null)('the fast path in a real nginx', () => {
         force_https: true,
       }),
       makeSite({ id: 25, domains: ['two.test'], origins: [origin(a), origin(b)] }),
+      makeSite({ id: 26, domains: ['named.test'], origins: [origin(a)], origin_host: 'origin.internal' }),
     ];
     const outcome = await edge.applier.apply(
       edge.snapshot({ version: 1, certs: [{ id: 1, ...cert }], sites: sites('before') }),
@@ -98,7 +100,18 @@ describe.skipIf(MODULE === null)('the fast path in a real nginx', () => {
         'rewrite_by_lua_block { ngx.var.rampart_test_router = "lua" rampart_router.route() }\n' +
           '            proxy_set_header X-Test-Router $rampart_test_router;',
       )
-      .replace('set $rampart_site_id "";', 'set $rampart_site_id "";\n            set $rampart_test_router "";');
+      .replaceAll(
+        'balancer_by_lua_block { rampart_balancer.pick() }',
+        'balancer_by_lua_block { ngx.var.rampart_test_balancer = "lua" rampart_balancer.pick() }',
+      )
+      .replace(
+        '"block_reason":"$rampart_block_reason"',
+        '"block_reason":"$rampart_block_reason","balancer":"$rampart_test_balancer"',
+      )
+      .replace(
+        'set $rampart_site_id "";',
+        'set $rampart_site_id "";\n            set $rampart_test_router "";\n            set $rampart_test_balancer "";',
+      );
     expect(marked).not.toBe(conf);
     await writeFile(live, marked);
     await edge.nginx.stop();
@@ -123,9 +136,9 @@ describe.skipIf(MODULE === null)('the fast path in a real nginx', () => {
     expect(headers.connection).toBeUndefined();
     // Logged as the site's requests.
     await eventually(async () => {
-      const ids = await siteIds();
-      expect(ids).toContain('fast.test 20');
-      expect(ids).toContain('any.fastwild.test 20');
+      const lines = await logged();
+      expect(lines).toContain('fast.test 20');
+      expect(lines).toContain('any.fastwild.test 20');
     });
   });
 
@@ -137,6 +150,23 @@ describe.skipIf(MODULE === null)('the fast path in a real nginx', () => {
     const unknown = await get('nobody.test');
     expect(unknown.status).not.toBe(200);
     expect(a.requests.some((r) => r.headers.host === 'nobody.test')).toBe(false);
+  });
+
+  it('gives the one origin of a site the Lua router served without the Lua balancer, in any location', async () => {
+    // A header of its own (the router stays in `location /`), an origin host (it sends the request
+    // to a named location), and two origins, which only the Lua balancer chooses between.
+    expect(seen(await get('exact.fastwild.test'))).toMatchObject({ origin: 'b', lua: true });
+    const named = JSON.parse((await get('named.test')).body) as { origin: string; host: string };
+    expect(named).toMatchObject({ origin: 'a', host: 'origin.internal' });
+    expect(seen(await get('two.test')).lua).toBe(true);
+    await eventually(async () => {
+      const lines = await logged();
+      expect(lines).toContain('exact.fastwild.test 22');
+      expect(lines).toContain('named.test 26');
+      expect(lines).toContain('two.test 25 lua');
+      expect(lines).not.toContain('exact.fastwild.test 22 lua');
+      expect(lines).not.toContain('named.test 26 lua');
+    });
   });
 
   it('compresses for a site with gzip and not for one without, and the origin still gets Accept-Encoding', async () => {

@@ -1,8 +1,10 @@
 -- The fast path's table in the nginx module (nginx/ngx_http_rampart_module.c): every host name of
--- the routing table, with whether its site needs the Lua router and balancer at all. A site needs
--- neither when each of its fields is one `NEUTRAL` knows and holds a value the router does nothing
--- for; a field not listed (a feature added later) keeps the site in Lua until it is taught here.
+-- the routing table, with whether its site needs the Lua router and the Lua balancer. A site needs
+-- no router when each of its fields is one `NEUTRAL` knows and holds a value the router does nothing
+-- for (a field not listed, a feature added later, keeps the site in Lua until it is taught here);
+-- it needs no balancer when it has one origin.
 local ffi = require "ffi"
+local bit = require "bit"
 local cjson = require "cjson.safe"
 
 ffi.cdef [[
@@ -18,9 +20,10 @@ local C = ffi.C
 
 local _M = {}
 
--- As the module's RAMPART_* flags.
-local HTTP, HTTPS, NO_GZIP, WEBSOCKET = 0x01, 0x02, 0x04, 0x08
-_M.HTTP, _M.HTTPS, _M.NO_GZIP, _M.WEBSOCKET = HTTP, HTTPS, NO_GZIP, WEBSOCKET
+-- As the module's RAMPART_* flags. PEER alone: the Lua router serves the site, and the module gives
+-- its one origin to the upstream of any location that reaches it over plain HTTP.
+local HTTP, HTTPS, NO_GZIP, WEBSOCKET, PEER = 0x01, 0x02, 0x04, 0x08, 0x10
+_M.HTTP, _M.HTTPS, _M.NO_GZIP, _M.WEBSOCKET, _M.PEER = HTTP, HTTPS, NO_GZIP, WEBSOCKET, PEER
 
 local function empty(v) return type(v) == "table" and #v == 0 and next(v) == nil end
 local function any() return true end
@@ -50,8 +53,8 @@ local NEUTRAL = {
   protection = function(v) return v == nil or v == cjson.null end,
 }
 
---- The module's flags for a site entry before routes.lua compiles it (0: the Lua router serves it).
-function _M.flags(s)
+-- The router's part: 0 when the Lua router must serve the site.
+local function router_flags(s)
   for key, value in pairs(s) do
     local neutral = NEUTRAL[key]
     if not neutral or not neutral(value) then return 0 end
@@ -64,6 +67,23 @@ function _M.flags(s)
   if flags == 0 then return 0 end
   if s.gzip ~= true then flags = flags + NO_GZIP end
   if s.websocket == true then flags = flags + WEBSOCKET end
+  return flags
+end
+
+--- The module's flags for a site entry before routes.lua compiles it (0: Lua serves it whole).
+--- A site of one origin gets PEER whatever else it has: the Lua balancer has nothing to choose for
+--- it (no retry, no failure count, no health check), and the module gives the same origin only to a
+--- request the Lua router gave this site's id.
+function _M.flags(s)
+  if type(s.peers) ~= "table" or #s.peers ~= 1 then return 0 end
+  return router_flags(s) + PEER
+end
+
+--- The flags the module gets for a compiled site: protection attached from the node's own rules
+--- after the entry was read leaves the router to Lua.
+function _M.installed_flags(site)
+  local flags = site.fast_flags or 0
+  if site.protect ~= nil then return bit.band(flags, PEER) end
   return flags
 end
 
@@ -83,8 +103,7 @@ local function build(t)
   local table = C.rampart_fast_new(count)
   if table == nil then return nil, "out of memory" end
   for host, site in pairs(t.hosts) do
-    -- Protection attached after the entry was read (the node's own rules) keeps a site in Lua.
-    local flags = site.protect == nil and site.fast_flags or 0
+    local flags = _M.installed_flags(site)
     local peer = site.peers[1]
     local sid = site.sid
     if C.rampart_fast_add(table, host, #host, flags, sid, #sid, flags ~= 0 and peer.ip or "", flags ~= 0 and peer.port or 0) ~= 0 then

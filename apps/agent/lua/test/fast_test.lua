@@ -19,18 +19,21 @@ local function check(name, changes, expected)
   assert(got == expected, ("%s: flags %d, expected %d"):format(name, got, expected))
 end
 
-check("a new site", nil, fast.HTTP + fast.NO_GZIP)
-check("gzip on", { gzip = true }, fast.HTTP)
-check("HTTPS too", { https = true, cert = "3" }, fast.HTTP + fast.HTTPS + fast.NO_GZIP)
-check("force HTTPS: plain requests redirect in Lua", { https = true, force_https = true }, fast.HTTPS + fast.NO_GZIP)
-check("follow: TLS requests reach the origin over TLS", { https = true, scheme = "follow" }, fast.HTTP + fast.NO_GZIP)
-check("WebSocket: upgrades go to Lua", { websocket = true }, fast.HTTP + fast.NO_GZIP + fast.WEBSOCKET)
-check("one origin with a health check", { health = { path = "/" } }, fast.HTTP + fast.NO_GZIP)
+check("a new site", nil, fast.HTTP + fast.NO_GZIP + fast.PEER)
+check("gzip on", { gzip = true }, fast.HTTP + fast.PEER)
+check("HTTPS too", { https = true, cert = "3" }, fast.HTTP + fast.HTTPS + fast.NO_GZIP + fast.PEER)
+check("force HTTPS: plain requests redirect in Lua", { https = true, force_https = true }, fast.HTTPS + fast.NO_GZIP + fast.PEER)
+check("follow: TLS requests reach the origin over TLS", { https = true, scheme = "follow" }, fast.HTTP + fast.NO_GZIP + fast.PEER)
+check("WebSocket: upgrades go to Lua", { websocket = true }, fast.HTTP + fast.NO_GZIP + fast.WEBSOCKET + fast.PEER)
+check("one origin with a health check", { health = { path = "/" } }, fast.HTTP + fast.NO_GZIP + fast.PEER)
 
--- Anything the router or the balancer acts on keeps the site in Lua.
+-- Two origins: the Lua balancer chooses, and the Lua router serves the site whatever else it has.
 local two = { { ip = "127.0.0.1", port = 1, weight = 1 }, { ip = "127.0.0.2", port = 1, weight = 1 } }
+check("two origins", { peers = two }, 0)
+check("two origins and a request header", { peers = two, request_headers = { { "X-A", "1" } } }, 0)
+
+-- Anything the router acts on keeps the router in Lua; the one origin is still the module's.
 local lua_only = {
-  { "two origins", { peers = two } },
   { "an HTTPS origin", { scheme = "https" } },
   { "HSTS", { hsts = true } },
   { "an origin host", { origin_host = "origin.example.com" } },
@@ -49,7 +52,12 @@ local lua_only = {
   -- A field this module was never taught about: a feature added later stays in Lua until it is.
   { "a field unknown here", { something_new = false } },
 }
-for _, case in ipairs(lua_only) do check(case[1], case[2], 0) end
+for _, case in ipairs(lua_only) do check(case[1], case[2], fast.PEER) end
 
 -- Not plain HTTP and not HTTPS: no listener takes the fast path.
-check("neither listener", { http = false }, 0)
+check("neither listener", { http = false }, fast.PEER)
+
+-- Protection the node attached after the entry was read: the router goes back to Lua.
+assert(fast.installed_flags({ fast_flags = fast.HTTP + fast.PEER }) == fast.HTTP + fast.PEER)
+assert(fast.installed_flags({ fast_flags = fast.HTTP + fast.PEER, protect = {} }) == fast.PEER)
+assert(fast.installed_flags({ fast_flags = 0, protect = {} }) == 0)
