@@ -397,6 +397,27 @@ rampart_fast_install(void *table)
 }
 
 
+/* A request's own copy of a host's origin, with `extra` bytes of room after its name. */
+static rampart_ctx_t *
+rampart_peer_ctx(ngx_http_request_t *r, rampart_host_t *host, size_t extra)
+{
+    rampart_ctx_t  *ctx;
+
+    ctx = ngx_palloc(r->pool, sizeof(rampart_ctx_t) + host->peer_name.len + extra);
+    if (ctx == NULL) {
+        return NULL;
+    }
+
+    ctx->peer_name.data = (u_char *) (ctx + 1);
+    ctx->peer_name.len = host->peer_name.len;
+    ngx_memcpy(ctx->peer_name.data, host->peer_name.data, host->peer_name.len);
+    ctx->socklen = host->socklen;
+    ngx_memcpy(&ctx->sockaddr, &host->sockaddr, host->socklen);
+
+    return ctx;
+}
+
+
 /* The rewrite phase */
 
 static ngx_int_t
@@ -448,12 +469,13 @@ rampart_route_handler(ngx_http_request_t *r)
         return NGX_DECLINED;
     }
 
-    ctx = ngx_palloc(r->pool, sizeof(rampart_ctx_t) + host->sid.len + host->peer_name.len);
+    ctx = rampart_peer_ctx(r, host, host->sid.len);
     if (ctx == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    p = (u_char *) (ctx + 1);
+    /* The site id lives in the room after the peer's name. */
+    p = ctx->peer_name.data + ctx->peer_name.len;
 
     vv = &r->variables[mcf->site_id_index];
     vv->data = p;
@@ -462,13 +484,7 @@ rampart_route_handler(ngx_http_request_t *r)
     vv->no_cacheable = 0;
     vv->not_found = 0;
     vv->escape = 0;
-    p = ngx_cpymem(p, host->sid.data, host->sid.len);
-
-    ctx->peer_name.data = p;
-    ctx->peer_name.len = host->peer_name.len;
-    ngx_memcpy(p, host->peer_name.data, host->peer_name.len);
-    ctx->socklen = host->socklen;
-    ngx_memcpy(&ctx->sockaddr, &host->sockaddr, host->socklen);
+    ngx_memcpy(p, host->sid.data, host->sid.len);
 
 #if (NGX_HTTP_GZIP)
     if (host->flags & RAMPART_NO_GZIP) {
@@ -541,7 +557,6 @@ rampart_save_session(ngx_peer_connection_t *pc, void *data)
 static rampart_ctx_t *
 rampart_routed_peer(ngx_http_request_t *r)
 {
-    rampart_ctx_t              *ctx;
     rampart_host_t             *host;
     rampart_table_t            *table;
     rampart_main_conf_t        *mcf;
@@ -566,18 +581,7 @@ rampart_routed_peer(ngx_http_request_t *r)
         return NULL;
     }
 
-    ctx = ngx_palloc(r->pool, sizeof(rampart_ctx_t) + host->peer_name.len);
-    if (ctx == NULL) {
-        return NULL;
-    }
-
-    ctx->peer_name.data = (u_char *) (ctx + 1);
-    ctx->peer_name.len = host->peer_name.len;
-    ngx_memcpy(ctx->peer_name.data, host->peer_name.data, host->peer_name.len);
-    ctx->socklen = host->socklen;
-    ngx_memcpy(&ctx->sockaddr, &host->sockaddr, host->socklen);
-
-    return ctx;
+    return rampart_peer_ctx(r, host, 0);
 }
 
 

@@ -44,7 +44,7 @@ local NEUTRAL = {
   balance = any,
   health = any,
   scheme = function(v) return v == "http" or v == "follow" end,
-  peers = function(v) return type(v) == "table" and #v == 1 end,
+  peers = any, -- one origin: `flags` reads it first
   hsts = function(v) return v == false end,
   origin_host = function(v) return v == "" end,
   request_headers = empty,
