@@ -40,7 +40,8 @@ interface SharedPart {
   gzip: Buffer;
 }
 
-const cache = new WeakMap<Kysely<Database>, Promise<SharedPart>>();
+/** The part last built, or being built, for each database, with the version it was asked for. */
+const cache = new WeakMap<Kysely<Database>, { version: number; part: Promise<SharedPart> }>();
 
 /** Requests no site serves: the admin's choice, inspected with the admin's WAF defaults when both say so. */
 async function unknownHost(db: Kysely<Database>): Promise<EdgeUnknownHost> {
@@ -119,15 +120,22 @@ async function buildShared(db: Kysely<Database>, version: number): Promise<Share
   return { version, json, gzip: gzipSync(json, { level: 6 }) };
 }
 
-/** The shared part at `version` (the version the caller just read, so it never goes backwards). */
+/**
+ * The shared part at `version` (the version the caller just read, so it never goes backwards). A
+ * change wakes every held poll in the same moment: the first builds the part and the others wait
+ * for that build, which is why the version is checked before waiting, not after (each would
+ * otherwise find the older part and build its own: a fleet of 1,000 nodes built it 1,000 times).
+ */
 export async function sharedPart(db: Kysely<Database>, version: number): Promise<SharedPart> {
   const cached = cache.get(db);
-  if (cached) {
-    const part = await cached.catch(() => undefined);
-    if (part && part.version >= version) return part;
+  if (cached && cached.version >= version) {
+    const part = await cached.part.catch(() => undefined);
+    if (part) return part;
+    // That build failed: the first caller back builds again, the others wait for it.
+    if (cache.get(db) !== cached) return sharedPart(db, version);
   }
   const building = buildShared(db, version);
-  cache.set(db, building);
+  cache.set(db, { version, part: building });
   return building;
 }
 
