@@ -19,6 +19,11 @@
  * The table lives in each process's memory: built in the master when the config loads (init_by_lua)
  * and inherited by the workers, rebuilt by a worker when its routing table is swapped. A request
  * copies what it needs into its own pool, so a table can be freed while requests are in flight.
+ *
+ * The module also gives rampart/ngx_var.lua the variables the Lua code reads on every request by
+ * index: `rampart_lua_vars` (written by the agent with the names its config declares) resolves them
+ * when the config loads, and `rampart_var_get` reads one through nginx's index, where a read by name
+ * lowercases and hashes the name and looks it up in the variables hash each time.
  */
 
 #include <ngx_config.h>
@@ -58,8 +63,15 @@ typedef struct {
 
 
 typedef struct {
+    ngx_str_t           name;
+    ngx_uint_t          index;
+} rampart_lua_var_t;
+
+
+typedef struct {
     rampart_table_t    *table;
     ngx_int_t           site_id_index;
+    ngx_array_t        *lua_vars;   /* rampart_lua_var_t, by slot; NULL: none */
 } rampart_main_conf_t;
 
 
@@ -88,6 +100,7 @@ static void *rampart_create_loc_conf(ngx_conf_t *cf);
 static char *rampart_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child);
 static char *rampart_route(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 static char *rampart_fast_peer(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
+static char *rampart_lua_vars(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 static ngx_int_t rampart_postconfiguration(ngx_conf_t *cf);
 static ngx_int_t rampart_init_process(ngx_cycle_t *cycle);
 static void rampart_table_cleanup(void *data);
@@ -99,6 +112,11 @@ int rampart_fast_add(void *table, const u_char *host, size_t host_len, unsigned 
 void rampart_fast_acme(void *table, int on);
 void rampart_fast_free(void *table);
 int rampart_fast_install(void *table);
+
+/* The FFI interface of rampart/ngx_var.lua (which declares the same). */
+int rampart_var_name(unsigned slot, const u_char **name, size_t *len);
+int rampart_var_get(ngx_http_request_t *r, unsigned slot, u_char **value, size_t *value_len,
+    char **err);
 
 
 static ngx_command_t  rampart_commands[] = {
@@ -114,6 +132,13 @@ static ngx_command_t  rampart_commands[] = {
       NGX_HTTP_UPS_CONF|NGX_CONF_NOARGS,
       rampart_fast_peer,
       NGX_HTTP_SRV_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("rampart_lua_vars"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      rampart_lua_vars,
+      NGX_HTTP_MAIN_CONF_OFFSET,
       0,
       NULL },
 
@@ -153,8 +178,9 @@ ngx_module_t  ngx_http_rampart_module = {
 
 
 /*
- * The configuration rampart_fast_install writes to: the one being loaded while the master reads a
- * config (init_by_lua runs inside it, after our create_main_conf), the running one in a worker.
+ * The configuration rampart_fast_install writes to and rampart_var_name reads: the one being loaded
+ * while the master reads a config (init_by_lua runs inside it, after our create_main_conf), the
+ * running one in a worker.
  */
 static rampart_main_conf_t  *rampart_install_target;
 
@@ -394,6 +420,90 @@ rampart_fast_install(void *table)
     rampart_fast_free(old);
 
     return 0;
+}
+
+
+/* Variables */
+
+/*
+ * The name of slot `slot` of rampart_lua_vars, lowercase and without its `$`, in the configuration
+ * init_by_lua runs in (ngx_var.lua maps names to slots once, there). Returns 0, or -1 past the last.
+ */
+int
+rampart_var_name(unsigned slot, const u_char **name, size_t *len)
+{
+    rampart_lua_var_t  *var;
+
+    if (rampart_install_target == NULL || rampart_install_target->lua_vars == NULL
+        || slot >= rampart_install_target->lua_vars->nelts)
+    {
+        return -1;
+    }
+
+    var = rampart_install_target->lua_vars->elts;
+    *name = var[slot].name.data;
+    *len = var[slot].name.len;
+
+    return 0;
+}
+
+
+/*
+ * ngx.var's read of the variable of slot `slot`, as lua-nginx-module's ngx_http_lua_ffi_var_get
+ * reads it by name: NGX_OK with its value, NGX_DECLINED when it has none, NGX_ERROR (and `err`) in
+ * a context without a request. A variable the name's lookup finds in the variables hash ends there
+ * in ngx_http_get_flushed_variable on its index too (every one listed is indexed), so what is
+ * cached and for how long is the same; one a prefix names (http_*, cookie_*, arg_*) the lookup
+ * computes again at each read and never keeps, and so does this.
+ */
+int
+rampart_var_get(ngx_http_request_t *r, unsigned slot, u_char **value, size_t *value_len,
+    char **err)
+{
+    ngx_http_variable_t        *v;
+    rampart_lua_var_t          *var;
+    rampart_main_conf_t        *mcf;
+    ngx_http_variable_value_t  *vv, fresh;
+    ngx_http_core_main_conf_t  *cmcf;
+
+    if (r == NULL) {
+        *err = "no request object found";
+        return NGX_ERROR;
+    }
+
+    if (r->connection->fd == (ngx_socket_t) -1) {
+        *err = "API disabled in the current context";
+        return NGX_ERROR;
+    }
+
+    mcf = ngx_http_get_module_main_conf(r, ngx_http_rampart_module);
+
+    if (mcf->lua_vars == NULL || slot >= mcf->lua_vars->nelts) {
+        *err = "no such variable slot";
+        return NGX_ERROR;
+    }
+
+    var = mcf->lua_vars->elts;
+    cmcf = ngx_http_get_module_main_conf(r, ngx_http_core_module);
+    v = cmcf->variables.elts;
+    v += var[slot].index;
+
+    if (v->flags & NGX_HTTP_VAR_PREFIX) {
+        ngx_memzero(&fresh, sizeof(ngx_http_variable_value_t));
+        vv = v->get_handler(r, &fresh, v->data) == NGX_OK ? &fresh : NULL;
+
+    } else {
+        vv = ngx_http_get_flushed_variable(r, var[slot].index);
+    }
+
+    if (vv == NULL || vv->not_found) {
+        return NGX_DECLINED;
+    }
+
+    *value = vv->data;
+    *value_len = vv->len;
+
+    return NGX_OK;
 }
 
 
@@ -652,6 +762,62 @@ rampart_fast_peer(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
                                   : ngx_http_upstream_init_round_robin;
 
     uscf->peer.init_upstream = rampart_init_upstream;
+
+    return NGX_CONF_OK;
+}
+
+
+/*
+ * rampart_lua_vars $name ...: indexes the variables ngx_var.lua reads by slot, in the order given
+ * (slot 0 first). A name the config does not declare fails the config's test as any other.
+ */
+static char *
+rampart_lua_vars(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    rampart_main_conf_t  *mcf = conf;
+
+    ngx_str_t                  *value, name;
+    ngx_int_t                   index;
+    ngx_uint_t                  i;
+    rampart_lua_var_t          *var;
+    ngx_http_variable_t        *v;
+    ngx_http_core_main_conf_t  *cmcf;
+
+    cmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_core_module);
+
+    if (mcf->lua_vars == NULL) {
+        mcf->lua_vars = ngx_array_create(cf->pool, cf->args->nelts - 1, sizeof(rampart_lua_var_t));
+        if (mcf->lua_vars == NULL) {
+            return NGX_CONF_ERROR;
+        }
+    }
+
+    value = cf->args->elts;
+
+    for (i = 1; i < cf->args->nelts; i++) {
+        if (value[i].len < 2 || value[i].data[0] != '$') {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "invalid variable name \"%V\"", &value[i]);
+            return NGX_CONF_ERROR;
+        }
+
+        name.data = value[i].data + 1;
+        name.len = value[i].len - 1;
+
+        index = ngx_http_get_variable_index(cf, &name);
+        if (index == NGX_ERROR) {
+            return NGX_CONF_ERROR;
+        }
+
+        var = ngx_array_push(mcf->lua_vars);
+        if (var == NULL) {
+            return NGX_CONF_ERROR;
+        }
+
+        /* The lowercase name nginx keeps: ngx.var's names are looked up lowercase too. */
+        v = cmcf->variables.elts;
+        var->name = v[index].name;
+        var->index = index;
+    }
 
     return NGX_CONF_OK;
 }

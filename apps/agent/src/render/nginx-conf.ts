@@ -1,5 +1,6 @@
 import { DEFAULT_EDGE_SETTINGS, type EdgeNodeSettings, type EdgeSettings } from '@rampart/contracts';
 import { BANDWIDTH_DICT, cacheZone, type HttpServerOptions, renderHttpServer } from './http-server.ts';
+import { luaVariablesDirective } from './lua-variables.ts';
 import { integer, mimeType, quote, RenderRefusal, safeText } from './quote.ts';
 import type { RenderOptions } from './types.ts';
 
@@ -202,6 +203,12 @@ export function renderMainConfig(
     '    lua_shared_dict rampart_ocsp 8m;',
     ...(parts.http.bandwidthCaps ? [`    lua_shared_dict ${BANDWIDTH_DICT} 1m;`] : []),
     '    lua_regex_match_limit 100000;',
+    ...(paths.fastPathModule
+      ? [
+          "    # The variables the Lua router reads, indexed for ngx_var.lua's reads (the agent's nginx module).",
+          `    ${luaVariablesDirective({ geoip: Boolean(paths.geoip), bandwidthCaps: Boolean(parts.http.bandwidthCaps) })}`,
+        ]
+      : []),
     '    # The routing table is read once, in the master: workers share it until a swap replaces it in',
     '    # each of them. Every module loads here too, so workers never read Lua files themselves.',
     '    init_by_lua_block {',
