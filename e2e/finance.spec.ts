@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { startFakeWxpay } from '../apps/master/src/test/fake-wxpay.ts';
 import { adminToken, callApi, type RegisteredUser, registerUser } from './support/api.ts';
+import { openInApp } from './support/navigate.ts';
 import { confirmPopup, openDialog } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
 import { saveWxpaySettings, WXPAY_SETTINGS } from './support/wxpay.ts';
@@ -136,7 +137,7 @@ describe('finance: balance adjustments, orders, CSV export, the user’s orders 
     await drawer.getByTestId('order-details').getByText('=HYPERLINK("x")').waitFor();
     await drawer.getByRole('button', { name: 'Close', exact: true }).click();
 
-    await page.goto(suite.url('/account/balance'));
+    await openInApp(page, '/account/balance');
     await expect.poll(() => page.getByTestId('balance-current').textContent()).toContain('10.00');
     await page
       .getByTestId('recharge-no-channel')

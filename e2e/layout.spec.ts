@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminToken } from './support/api.ts';
 import { bottomEdge, consoleReady } from './support/console.ts';
+import { openInApp } from './support/navigate.ts';
 import { SETTINGS_KEY, useSuite } from './support/suite.ts';
 
 describe('console layout: breakpoints, header and the settings drawer', () => {
@@ -123,7 +124,7 @@ describe('console layout: breakpoints, header and the settings drawer', () => {
 
   it('hides the breadcrumb when the header width minus 560 is not larger than its width', async () => {
     const page = await signedIn({ width: 1280, settings: { showBreadcrumbIcon: true } });
-    await page.goto(suite.url('/site/cache-clean'));
+    await openInApp(page, '/site/cache-clean');
     const breadcrumb = page.getByTestId('breadcrumb');
     await breadcrumb.getByText('Refresh and pre-warm').waitFor();
     await expect.poll(() => breadcrumb.getAttribute('aria-hidden')).toBe('false');

@@ -5,6 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PowerDns, startPowerDns } from '../apps/master/src/test/powerdns.ts';
 import { adminToken, callApi } from './support/api.ts';
+import { openInApp } from './support/navigate.ts';
 import { confirmPopup, openDialog } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
 
@@ -202,7 +203,7 @@ describe('/node/dns, /node/line-group and set resolution, published to a real Po
     await page.goto(suite.url('/node/line-group'));
     await page.getByRole('button', { name: '添加线路分组' }).waitFor();
     await page.getByRole('columnheader', { name: 'CNAME 主机' }).waitFor();
-    await page.goto(suite.url('/node/dns'));
+    await openInApp(page, '/node/dns');
     await page.getByRole('columnheader', { name: '中文名', exact: true }).waitFor();
     await page.getByRole('button', { name: '管理账号' }).waitFor();
     await page.getByRole('button', { name: '添加 CNAME 域名' }).waitFor();

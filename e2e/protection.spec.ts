@@ -4,8 +4,8 @@ import type { Acl, Ban, CcFilter, CcMatch, CcRuleGroup, Site, WafDefaults } from
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminToken, callApi } from './support/api.ts';
-import { consoleReady } from './support/console.ts';
 import { createSite } from './support/edge.ts';
+import { openInApp } from './support/navigate.ts';
 import { confirmPopup, openDialog } from './support/overlays.ts';
 import { exemptCustomerOf } from './support/packages.ts';
 import { useSuite } from './support/suite.ts';
@@ -106,8 +106,7 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
     const [group] = (await api<ListOf<CcRuleGroup>>('GET', '/v1/cc-rules?name=shop', token)).list;
     expect(group?.rules).toEqual([{ match_id: match?.id, filter_id: filter?.id, action: 'ban', ban_seconds: 900 }]);
 
-    await page.goto(suite.url(`/site/list/${site.id}`));
-    await consoleReady(page);
+    await openInApp(page, `/site/list/${site.id}`);
     await page.getByRole('tab', { name: 'Protection', exact: true }).click();
     const section = page.getByTestId('protection-section');
     await choose(page, section.getByRole('combobox', { name: 'Rule group', exact: true }), 'shop rules');
@@ -146,8 +145,7 @@ describe('protection: rules, site protection, block log, bans and WAF settings',
     expect(posted).toEqual([]);
     expect((await api<ListOf<CcMatch>>('GET', '/v1/cc-matchs?name=evil', token)).total).toBe(0);
 
-    await page.goto(suite.url(`/site/list/${site.id}`));
-    await consoleReady(page);
+    await openInApp(page, `/site/list/${site.id}`);
     await page.getByRole('tab', { name: 'Protection', exact: true }).click();
     const section = page.getByTestId('protection-section');
     await section.getByLabel('Whitelist').fill('203.0.113.7\n10.0.0.0/8 }');

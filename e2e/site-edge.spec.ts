@@ -6,6 +6,7 @@ import { type Origin, startOrigin } from '../apps/agent/test/support/origin.ts';
 import { callApi } from './support/api.ts';
 import { sitesNamed } from './support/edge.ts';
 import { type EdgeNode, startEdgeNode } from './support/edge-node.ts';
+import { openInApp } from './support/navigate.ts';
 import { exemptCustomerOf } from './support/packages.ts';
 import { selfSigned } from './support/self-signed.ts';
 import { useSuite } from './support/suite.ts';
@@ -143,7 +144,7 @@ describe('a site added and edited in the dashboard, served by a real edge', () =
     );
     expect(await cacheStatus()).toBe('HIT');
 
-    await page.goto(suite.url('/site/cache-clean'));
+    await openInApp(page, '/site/cache-clean');
     await page.getByTestId('cache-clean-page').waitFor();
     const url = `http://${domain}/assets/app.css`;
     await page.getByRole('textbox', { name: 'Refresh URLs' }).fill(url);

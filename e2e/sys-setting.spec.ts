@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminToken, callApi } from './support/api.ts';
+import { openInApp } from './support/navigate.ts';
 import { useSuite } from './support/suite.ts';
 
 describe('/sys/setting and /sys/task', () => {
@@ -77,7 +78,7 @@ describe('/sys/setting and /sys/task', () => {
     await form.getByRole('button', { name: /^保\s?存$/ }).click();
     await page.getByText('设置已保存').waitFor();
 
-    await page.goto(suite.url('/sys/task'));
+    await openInApp(page, '/sys/task');
     const row = page.getByTestId('scheduled-tasks').getByRole('row').filter({ hasText: '证书续期' });
     await row.getByRole('button', { name: '立即运行' }).click();
     await row.getByText('成功').waitFor();

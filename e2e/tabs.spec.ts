@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminToken } from './support/api.ts';
 import { consoleReady, tabPaths } from './support/console.ts';
+import { openInApp } from './support/navigate.ts';
 import { useSuite } from './support/suite.ts';
 
 const TABS_ON = { tabs: true };
@@ -37,10 +38,12 @@ describe('console tab bar', () => {
     token ||= await adminToken(baseUrl, adminPassword);
     return suite.openPage({ token, settings });
   };
-  /** Opens admin-home, then the given pages one after the other through the address bar. */
+  /** Loads admin-home, then opens the given pages one after the other inside the app, as links do. */
   const openTabs = async (page: Page, ...paths: string[]) => {
-    for (const path of ['/admin-home', ...paths]) {
-      await page.goto(suite.url(path));
+    await page.goto(suite.url('/admin-home'));
+    await tab(page, '/admin-home').waitFor();
+    for (const path of paths) {
+      await openInApp(page, path);
       await tab(page, path).waitFor();
     }
   };

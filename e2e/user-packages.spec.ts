@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { adminToken, callApi, type RegisteredUser, registerUser } from './support/api.ts';
+import { openInApp } from './support/navigate.ts';
 import { openDialog } from './support/overlays.ts';
 import { useSuite } from './support/suite.ts';
 
@@ -169,7 +170,7 @@ describe('/user-package/buy and /user-package/my: buying, renewing and a balance
     await page.getByTestId('user-balance').filter({ hasText: '0.00' }).waitFor();
     await page.getByTestId('recharge-link').click();
     await page.waitForURL(/\/account\/balance\?back=%2Fuser-package%2Fbuy$/);
-    await page.goto(suite.url('/user-package/my'));
+    await openInApp(page, '/user-package/my');
     await page.getByTestId('user-package-my-page').waitFor();
     // A customer without a package, who needs one: the page says so and leads to the buy page.
     await page.getByTestId('package-required').getByText('A package is needed to add sites and streams.').waitFor();

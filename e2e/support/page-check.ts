@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hasAccess, ROUTES, type RouteRecord } from '@rampart/contracts';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 
 /**
  * What the page check and the screenshots look at: every console page a role may open, and what a
@@ -303,6 +303,25 @@ export function watchConsole(page: Page): { take: () => string[] } {
 const SETTLE_TIMEOUT_MS = 30_000;
 const BUSY = '.ant-spin-spinning, .ant-skeleton-active, .ant-table-placeholder .ant-spin, [aria-busy="true"]';
 
+const apiRequests = new WeakMap<Page, Set<Request>>();
+
+/**
+ * The page's /v1 requests in flight, counted from the first call on: a navigation inside the app
+ * starts the next page's requests before its settle begins, so the count must already be running.
+ */
+export function trackApiRequests(page: Page): ReadonlySet<Request> {
+  const known = apiRequests.get(page);
+  if (known) return known;
+  const inFlight = new Set<Request>();
+  page.on('request', (request) => {
+    if (request.url().includes('/v1/')) inFlight.add(request);
+  });
+  page.on('requestfinished', (request) => inFlight.delete(request));
+  page.on('requestfailed', (request) => inFlight.delete(request));
+  apiRequests.set(page, inFlight);
+  return inFlight;
+}
+
 /**
  * Waits until the page has drawn its content: the console chrome (or a public page's form) is there,
  * nothing spins, no /v1 request is in flight, and the text has stopped changing between two looks.
@@ -310,37 +329,20 @@ const BUSY = '.ant-spin-spinning, .ant-skeleton-active, .ant-table-placeholder .
 export async function settle(page: Page, { publicPage = false } = {}): Promise<void> {
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   const ready = publicPage ? page.locator('form').first() : page.getByTestId('page-content');
+  const inFlight = trackApiRequests(page);
   await ready.waitFor({ timeout: SETTLE_TIMEOUT_MS });
-  let pending = 0;
-  const started = (request: { url: () => string }) => {
-    if (request.url().includes('/v1/')) pending++;
-  };
-  const ended = (request: { url: () => string }) => {
-    if (request.url().includes('/v1/')) pending = Math.max(0, pending - 1);
-  };
-  page.on('request', started);
-  page.on('requestfinished', ended);
-  page.on('requestfailed', ended);
-  try {
-    let previous = '';
-    for (;;) {
-      const busy = await page
-        .locator(BUSY)
-        .evaluateAll((nodes) => nodes.filter((node) => node.checkVisibility()).length);
-      const text = await page.evaluate(() => document.body.innerText);
-      if (busy === 0 && pending === 0 && text === previous && text.length > 0) return;
-      if (Date.now() > deadline) {
-        throw new Error(
-          `${page.url()} did not settle within ${SETTLE_TIMEOUT_MS} ms (${busy} spinning, ${pending} requests)`,
-        );
-      }
-      previous = text;
-      await page.waitForTimeout(250);
+  let previous = '';
+  for (;;) {
+    const busy = await page.locator(BUSY).evaluateAll((nodes) => nodes.filter((node) => node.checkVisibility()).length);
+    const text = await page.evaluate(() => document.body.innerText);
+    if (busy === 0 && inFlight.size === 0 && text === previous && text.length > 0) return;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${page.url()} did not settle within ${SETTLE_TIMEOUT_MS} ms (${busy} spinning, ${inFlight.size} requests)`,
+      );
     }
-  } finally {
-    page.off('request', started);
-    page.off('requestfinished', ended);
-    page.off('requestfailed', ended);
+    previous = text;
+    await page.waitForTimeout(250);
   }
 }
 
