@@ -8,7 +8,7 @@ import Input from 'antd/es/input';
 import Radio from 'antd/es/radio';
 import Select from 'antd/es/select';
 import Switch from 'antd/es/switch';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFeedback } from '../../shared/feedback/FeedbackProvider.tsx';
 import { useHttp } from '../../shared/http/HttpProvider.tsx';
@@ -39,6 +39,12 @@ export const UserDrawer = ({ user, groups, onClose, onGenerated }: UserDrawerPro
   const [saving, setSaving] = useState(false);
   const type = Form.useWatch('type', form);
   const passwordMode = Form.useWatch('passwordMode', form);
+  // The groups may arrive after the drawer opened (a quick click on Add user): a new user still
+  // starts in the default group, unless the group was chosen meanwhile.
+  const defaultGroup = user ? undefined : newUser(groups).group;
+  useEffect(() => {
+    if (defaultGroup && !form.isFieldTouched('group')) form.setFieldValue('group', defaultGroup);
+  }, [defaultGroup, form]);
 
   const save = async (draft: UserDraft) => {
     const onError = fieldErrorHandler(form, http, USER_FIELDS);
