@@ -3,19 +3,14 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { EdgeSite } from '@rampart/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFastPathModule } from '../src/apply/fast-path-module.ts';
 import { localRequest } from '../src/local-http.ts';
 import { makeSelfSignedCert } from '../src/testing/certs.ts';
 import { makeSite } from '../src/testing/snapshots.ts';
-import { createEdge, NGINX_BINARY, nginxWorkers, type TestEdge } from './support/edge.ts';
+import { createEdge, fastPathModuleOrSkip, nginxWorkers, type TestEdge } from './support/edge.ts';
 import { type Answer, edgeRequest, eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 
-const MODULE = findFastPathModule(NGINX_BINARY);
-// CI builds the module (nginx-dev installed): there a missing module fails instead of skipping.
-if (MODULE === null && process.env.RAMPART_REQUIRE_FAST_PATH === '1') {
-  throw new Error("the edge's nginx module is not built for this nginx: npm run build:nginx-module");
-}
+const MODULE = fastPathModuleOrSkip();
 /** Which router served a request: the edge's config with one line more that only the Lua router runs. */
 const LUA_MARK = 'x-test-router';
 

@@ -1,15 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFastPathModule } from '../src/apply/fast-path-module.ts';
 import { makeSite } from '../src/testing/snapshots.ts';
-import { createEdge, NGINX_BINARY, type TestEdge } from './support/edge.ts';
+import { createEdge, fastPathModuleOrSkip, type TestEdge } from './support/edge.ts';
 import { edgeRequest } from './support/http.ts';
 
-const MODULE = findFastPathModule(NGINX_BINARY);
-if (MODULE === null && process.env.RAMPART_REQUIRE_FAST_PATH === '1') {
-  throw new Error("the edge's nginx module is not built for this nginx: npm run build:nginx-module");
-}
+const MODULE = fastPathModuleOrSkip();
 const PROBE_PATH = '/rampart-test/vars';
 /** The anchor the probe's location goes before: the site server's `location /`. */
 const SITE_LOCATION = '        location / {\n            rampart_route;';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EdgeSnapshot } from '@rampart/contracts';
 import { Applier } from '../../src/apply/applier.ts';
+import { findFastPathModule } from '../../src/apply/fast-path-module.ts';
 import { Nginx } from '../../src/apply/nginx.ts';
 import { defaultNginxUser, workersAreOtherUser } from '../../src/apply/nginx-user.ts';
 import { prepareDataDir } from '../../src/data-dir.ts';
@@ -12,6 +13,18 @@ import { makeSnapshot } from '../../src/testing/snapshots.ts';
 import { freePort } from './ports.ts';
 
 export const NGINX_BINARY = process.env.RAMPART_NGINX ?? '/usr/sbin/nginx';
+
+/**
+ * The edge's nginx module built for this nginx, or null (its tests then skip). CI builds it
+ * (nginx-dev installed, RAMPART_REQUIRE_FAST_PATH=1): there a missing module fails instead.
+ */
+export function fastPathModuleOrSkip(): string | null {
+  const module = findFastPathModule(NGINX_BINARY);
+  if (module === null && process.env.RAMPART_REQUIRE_FAST_PATH === '1') {
+    throw new Error("the edge's nginx module is not built for this nginx: npm run build:nginx-module");
+  }
+  return module;
+}
 
 export interface TestEdge {
   dataDir: string;
