@@ -1,50 +1,78 @@
 // What protection costs a proxied request in nginx's own code, counted under callgrind
 // (bench/callgrind.ts): the site of bench/protection.ts with its realistic rules (an ACL of 1,000
 // CIDR ranges and 5 CC rules the request passes) against the same site without protection, on one
-// edge. Without protection the site takes the fast path (the edge's nginx module); with it, the Lua
-// router, and the module's peer for its one origin. The last line takes the module's peer out of a
-// copy of the config (the Lua balancer, as before it), for what that part saves.
+// edge. Both take the fast path (the edge's nginx module): with protection, the module runs the
+// site's protection program (ngx_http_rampart_protect.c) and enters no Lua for a request that
+// passes. The last line takes the module's router out of a copy of the config, so that the Lua
+// router serves the protected site, and the Lua balancer its origin (the module's peer follows its
+// router: without `rampart_route` it cannot tell the site's id), as an edge without the module does.
 // Usage: node bench/protection-instructions.ts   (BENCH_REQUESTS: requests counted, default 4000)
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
-import { instructionsPerRequest, type NginxUnderTest, thousands } from './callgrind.ts';
+import { instructionsPerRequest, type NginxUnderTest, type RequestLoad, thousands } from './callgrind.ts';
 import { edgeNginxFiles, startBenchOrigin } from './nginx-process.ts';
 import { blocklistAcl, protection, realisticRules } from './protection-rules.ts';
 
-const { port: originPort, nginx: origin } = await startBenchOrigin();
-const edge = await createEdge({ proveTimeoutMs: 60_000 });
-try {
-  const site = (id: number, domain: string, guarded: boolean) =>
-    makeSite({
-      id,
-      domains: [domain],
-      origins: [{ address: '127.0.0.1', port: originPort, weight: 1, backup: false }],
-      ...(guarded ? { protection: protection({ rule_group_id: 1 }) } : {}),
-    });
-  const outcome = await edge.applier.apply(
-    edge.snapshot({
-      version: 1,
-      sites: [site(1, 'off.test', false), site(2, 'on.test', true)],
-      protection: { rule_groups: [realisticRules(1)], acls: [blocklistAcl(2)], bans: [], unbans: [] },
-    }),
-  );
-  if (!outcome.applied || outcome.errors.length > 0) throw new Error(`edge did not apply: ${outcome.error}`);
-  const server: NginxUnderTest = { ...edgeNginxFiles(edge), port: edge.ports.http };
-  const load = (host: string) => ({ host, paths: ['/page?id=1'], headers: { 'user-agent': 'Mozilla/5.0 bench' } });
-  const off = (await instructionsPerRequest(server, load('off.test'))).perRequest;
-  const on = (await instructionsPerRequest(server, load('on.test'))).perRequest;
-  const luaPeer = (
-    await instructionsPerRequest(server, load('on.test'), {
-      edit: (conf) => conf.replace(/\n\s*rampart_fast_peer;/, ''),
-    })
-  ).perRequest;
-  console.log(`date: ${new Date().toISOString()}  callgrind, user-space instructions of the nginx process a request`);
-  console.log(`protection off (the fast path): ${thousands(off)}`);
-  console.log(`protection on (ACL of 1,000 CIDRs + 5 CC rules): ${thousands(on)} (${(on / off).toFixed(2)}× off)`);
-  console.log(
-    `protection on, the Lua balancer instead of the module's peer: ${thousands(luaPeer)} (${(luaPeer / off).toFixed(2)}× off)`,
-  );
-} finally {
-  await edge.close();
-  origin.stop();
+/** A request of bench/protection.ts to `host`: off.test (no protection) or on.test (its rules). */
+export const protectionLoad = (host: 'off.test' | 'on.test'): RequestLoad => ({
+  host,
+  paths: ['/page?id=1'],
+  headers: { 'user-agent': 'Mozilla/5.0 bench' },
+});
+
+/** An edge serving off.test and on.test (bench/protection.ts's sites) in front of a bench origin. */
+export async function startProtectionEdge() {
+  const { port: originPort, nginx: origin } = await startBenchOrigin();
+  const edge = await createEdge({ proveTimeoutMs: 60_000 });
+  const close = async () => {
+    await edge.close();
+    origin.stop();
+  };
+  try {
+    const site = (id: number, domain: string, guarded: boolean) =>
+      makeSite({
+        id,
+        domains: [domain],
+        origins: [{ address: '127.0.0.1', port: originPort, weight: 1, backup: false }],
+        ...(guarded ? { protection: protection({ rule_group_id: 1 }) } : {}),
+      });
+    const outcome = await edge.applier.apply(
+      edge.snapshot({
+        version: 1,
+        sites: [site(1, 'off.test', false), site(2, 'on.test', true)],
+        protection: { rule_groups: [realisticRules(1)], acls: [blocklistAcl(2)], bans: [], unbans: [] },
+      }),
+    );
+    if (!outcome.applied || outcome.errors.length > 0) throw new Error(`edge did not apply: ${outcome.error}`);
+    const server: NginxUnderTest = { ...edgeNginxFiles(edge), port: edge.ports.http };
+    return { server, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+if (import.meta.main) {
+  const { server, close } = await startProtectionEdge();
+  try {
+    const off = (await instructionsPerRequest(server, protectionLoad('off.test'))).perRequest;
+    const on = (await instructionsPerRequest(server, protectionLoad('on.test'))).perRequest;
+    const luaRouter = (
+      await instructionsPerRequest(server, protectionLoad('on.test'), {
+        edit: (conf) => {
+          const edited = conf.replace(/\n\s*rampart_route;/, '');
+          if (edited === conf) throw new Error('the config has no rampart_route to take out');
+          return edited;
+        },
+      })
+    ).perRequest;
+    console.log(`date: ${new Date().toISOString()}  callgrind, user-space instructions of the nginx process a request`);
+    console.log(`protection off (the fast path): ${thousands(off)}`);
+    console.log(`protection on (ACL of 1,000 CIDRs + 5 CC rules): ${thousands(on)} (${(on / off).toFixed(2)}× off)`);
+    console.log(
+      `protection on, the Lua router and balancer instead of the module: ${thousands(luaRouter)} (${(luaRouter / off).toFixed(2)}× off)`,
+    );
+  } finally {
+    await close();
+  }
 }

@@ -1,17 +1,12 @@
 // The realistic protection of the edge benches: an ACL of 1,000 CIDR ranges the bench client is not
 // in, and a group of 5 CC rules that benign requests pass (the first one counts every request).
-import type { EdgeProtection, EdgeRuleGroup, SiteProtection } from '@rampart/contracts';
+import type { EdgeProtection, EdgeRuleGroup } from '@rampart/contracts';
+import { makeProtection } from '../apps/agent/src/testing/snapshots.ts';
 
 type EdgeAcl = EdgeProtection['acls'][number];
 
-export const protection = (overrides: Partial<SiteProtection>): SiteProtection => ({
-  rule_group_id: null,
-  attack_rule_group_id: null,
-  under_attack: false,
-  whitelist: [],
-  waf: { mode: 'off', paranoia: 1, exclusions: [] },
-  ...overrides,
-});
+/** A site's protection settings: the defaults with `overrides`. */
+export const protection = makeProtection;
 
 // 1,000 ranges the bench client is not in, of mixed prefix lengths, as blocklists look.
 const cidrs = Array.from({ length: 1000 }, (_, i) => {

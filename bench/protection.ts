@@ -1,7 +1,8 @@
 // Protection figures, each against a baseline measured in the same run:
-//  1. requests/s and p99 through the edge with a realistic rule set on (an ACL of 1,000 CIDR ranges
-//     and a group of 5 CC rules the benign requests pass) vs the same edge, same origin, protection
-//     off; wrk -t1 -c32, alternating rounds, medians;
+//  1. requests/s, p99 and the edge workers' CPU time a request with a realistic rule set on (an ACL
+//     of 1,000 CIDR ranges and a group of 5 CC rules the benign requests pass) vs the same edge, same
+//     origin, protection off; wrk -t1 -c32, alternating rounds; the ratios are the medians of each
+//     round's (the CPU a request moves far less with the machine's load than the rate);
 //  2. a flood from one address (wrk, 127.0.0.1) against a rate rule that bans: the share of flood
 //     requests answered by the ban path (403 without reaching the origin), and the success rate of a
 //     legitimate client on another address (127.0.0.2) at about 4 requests/s (under the limit) meanwhile.
@@ -10,9 +11,10 @@ import { request } from 'node:http';
 import type { EdgeProtection, EdgeRuleGroup, SiteProtection } from '@rampart/contracts';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
+import { cpuSeconds, workersOf } from './nginx-cpu.ts';
 import { startBenchOrigin } from './nginx-process.ts';
 import { blocklistAcl, line, protection, realisticRules } from './protection-rules.ts';
-import { alternate, wrkInBackground, wrkRounds } from './support.ts';
+import { median, wrk, wrkInBackground, wrkRounds } from './support.ts';
 
 const { seconds: SECONDS, rounds: ROUNDS, header } = wrkRounds();
 const report: string[] = [header];
@@ -70,10 +72,25 @@ try {
   const url = `http://127.0.0.1:${edge.ports.http}/page?id=1`;
   const host = (name: string) => `wrk.headers["Host"] = "${name}"; wrk.headers["User-Agent"] = "Mozilla/5.0 bench"`;
 
-  const runs = alternate({ url, lua: host('off.test') }, { url, lua: host('on.test') }, SECONDS, ROUNDS);
-  const [off, on, offP99, onP99] = [runs.a, runs.b, runs.aP99, runs.bP99];
+  const workers = workersOf(edge.paths.pidFile);
+  const measure = (name: string) => {
+    const before = cpuSeconds(workers);
+    const result = wrk(url, { seconds: SECONDS, connections: 32, lua: host(name) });
+    return { ...result, cpu: ((cpuSeconds(workers) - before) * 1e6) / result.requests };
+  };
+  const rounds = Array.from({ length: ROUNDS }, () => ({ off: measure('off.test'), on: measure('on.test') }));
+  const mid = (pick: (round: (typeof rounds)[number]) => number) => median(rounds.map(pick));
+  const [off, on, offP99, onP99] = [
+    mid((r) => r.off.requestsPerSecond),
+    mid((r) => r.on.requestsPerSecond),
+    mid((r) => r.off.p99Ms),
+    mid((r) => r.on.p99Ms),
+  ];
+  const [offCpu, onCpu] = [mid((r) => r.off.cpu), mid((r) => r.on.cpu)];
+  const byRate = mid((r) => r.on.requestsPerSecond / r.off.requestsPerSecond);
+  const byCpu = mid((r) => r.off.cpu / r.on.cpu);
   report.push(
-    `protection on (ACL of 1,000 CIDRs + 5 CC rules): ${on.toFixed(0)} req/s, p99 ${onP99.toFixed(2)} ms; off: ${off.toFixed(0)} req/s, p99 ${offP99.toFixed(2)} ms; ratio ${(on / off).toFixed(3)}, p99 added ${(onP99 - offP99).toFixed(2)} ms`,
+    `protection on (ACL of 1,000 CIDRs + 5 CC rules): ${on.toFixed(0)} req/s, p99 ${onP99.toFixed(2)} ms, ${onCpu.toFixed(1)} µs CPU a request; off: ${off.toFixed(0)} req/s, p99 ${offP99.toFixed(2)} ms, ${offCpu.toFixed(1)} µs CPU a request; ratio ${byRate.toFixed(3)} by rate, ${byCpu.toFixed(3)} by CPU a request; p99 added ${(onP99 - offP99).toFixed(2)} ms`,
   );
 
   // Flood from 127.0.0.1 while a legitimate client on 127.0.0.2 asks about 4 times a second.

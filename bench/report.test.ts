@@ -19,6 +19,16 @@ describe('the bench report', () => {
     expect(rows[0]).toMatchObject({ result: '46149 req/s', baseline: 'plain nginx 51990 req/s' });
   });
 
+  it('reads protection by rate and by CPU a request, each against its target', () => {
+    const output =
+      'protection on (ACL of 1,000 CIDRs + 5 CC rules): 52385 req/s, p99 1.66 ms, 14.1 µs CPU a request; off: 54522 req/s, p99 2.30 ms, 13.5 µs CPU a request; ratio 0.894 by rate, 0.961 by CPU a request; p99 added -0.64 ms';
+    const rows = readFigures(bench('protection'), output);
+    expect(rows.map((row) => [row.result, row.baseline, row.value, row.status])).toEqual([
+      ['52385 req/s', 'protection off 54522 req/s', '0.894', 'MISSED'],
+      ['14.1 µs', 'protection off 13.5 µs', '0.961', 'met'],
+    ]);
+  });
+
   it('says a figure was not found rather than guessing it when the bench failed', () => {
     const rows = readFigures(bench('api'), 'bench failed: Error: listen EADDRINUSE');
     expect(rows).toEqual([expect.objectContaining({ status: 'not found', value: '' })]);

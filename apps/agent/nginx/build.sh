@@ -16,7 +16,7 @@ if [ ! -f "$src/configure" ] || [ ! -f "$src/conf_flags" ]; then
   exit 0
 fi
 version="$(nginx -v 2>&1)"
-stamp="$version $(sha256sum "$here/ngx_http_rampart_module.c" "$here/config" | sha256sum | cut -c1-16)"
+stamp="$version $(sha256sum "$here"/*.c "$here"/*.h "$here/config" | sha256sum | cut -c1-16)"
 if [ -f "$module" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
   exit 0
 fi

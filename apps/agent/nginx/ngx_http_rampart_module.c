@@ -30,6 +30,8 @@
 #include <ngx_core.h>
 #include <ngx_http.h>
 
+#include "ngx_http_rampart_protect.h"
+
 
 #define RAMPART_HTTP        0x01    /* the site takes the fast path on the plain listener */
 #define RAMPART_HTTPS       0x02    /* ... and on the TLS listener */
@@ -51,6 +53,7 @@ struct rampart_host_s {
     ngx_str_t           peer_name;  /* as $upstream_addr shows it */
     socklen_t           socklen;
     ngx_sockaddr_t      sockaddr;
+    rampart_protect_t  *protect;    /* the site's protection, run here; NULL: none */
 };
 
 
@@ -59,6 +62,7 @@ typedef struct {
     rampart_host_t    **exact;
     rampart_host_t    **wild;
     ngx_uint_t          acme;       /* ACME challenges are answered: their path goes to Lua */
+    rampart_protect_env_t  env;     /* what the sites' protection programs share */
 } rampart_table_t;
 
 
@@ -72,6 +76,7 @@ typedef struct {
     rampart_table_t    *table;
     ngx_int_t           site_id_index;
     ngx_array_t        *lua_vars;   /* rampart_lua_var_t, by slot; NULL: none */
+    ngx_int_t           protect_vars[RAMPART_FIELDS];   /* what protection programs read */
 } rampart_main_conf_t;
 
 
@@ -108,7 +113,8 @@ static void rampart_table_cleanup(void *data);
 /* The FFI interface of routes.lua (rampart/fast.lua declares the same). */
 void *rampart_fast_new(size_t hosts);
 int rampart_fast_add(void *table, const u_char *host, size_t host_len, unsigned flags,
-    const u_char *sid, size_t sid_len, const char *ip, unsigned port);
+    const u_char *sid, size_t sid_len, const char *ip, unsigned port, void *protect);
+void *rampart_fast_protection(void *table);
 void rampart_fast_acme(void *table, int on);
 void rampart_fast_free(void *table);
 int rampart_fast_install(void *table);
@@ -269,7 +275,7 @@ rampart_fast_new(size_t hosts)
  */
 int
 rampart_fast_add(void *t, const u_char *host, size_t host_len, unsigned flags,
-    const u_char *sid, size_t sid_len, const char *ip, unsigned port)
+    const u_char *sid, size_t sid_len, const char *ip, unsigned port, void *protect)
 {
     u_char               *p, *name;
     size_t                name_len;
@@ -315,6 +321,7 @@ rampart_fast_add(void *t, const u_char *host, size_t host_len, unsigned flags,
     p = ngx_cpymem(p, name, name_len);
     entry->hash = ngx_hash_key(name, name_len);
     entry->flags = flags;
+    entry->protect = flags ? protect : NULL;
 
     if (flags) {
         if (port == 0 || port > 65535) {
@@ -344,6 +351,7 @@ rampart_fast_add(void *t, const u_char *host, size_t host_len, unsigned flags,
         } else {
             /* An address the Lua balancer cannot use either: it answers 502 there. */
             entry->flags = 0;
+            entry->protect = NULL;
             goto add;
         }
 
@@ -361,6 +369,27 @@ add:
     *bucket = entry;
 
     return 0;
+}
+
+
+/*
+ * What the protection programs of `table` share (ngx_http_rampart_protect.c builds them in it and
+ * frees them with it); NULL without memory.
+ */
+void *
+rampart_fast_protection(void *t)
+{
+    rampart_table_t  *table = t;
+
+    if (table == NULL) {
+        return NULL;
+    }
+
+    if (table->env.pool == NULL) {
+        table->env.pool = ngx_create_pool(16384, ngx_cycle->log);
+    }
+
+    return table->env.pool ? &table->env : NULL;
 }
 
 
@@ -394,6 +423,10 @@ rampart_fast_free(void *t)
             next = host->next;
             ngx_free(host);
         }
+    }
+
+    if (table->env.pool) {
+        ngx_destroy_pool(table->env.pool);
     }
 
     ngx_free(table);
@@ -576,6 +609,13 @@ rampart_route_handler(ngx_http_request_t *r)
     }
 
     if ((host->flags & RAMPART_WEBSOCKET) && r->headers_in.upgrade) {
+        return NGX_DECLINED;
+    }
+
+    /* Protection: anything it would act on goes to the Lua router, which decides it all again. */
+    if (host->protect
+        && rampart_protect_run(r, host->protect, mcf->protect_vars) != RAMPART_PROTECT_PASS)
+    {
         return NGX_DECLINED;
     }
 
@@ -828,6 +868,7 @@ rampart_route(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     rampart_loc_conf_t   *lcf = conf;
     rampart_main_conf_t  *mcf;
+    ngx_uint_t            i;
     ngx_str_t             name = ngx_string("rampart_site_id");
 
     if (lcf->route != NGX_CONF_UNSET) {
@@ -842,6 +883,13 @@ rampart_route(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         mcf->site_id_index = ngx_http_get_variable_index(cf, &name);
         if (mcf->site_id_index == NGX_ERROR) {
             return NGX_CONF_ERROR;
+        }
+
+        for (i = 0; i < RAMPART_FIELDS; i++) {
+            mcf->protect_vars[i] = ngx_http_get_variable_index(cf, &rampart_protect_variables[i]);
+            if (mcf->protect_vars[i] == NGX_ERROR) {
+                return NGX_CONF_ERROR;
+            }
         }
     }
 

@@ -1,6 +1,6 @@
-import type { EdgeProtection, EdgeRuleGroup, EdgeSite, SiteProtection } from '@rampart/contracts';
+import type { EdgeProtection, EdgeRuleGroup, EdgeSite } from '@rampart/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSite } from '../src/testing/snapshots.ts';
+import { makeProtection, makeSite } from '../src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from './support/edge.ts';
 import { edgeRequest } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
@@ -9,14 +9,7 @@ import { type Origin, startOrigin } from './support/origin.ts';
 // protection still runs first on cached paths (ACL, bans, rate rules, challenges), and that the
 // cache status header nginx adds by itself is the same for every kind of site.
 
-const guard = (overrides: Partial<SiteProtection>): SiteProtection => ({
-  rule_group_id: null,
-  attack_rule_group_id: null,
-  under_attack: false,
-  whitelist: [],
-  waf: { mode: 'off', paranoia: 1, exclusions: [] },
-  ...overrides,
-});
+const guard = makeProtection;
 
 const under = (prefix: string) => [{ field: 'path' as const, op: 'prefix' as const, values: [prefix], negate: false }];
 

@@ -1,18 +1,22 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import type { EdgeSite } from '@rampart/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localRequest } from '../src/local-http.ts';
 import { makeSelfSignedCert } from '../src/testing/certs.ts';
 import { makeSite } from '../src/testing/snapshots.ts';
-import { createEdge, fastPathModuleOrSkip, nginxWorkers, type TestEdge } from './support/edge.ts';
+import {
+  createEdge,
+  fastPathModuleOrSkip,
+  LUA_MARK,
+  nginxWorkers,
+  restartMarked,
+  type TestEdge,
+} from './support/edge.ts';
 import { type Answer, edgeRequest, eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 
 const MODULE = fastPathModuleOrSkip();
-/** Which router served a request: the edge's config with one line more that only the Lua router runs. */
-const LUA_MARK = 'x-test-router';
 
 /**
  * The edge's nginx module serves the sites that need nothing of the Lua router (nginx/
@@ -85,32 +89,9 @@ describe.skipIf(MODULE === null)('the fast path in a real nginx', () => {
     );
     expect(outcome).toMatchObject({ applied: true, errors: [] });
     // The agent's config, and the Lua router marking what it routed.
-    const live = join(edge.paths.currentLink, 'nginx.conf');
-    const conf = await readFile(live, 'utf8');
+    const conf = await restartMarked(edge);
     expect(conf).toContain('rampart_route;');
     expect(conf).toContain('rampart_fast_peer;');
-    const marked = conf
-      .replace(
-        'rewrite_by_lua_block { rampart_router.route() }',
-        'rewrite_by_lua_block { ngx.var.rampart_test_router = "lua" rampart_router.route() }\n' +
-          '            proxy_set_header X-Test-Router $rampart_test_router;',
-      )
-      .replaceAll(
-        'balancer_by_lua_block { rampart_balancer.pick() }',
-        'balancer_by_lua_block { ngx.var.rampart_test_balancer = "lua" rampart_balancer.pick() }',
-      )
-      .replace(
-        '"block_reason":"$rampart_block_reason"',
-        '"block_reason":"$rampart_block_reason","balancer":"$rampart_test_balancer"',
-      )
-      .replace(
-        'set $rampart_site_id "";',
-        'set $rampart_site_id "";\n            set $rampart_test_router "";\n            set $rampart_test_balancer "";',
-      );
-    expect(marked).not.toBe(conf);
-    await writeFile(live, marked);
-    await edge.nginx.stop();
-    expect((await edge.nginx.start(live)).ok).toBe(true);
   });
 
   afterAll(async () => {

@@ -11,19 +11,12 @@ import { silentLogger } from '../src/logger.ts';
 import { StateStore } from '../src/state.ts';
 import { ConfigSync } from '../src/sync/config-sync.ts';
 import { MasterClient } from '../src/sync/master-client.ts';
-import { makeSite } from '../src/testing/snapshots.ts';
+import { makeProtection, makeSite } from '../src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from './support/edge.ts';
 import { eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 
-const guard = (overrides: Partial<SiteProtection>): SiteProtection => ({
-  rule_group_id: null,
-  attack_rule_group_id: null,
-  under_attack: false,
-  whitelist: [],
-  waf: { mode: 'off', paranoia: 1, exclusions: [] },
-  ...overrides,
-});
+const guard = makeProtection;
 
 /** The loopback range as countries: 127.0.0.0/8 is CN, 127.0.0.2 US, 127.0.0.3 nowhere. */
 const database = writeMmdb([

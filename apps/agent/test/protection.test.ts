@@ -2,20 +2,13 @@ import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { EdgeProtection, EdgeRuleGroup, SiteProtection } from '@rampart/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeSite } from '../src/testing/snapshots.ts';
+import { makeProtection, makeSite } from '../src/testing/snapshots.ts';
 import { launchChromium } from './support/browser.ts';
 import { createEdge, type TestEdge } from './support/edge.ts';
 import { edgeRequest, eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 
-const guard = (overrides: Partial<SiteProtection>): SiteProtection => ({
-  rule_group_id: null,
-  attack_rule_group_id: null,
-  under_attack: false,
-  whitelist: [],
-  waf: { mode: 'off', paranoia: 1, exclusions: [] },
-  ...overrides,
-});
+const guard = makeProtection;
 
 const everything = [{ field: 'path' as const, op: 'prefix' as const, values: ['/'], negate: false }];
 

@@ -149,6 +149,43 @@ function _M.compile(condition)
   return test
 end
 
+-- The nginx module's codes (ngx_http_rampart_protect.h): the fields it reads and how it compares.
+local FIELD_CODES = { path = 0, query = 1, method = 2, user_agent = 3, referer = 4, host = 5, header = 8, ip = 9 }
+local OP_CODES = { equals = 1, prefix = 2, contains = 3 }
+local CONTAINS, CONTAINS_CI, CIDR = 3, 4, 5
+
+--- A condition that `compile` accepted, as the nginx module's protection programs run it
+--- (fast_protect.lua): `field` and `op` codes, `negate`, the `values` as compared (in upper case for
+--- the method, lower case for the host; a regex's words), a header's variable `name`, or an
+--- address condition's `ranges`. nil when only this file can run it: a country, or a regex that is
+--- not a list of words all in the same case mode.
+function _M.plan(condition)
+  local field, op = condition.field, condition.op
+  local negate = condition.negate == true
+  if field == "ip" then return { field = FIELD_CODES.ip, op = CIDR, negate = negate, ranges = condition.values } end
+  local code = FIELD_CODES[field]
+  if not code then return nil end
+  local values = {}
+  for i, v in ipairs(condition.values) do
+    values[i] = (field == "method" and upper(v)) or (field == "host" and lower(v)) or v
+  end
+  local op_code = OP_CODES[op]
+  if op == "regex" then
+    local words, mode = {}, nil
+    for _, pattern in ipairs(values) do
+      local found, caseless = literal_words(pattern)
+      if not found or (mode ~= nil and mode ~= caseless) then return nil end
+      mode = caseless
+      for _, word in ipairs(found) do words[#words + 1] = word end
+    end
+    values, op_code = words, mode and CONTAINS_CI or CONTAINS
+  end
+  if not op_code then return nil end
+  local name = nil
+  if field == "header" then name = "http_" .. (lower(condition.header):gsub("-", "_")) end
+  return { field = code, op = op_code, negate = negate, values = values, name = name }
+end
+
 --- All of `conditions` (AND), compiled; nil and why when one does not compile.
 function _M.compile_all(conditions)
   if type(conditions) ~= "table" or #conditions == 0 then return nil, "no conditions" end

@@ -1,16 +1,18 @@
 -- The fast path's table in the nginx module (nginx/ngx_http_rampart_module.c): every host name of
 -- the routing table, with whether its site needs the Lua router and the Lua balancer. A site needs
 -- no router when each of its fields is one `NEUTRAL` knows and holds a value the router does nothing
--- for (a field not listed, a feature added later, keeps the site in Lua until it is taught here);
--- it needs no balancer when it has one origin.
+-- for (a field not listed, a feature added later, keeps the site in Lua until it is taught here),
+-- and its protection, if any, is one the module runs as a program (fast_protect.lua); it needs no
+-- balancer when it has one origin.
 local ffi = require "ffi"
 local bit = require "bit"
-local cjson = require "cjson.safe"
+local fast_protect = require "rampart.fast_protect"
 
 ffi.cdef [[
 void *rampart_fast_new(size_t hosts);
 int rampart_fast_add(void *table, const char *host, size_t host_len, unsigned flags,
-  const char *sid, size_t sid_len, const char *ip, unsigned port);
+  const char *sid, size_t sid_len, const char *ip, unsigned port, void *protect);
+void *rampart_fast_protection(void *table);
 void rampart_fast_acme(void *table, int on);
 void rampart_fast_free(void *table);
 int rampart_fast_install(void *table);
@@ -50,7 +52,8 @@ local NEUTRAL = {
   request_headers = empty,
   response_headers = empty,
   cache = empty,
-  protection = function(v) return v == nil or v == cjson.null end,
+  -- Its compiled form decides (`installed_flags`): the module runs it, or the router keeps the site.
+  protection = any,
 }
 
 -- The router's part: 0 when the Lua router must serve the site.
@@ -79,11 +82,11 @@ function _M.flags(s)
   return router_flags(s) + PEER
 end
 
---- The flags the module gets for a compiled site: protection attached from the node's own rules
---- after the entry was read leaves the router to Lua.
-function _M.installed_flags(site)
+--- The flags the module gets for a compiled site: protection attached after the entry was read (the
+--- site's rules, the node's bans) leaves the router to Lua unless the module runs it (`program`).
+function _M.installed_flags(site, program)
   local flags = site.fast_flags or 0
-  if site.protect ~= nil then return bit.band(flags, PEER) end
+  if site.protect ~= nil and not program then return bit.band(flags, PEER) end
   return flags
 end
 
@@ -97,16 +100,38 @@ function _M.available()
   return available
 end
 
+-- The protection program of a site the router need not serve otherwise, made once per site in the
+-- table's `env` (false: none, the router serves it).
+local function program_of(programs, env, site)
+  local program = programs[site]
+  if program == nil then
+    program = false
+    if site.protect ~= nil and bit.band(site.fast_flags or 0, HTTP + HTTPS) ~= 0 and env then
+      program = fast_protect.program(env, site) or false
+    end
+    programs[site] = program
+  end
+  return program
+end
+
 local function build(t)
   local count = 0
   for _ in pairs(t.hosts) do count = count + 1 end
   local table = C.rampart_fast_new(count)
   if table == nil then return nil, "out of memory" end
+  -- The programs' shared part, made ready when a site needs it.
+  local env = nil
+  local programs = {}
   for host, site in pairs(t.hosts) do
-    local flags = _M.installed_flags(site)
+    if env == nil and site.protect ~= nil then
+      env = C.rampart_fast_protection(table)
+      if not fast_protect.start(env, t.prepared and t.prepared.node) then env = false end
+    end
+    local program = program_of(programs, env, site)
+    local flags = _M.installed_flags(site, program)
     local peer = site.peers[1]
     local sid = site.sid
-    if C.rampart_fast_add(table, host, #host, flags, sid, #sid, flags ~= 0 and peer.ip or "", flags ~= 0 and peer.port or 0) ~= 0 then
+    if C.rampart_fast_add(table, host, #host, flags, sid, #sid, flags ~= 0 and peer.ip or "", flags ~= 0 and peer.port or 0, program or nil) ~= 0 then
       C.rampart_fast_free(table)
       return nil, "host " .. host .. " of site " .. sid .. " refused"
     end

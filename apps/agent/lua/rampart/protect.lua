@@ -52,7 +52,7 @@ local function compile_lines(group)
     local action = rule.action
     if action ~= "block" and action ~= "ban" and action ~= "log" then return nil, "rule " .. i .. ": action" end
     lines[i] = {
-      index = i, test = test, filter = f, action = action, group = group.id,
+      index = i, test = test, filter = f, action = action, group = group.id, conditions = rule.conditions,
       ban_seconds = tonumber(rule.ban_seconds) or 600, match_id = tonumber(rule.match_id) or 0,
       filter_id = tonumber(rule.filter_id) or 0,
     }
@@ -67,6 +67,8 @@ end
 
 -- ACL entries in order. Runs of plain address entries with the same action (a blocklist of 1,000
 -- ranges entered one by one, say) become one address set: a few hash probes instead of 1,000 tests.
+-- Answers the lookup, and the entries as compiled (`texts` of a set, or the `condition`), which
+-- fast_protect.lua writes for the nginx module.
 local function compile_acl(entries)
   local out = {}
   local i = 1
@@ -84,12 +86,12 @@ local function compile_acl(entries)
       end
       local set = cidr.new(texts)
       if not set then return nil end
-      out[#out + 1] = { allow = entry.action == "allow", set = set, index_of = index_of }
+      out[#out + 1] = { allow = entry.action == "allow", set = set, index_of = index_of, texts = texts }
       i = j
     else
       local test = conditions.compile(entry.condition)
       if not test then return nil end
-      out[#out + 1] = { allow = entry.action == "allow", test = test, index = i }
+      out[#out + 1] = { allow = entry.action == "allow", test = test, index = i, condition = entry.condition }
       i = i + 1
     end
   end
@@ -113,7 +115,7 @@ local function compile_acl(entries)
       end
     end
   end
-  return unrolled.first_pair(finds)
+  return unrolled.first_pair(finds), out
 end
 
 local function ban_set(list)
@@ -124,7 +126,7 @@ local function ban_set(list)
     expiry[ban.cidr] = math.max(expiry[ban.cidr] or 0, ban.expires_at)
   end
   local set = cidr.new(texts)
-  return set and { set = set, expiry = expiry } or nil
+  return set and { set = set, expiry = expiry, texts = texts } or nil
 end
 
 --- The routing table's protection compiled for its sites to use: rule groups, ACLs and bans by site,
@@ -173,12 +175,13 @@ function _M.attach(prepared, site)
   }
   local ok = true
   if acl then
-    protect.acl = compile_acl(acl)
+    protect.acl, protect.acl_entries = compile_acl(acl)
     if not protect.acl then ok = false end
   end
   if type(p) == "table" then
     if type(p.whitelist) == "table" and #p.whitelist > 0 then
       protect.whitelist = cidr.new(p.whitelist)
+      protect.whitelist_texts = p.whitelist
       if not protect.whitelist then ok = false end
     end
     -- JSON null decodes to cjson.null, which is truthy: only numbers name a group.

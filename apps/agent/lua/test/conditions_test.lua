@@ -73,3 +73,27 @@ assert(agent_is(regex("^curl"), "curl/8") and not agent_is(regex("^curl"), "x cu
 assert(agent_is(regex("(?i)a.c"), "AXC") and not agent_is(regex("a.c"), "ac"), "a dot")
 assert(agent_is(regex("(a)|(b)"), "b") and not agent_is(regex("(a)|(b)"), "c"), "two groups")
 assert(agent_is(regex("a||b"), "c"), "an empty alternative holds everywhere")
+
+-- What the nginx module's protection programs run (`plan`): codes, and the values as compared.
+local function plan(condition)
+  condition.negate = condition.negate or false
+  assert(conditions.compile(condition), "compiles")
+  return conditions.plan(condition)
+end
+local p = plan({ field = "method", op = "equals", values = { "post", "Put" } })
+assert(p.field == 2 and p.op == 1 and p.values[1] == "POST" and p.values[2] == "PUT", "method: in upper case")
+p = plan({ field = "host", op = "equals", values = { "WWW.Example.com" } })
+assert(p.field == 5 and p.values[1] == "www.example.com", "host: in lower case")
+p = plan({ field = "header", header = "X-Api-Key", op = "prefix", values = { "k" }, negate = true })
+assert(p.field == 8 and p.op == 2 and p.name == "http_x_api_key" and p.negate == true, "a header by its variable")
+p = plan({ field = "ip", op = "cidr", values = { "10.0.0.0/8", "2001:db8::/32" } })
+assert(p.field == 9 and p.op == 5 and #p.ranges == 2, "an address set")
+p = plan({ field = "user_agent", op = "regex", values = { "(?i)(sqlmap|Nikto)", "(?i)zgrab" } })
+assert(p.op == 4 and table.concat(p.values, ",") == "sqlmap,nikto,zgrab", "words ignoring case, in lower case")
+p = plan({ field = "referer", op = "regex", values = { "curl|Wget/1" } })
+assert(p.op == 3 and table.concat(p.values, ",") == "curl,Wget/1", "words as written: a plain find")
+-- Left to Lua: a real regex, words in both case modes, a country.
+assert(plan({ field = "path", op = "regex", values = { "^/admin" } }) == nil, "an anchor")
+assert(plan({ field = "user_agent", op = "regex", values = { "(?i)a", "b" } }) == nil, "two case modes")
+assert(plan({ field = "path", op = "regex", values = { "a||b" } }) == nil, "an empty alternative")
+assert(conditions.plan({ field = "country", op = "equals", values = { "CN" } }) == nil, "a country")

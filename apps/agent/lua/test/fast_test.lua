@@ -40,7 +40,6 @@ local lua_only = {
   { "a request header", { request_headers = { { "X-A", "1" } } } },
   { "a response header", { response_headers = { { "X-A", "1" } } } },
   { "a cache rule", { cache = { { prefix = "/s/", location = "@rampart_cache_60" } } } },
-  { "protection", { protection = { rule_group_id = 1 } } },
   { "the WAF", { waf = 1 } },
   { "suspended", { suspend = "traffic" } },
   { "throttled", { rate = 8192 } },
@@ -57,7 +56,13 @@ for _, case in ipairs(lua_only) do check(case[1], case[2], fast.PEER) end
 -- Not plain HTTP and not HTTPS: no listener takes the fast path.
 check("neither listener", { http = false }, fast.PEER)
 
--- Protection the node attached after the entry was read: the router goes back to Lua.
+-- Protection settings alone do not decide: what they compile to does (`installed_flags`).
+check("protection", { protection = { rule_group_id = 1 } }, fast.HTTP + fast.NO_GZIP + fast.PEER)
+
+-- Protection attached after the entry was read: the router goes back to Lua, unless the module
+-- runs it as a program (fast_protect.lua).
 assert(fast.installed_flags({ fast_flags = fast.HTTP + fast.PEER }) == fast.HTTP + fast.PEER)
 assert(fast.installed_flags({ fast_flags = fast.HTTP + fast.PEER, protect = {} }) == fast.PEER)
+assert(fast.installed_flags({ fast_flags = fast.HTTP + fast.PEER, protect = {} }, false) == fast.PEER)
+assert(fast.installed_flags({ fast_flags = fast.HTTP + fast.PEER, protect = {} }, {}) == fast.HTTP + fast.PEER)
 assert(fast.installed_flags({ fast_flags = 0, protect = {} }) == 0)

@@ -1,15 +1,22 @@
-import type {
-  EdgeAcmeChallenge,
-  EdgeCert,
-  EdgeJob,
-  EdgeNodeSettings,
-  EdgeProtection,
-  EdgeSettings,
-  EdgeSite,
-  EdgeSnapshot,
-  EdgeStream,
-  EdgeUnknownHost,
+import {
+  DEFAULT_SITE_PROTECTION,
+  type EdgeAcmeChallenge,
+  type EdgeCert,
+  type EdgeJob,
+  type EdgeNodeSettings,
+  type EdgeProtection,
+  type EdgeSettings,
+  type EdgeSite,
+  type EdgeSnapshot,
+  type EdgeStream,
+  type EdgeUnknownHost,
+  type SiteProtection,
 } from '@rampart/contracts';
+
+/** A site's protection settings: a new site's defaults with `overrides`. */
+export function makeProtection(overrides: Partial<SiteProtection> = {}): SiteProtection {
+  return { ...DEFAULT_SITE_PROTECTION, ...overrides };
+}
 
 /** Builders for snapshots in tests: valid by default, each field overridable. */
 export function makeSite(overrides: Partial<EdgeSite> = {}): EdgeSite {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EdgeSnapshot } from '@rampart/contracts';
@@ -105,4 +105,53 @@ export async function nginxWorkers(edge: TestEdge): Promise<string[]> {
     if (cmdline.includes('worker process')) found.push(pid);
   }
   return found;
+}
+
+/** The request header the origin sees on the requests the Lua router routed (`restartMarked`). */
+export const LUA_MARK = 'x-test-router';
+
+/** `text` with `anchor` replaced (each one with `all`); throws when the text has none. */
+export function replaceIn(text: string, anchor: string, replacement: string, all = false): string {
+  if (!text.includes(anchor)) throw new Error(`the live nginx.conf has no "${anchor}"`);
+  return all ? text.replaceAll(anchor, replacement) : text.replace(anchor, replacement);
+}
+
+/**
+ * Restarts the edge's nginx on its live config with a few lines more, so that a test sees which path
+ * served each request: the Lua router sends the origin the header `LUA_MARK` ("lua"), and the access
+ * log's `balancer` is "lua" when the Lua balancer chose the peer. `more` changes the config further
+ * (with `replaceIn`, so that a missing anchor fails the test). Answers the config the agent rendered.
+ * A later apply that swaps the routing data in keeps the marked config running; one that reloads
+ * nginx drops it.
+ */
+export async function restartMarked(edge: TestEdge, more: (conf: string) => string = (conf) => conf): Promise<string> {
+  const live = join(edge.paths.currentLink, 'nginx.conf');
+  const conf = await readFile(live, 'utf8');
+  let marked = replaceIn(
+    conf,
+    'rewrite_by_lua_block { rampart_router.route() }',
+    'rewrite_by_lua_block { ngx.var.rampart_test_router = "lua" rampart_router.route() }\n' +
+      '            proxy_set_header X-Test-Router $rampart_test_router;',
+  );
+  marked = replaceIn(
+    marked,
+    'balancer_by_lua_block { rampart_balancer.pick() }',
+    'balancer_by_lua_block { ngx.var.rampart_test_balancer = "lua" rampart_balancer.pick() }',
+    true,
+  );
+  marked = replaceIn(
+    marked,
+    '"block_reason":"$rampart_block_reason"',
+    '"block_reason":"$rampart_block_reason","balancer":"$rampart_test_balancer"',
+  );
+  marked = replaceIn(
+    marked,
+    'set $rampart_site_id "";',
+    'set $rampart_site_id "";\n            set $rampart_test_router "";\n            set $rampart_test_balancer "";',
+  );
+  await writeFile(live, more(marked));
+  await edge.nginx.stop();
+  const started = await edge.nginx.start(live);
+  if (!started.ok) throw new Error(`nginx refused the marked config: ${started.output}`);
+  return conf;
 }
