@@ -1,6 +1,7 @@
 // The performance gate: counts that do not change with the machine's load, each against a limit.
 //  - Instructions nginx spends on a request, under callgrind (bench/callgrind.ts): a proxied
-//    request, a cache hit without and with protection, a WAF-inspected dynamic request and a static
+//    request, a proxied request of a site with protection (an ACL of 1,000 CIDRs and 5 CC rules it
+//    passes), a cache hit without and with protection, a WAF-inspected dynamic request and a static
 //    request on a WAF site, and an HTTPS request on a kept-alive connection (the certificate chosen
 //    by SNI in Lua). Each may grow by at most 10 % over bench/perf-baseline.json.
 //  - The dashboard's gzip JavaScript of the login route and of the shell with its first page, each
@@ -21,17 +22,27 @@ import { BROWSER_HEADERS } from './edge-cache-instructions.ts';
 import { PROXY_HOST, startProxyBenchServers } from './edge-proxy.ts';
 import { startTlsServers } from './edge-tls.ts';
 import { edgeNginxFiles, startBenchOrigin } from './nginx-process.ts';
+import { protectionLoad, startProtectionEdge } from './protection-instructions.ts';
 import { ROOT } from './support.ts';
 
 const BASELINE_FILE = join(ROOT, 'bench/perf-baseline.json');
 /** How much a count may grow over its baseline before the check fails. */
 export const ALLOWED_GROWTH = 0.1;
 
-export const GATED = ['proxy', 'cacheHit', 'cacheHitProtected', 'wafDynamic', 'wafStatic', 'httpsKeptAlive'] as const;
+export const GATED = [
+  'proxy',
+  'protectedRequest',
+  'cacheHit',
+  'cacheHitProtected',
+  'wafDynamic',
+  'wafStatic',
+  'httpsKeptAlive',
+] as const;
 export type Gated = (typeof GATED)[number];
 
 const LABELS: Record<Gated, string> = {
   proxy: 'proxied request, cache off, a site with its defaults',
+  protectedRequest: 'proxied request, ACL (1,000 CIDRs) + 5 CC rules it passes',
   cacheHit: 'cache hit, 4 KiB, site without protection',
   cacheHitProtected: 'cache hit, 4 KiB, ACL (1,000 CIDRs) + 5 CC rules',
   wafDynamic: 'WAF site (block, CRS paranoia 1), dynamic request',
@@ -97,6 +108,12 @@ export async function countInstructions(): Promise<{ counts: Record<Gated, numbe
     plain['plain nginx proxy'] = (await instructionsPerRequest(proxy.plain, load)).perRequest;
   } finally {
     await proxy.close();
+  }
+  const guarded = await startProtectionEdge();
+  try {
+    counts.protectedRequest = (await instructionsPerRequest(guarded.server, protectionLoad('on.test'))).perRequest;
+  } finally {
+    await guarded.close();
   }
   const cache = await startCacheBenchServers();
   try {
