@@ -364,6 +364,11 @@ rampart_fast_add(void *t, const u_char *host, size_t host_len, unsigned flags,
 
 add:
 
+    /* The table holds the site's program until it is freed (rampart_fast_free). */
+    if (entry->protect) {
+        rampart_protect_hold(entry->protect);
+    }
+
     bucket += entry->hash & (table->size - 1);
     entry->next = *bucket;
     *bucket = entry;
@@ -421,6 +426,9 @@ rampart_fast_free(void *t)
     for (i = 0; i < 2 * table->size; i++) {
         for (host = table->exact[i]; host; host = next) {
             next = host->next;
+            if (host->protect) {
+                rampart_protect_release(host->protect);
+            }
             ngx_free(host);
         }
     }
@@ -614,7 +622,8 @@ rampart_route_handler(ngx_http_request_t *r)
 
     /* Protection: anything it would act on goes to the Lua router, which decides it all again. */
     if (host->protect
-        && rampart_protect_run(r, host->protect, mcf->protect_vars) != RAMPART_PROTECT_PASS)
+        && rampart_protect_run(r, host->protect, &table->env, mcf->protect_vars)
+           != RAMPART_PROTECT_PASS)
     {
         return NGX_DECLINED;
     }

@@ -107,7 +107,8 @@ typedef struct {
 
 
 struct rampart_protect_s {
-    rampart_protect_env_t  *env;
+    ngx_pool_t             *pool;       /* the program's own: it outlives the tables holding it */
+    ngx_uint_t              refs;       /* fast_protect.lua's, and one a host entry of a table */
     ngx_str_t               ban_key;    /* "b:<site>:", the start of this node's bans' keys */
     rampart_set_t          *whitelist;
     rampart_set_t          *bans;       /* the master's bans of the site, valued by expiry */
@@ -130,10 +131,12 @@ typedef struct {
 
 /* FFI, as rampart/fast_protect.lua declares it. */
 int rampart_protect_shdicts(void *env, void *get, void *incr, void *limits, void *bans);
-void *rampart_set_new(void *env, size_t count);
+void *rampart_global_bans_new(void *env, size_t count);
+void *rampart_set_new(void *p, size_t count);
 int rampart_set_add(void *set, const u_char *addr, size_t len, unsigned bits, double value);
 int rampart_protect_global_bans(void *env, void *set);
-void *rampart_protect_new(void *env, const u_char *sid, size_t sid_len);
+void *rampart_protect_new(const u_char *sid, size_t sid_len);
+void rampart_protect_release(void *p);
 int rampart_protect_whitelist(void *p, void *set);
 int rampart_protect_bans(void *p, void *set);
 int rampart_protect_acl(void *p, void *set, int allow);
@@ -255,15 +258,13 @@ rampart_set_find(rampart_set_t *set, const u_char *addr, size_t len)
 }
 
 
-/* A set of room for `count` ranges, in the table's memory. */
-void *
-rampart_set_new(void *e, size_t count)
+static rampart_set_t *
+rampart_set_create(ngx_pool_t *pool, size_t count)
 {
     ngx_uint_t              size;
     rampart_set_t          *set;
-    rampart_protect_env_t  *env = e;
 
-    if (env == NULL || env->pool == NULL || count > (1 << 24)) {
+    if (pool == NULL || count > (1 << 24)) {
         return NULL;
     }
 
@@ -272,12 +273,12 @@ rampart_set_new(void *e, size_t count)
         size <<= 1;
     }
 
-    set = ngx_pcalloc(env->pool, sizeof(rampart_set_t));
+    set = ngx_pcalloc(pool, sizeof(rampart_set_t));
     if (set == NULL) {
         return NULL;
     }
 
-    set->ranges = ngx_pcalloc(env->pool, size * sizeof(rampart_range_t));
+    set->ranges = ngx_pcalloc(pool, size * sizeof(rampart_range_t));
     if (set->ranges == NULL) {
         return NULL;
     }
@@ -285,6 +286,26 @@ rampart_set_new(void *e, size_t count)
     set->size = size;
 
     return set;
+}
+
+
+/* A set of room for `count` ranges, in program `p`'s memory. */
+void *
+rampart_set_new(void *p, size_t count)
+{
+    rampart_protect_t  *program = p;
+
+    return program ? rampart_set_create(program->pool, count) : NULL;
+}
+
+
+/* The node's bans: a set in the memory of the table `env` belongs to. */
+void *
+rampart_global_bans_new(void *e, size_t count)
+{
+    rampart_protect_env_t  *env = e;
+
+    return env ? rampart_set_create(env->pool, count) : NULL;
 }
 
 
@@ -375,26 +396,39 @@ rampart_protect_global_bans(void *e, void *set)
 }
 
 
+/*
+ * A program for site `sid`, held once by the caller (fast_protect.lua, until its site's compiled
+ * protection goes): a table that serves it holds it too, so that a swap that keeps the site reuses
+ * it. Its memory is its own.
+ */
 void *
-rampart_protect_new(void *e, const u_char *sid, size_t sid_len)
+rampart_protect_new(const u_char *sid, size_t sid_len)
 {
-    u_char                 *p;
-    rampart_protect_t      *program;
-    rampart_protect_env_t  *env = e;
+    u_char             *p;
+    ngx_pool_t         *pool;
+    rampart_protect_t  *program;
 
-    if (env == NULL || env->pool == NULL || env->get == NULL || sid_len == 0 || sid_len > 20) {
+    if (sid_len == 0 || sid_len > 20) {
         return NULL;
     }
 
-    program = ngx_pcalloc(env->pool, sizeof(rampart_protect_t));
+    pool = ngx_create_pool(4096, ngx_cycle->log);
+    if (pool == NULL) {
+        return NULL;
+    }
+
+    program = ngx_pcalloc(pool, sizeof(rampart_protect_t));
     if (program == NULL) {
+        ngx_destroy_pool(pool);
         return NULL;
     }
 
-    program->env = env;
+    program->pool = pool;
+    program->refs = 1;
 
-    p = ngx_pnalloc(env->pool, sid_len + 3);
+    p = ngx_pnalloc(pool, sid_len + 3);
     if (p == NULL) {
+        ngx_destroy_pool(pool);
         return NULL;
     }
 
@@ -404,13 +438,34 @@ rampart_protect_new(void *e, const u_char *sid, size_t sid_len)
     p = ngx_cpymem(p, sid, sid_len);
     *p = ':';
 
-    if (ngx_array_init(&program->acl, env->pool, 4, sizeof(rampart_step_t)) != NGX_OK
-        || ngx_array_init(&program->lines, env->pool, 4, sizeof(rampart_step_t)) != NGX_OK)
+    if (ngx_array_init(&program->acl, pool, 4, sizeof(rampart_step_t)) != NGX_OK
+        || ngx_array_init(&program->lines, pool, 4, sizeof(rampart_step_t)) != NGX_OK)
     {
+        ngx_destroy_pool(pool);
         return NULL;
     }
 
     return program;
+}
+
+
+/* One holder fewer; the last frees it. */
+void
+rampart_protect_release(void *p)
+{
+    rampart_protect_t  *program = p;
+
+    if (program && --program->refs == 0) {
+        ngx_destroy_pool(program->pool);
+    }
+}
+
+
+/* One holder more (a table's host entry). */
+void
+rampart_protect_hold(rampart_protect_t *program)
+{
+    program->refs++;
 }
 
 
@@ -457,7 +512,7 @@ rampart_protect_step(rampart_protect_t *program, ngx_array_t *steps)
 
     ngx_memzero(step, sizeof(rampart_step_t));
 
-    if (ngx_array_init(&step->conditions, program->env->pool, 2, sizeof(rampart_condition_t))
+    if (ngx_array_init(&step->conditions, program->pool, 2, sizeof(rampart_condition_t))
         != NGX_OK)
     {
         program->broken = 1;
@@ -519,7 +574,7 @@ rampart_protect_line(void *p, int rate, const u_char *prefix, size_t prefix_len,
     step->requests = requests;
     step->ttl_ms = (long) ttl_ms;
 
-    step->prefix.data = ngx_pnalloc(program->env->pool, prefix_len);
+    step->prefix.data = ngx_pnalloc(program->pool, prefix_len);
     if (step->prefix.data == NULL) {
         program->broken = 1;
         return -1;
@@ -597,7 +652,7 @@ rampart_protect_condition(void *p, unsigned field, const u_char *name, size_t na
     c->set = set;
 
     if (field == RAMPART_FIELD_HEADER) {
-        c->name.data = ngx_pnalloc(program->env->pool, name_len);
+        c->name.data = ngx_pnalloc(program->pool, name_len);
         if (c->name.data == NULL) {
             program->broken = 1;
             return -1;
@@ -608,7 +663,7 @@ rampart_protect_condition(void *p, unsigned field, const u_char *name, size_t na
         c->key = ngx_hash_key(c->name.data, c->name.len);
     }
 
-    if (ngx_array_init(&c->values, program->env->pool, 2, sizeof(ngx_str_t)) != NGX_OK) {
+    if (ngx_array_init(&c->values, program->pool, 2, sizeof(ngx_str_t)) != NGX_OK) {
         program->broken = 1;
         return -1;
     }
@@ -641,7 +696,7 @@ rampart_protect_value(void *p, const u_char *value, size_t len)
         return -1;
     }
 
-    v->data = ngx_pnalloc(program->env->pool, len);
+    v->data = ngx_pnalloc(program->pool, len);
     if (v->data == NULL) {
         program->broken = 1;
         return -1;
@@ -974,7 +1029,7 @@ rampart_banned_by(rampart_request_t *req, rampart_set_t *set)
 
 /* `b:<site>:<address>` in rampart_bans, truthy as Lua reads it (anything but nil and false). */
 static ngx_uint_t
-rampart_node_banned(rampart_request_t *req, rampart_protect_t *program)
+rampart_node_banned(rampart_request_t *req, rampart_protect_env_t *env, rampart_protect_t *program)
 {
     int                     rc, type, flags, stale;
     char                   *err;
@@ -982,9 +1037,7 @@ rampart_node_banned(rampart_request_t *req, rampart_protect_t *program)
     size_t                  len;
     double                  number;
     ngx_str_t              *addr;
-    rampart_protect_env_t  *env;
 
-    env = program->env;
     addr = rampart_field(req, RAMPART_FIELD_ADDR);
 
     if (program->ban_key.len + addr->len > sizeof(key)) {
@@ -1097,18 +1150,22 @@ rampart_uncount(rampart_request_t *req, rampart_protect_env_t *env, rampart_step
  * ALLOW (the request counted as it counts it), LUA otherwise (with nothing counted).
  */
 ngx_int_t
-rampart_protect_run(ngx_http_request_t *r, rampart_protect_t *p, ngx_int_t *indexes)
+rampart_protect_run(ngx_http_request_t *r, rampart_protect_t *p, rampart_protect_env_t *env,
+    ngx_int_t *indexes)
 {
     double                  count;
     ngx_uint_t              i, n;
     rampart_step_t         *step, *counted[RAMPART_MAX_COUNTED];
     rampart_request_t       req;
-    rampart_protect_env_t  *env;
+
+    if (env->get == NULL) {
+        /* The table's dicts were never handed over: fast.lua gives such a table no program. */
+        return RAMPART_PROTECT_LUA;
+    }
 
     req.r = r;
     req.indexes = indexes;
     req.read = 0;
-    env = p->env;
 
     /* The ACL: the first entry that holds decides; allow skips everything after it. */
     step = p->acl.elts;
@@ -1124,7 +1181,7 @@ rampart_protect_run(ngx_http_request_t *r, rampart_protect_t *p, ngx_int_t *inde
     }
 
     if (rampart_banned_by(&req, env->global_bans) || rampart_banned_by(&req, p->bans)
-        || rampart_node_banned(&req, p))
+        || rampart_node_banned(&req, env, p))
     {
         return RAMPART_PROTECT_LUA;
     }

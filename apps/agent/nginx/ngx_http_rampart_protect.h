@@ -43,7 +43,7 @@ typedef int (*rampart_shdict_incr_pt)(void *zone, const u_char *key, size_t key_
     double *value, char **err, int has_init, double init, long init_ttl, int *forcible);
 
 
-/* What the programs of one routing table share: their memory, the node's bans, the dicts. */
+/* What the programs of one routing table share: the node's bans (in its memory), the dicts. */
 typedef struct {
     ngx_pool_t              *pool;
     rampart_set_t           *global_bans;
@@ -54,7 +54,10 @@ typedef struct {
 } rampart_protect_env_t;
 
 
-ngx_int_t rampart_protect_run(ngx_http_request_t *r, rampart_protect_t *p, ngx_int_t *indexes);
+ngx_int_t rampart_protect_run(ngx_http_request_t *r, rampart_protect_t *p, rampart_protect_env_t *env,
+    ngx_int_t *indexes);
+void rampart_protect_hold(rampart_protect_t *p);
+void rampart_protect_release(void *p);
 
 /* The names of the variables rampart_protect_run reads, by field (RAMPART_FIELD_PATH...). */
 extern ngx_str_t  rampart_protect_variables[RAMPART_FIELDS];

@@ -100,16 +100,15 @@ function _M.available()
   return available
 end
 
--- The protection program of a site the router need not serve otherwise, made once per site in the
--- table's `env` (false: none, the router serves it).
-local function program_of(programs, env, site)
-  local program = programs[site]
+-- The protection program of a site the router need not serve otherwise (false: none, the router
+-- serves it), kept with its compiled protection: a swap that keeps the site (a delta) reuses it.
+local function program_of(site, env)
+  local protect = site.protect
+  if protect == nil or not env or bit.band(site.fast_flags or 0, HTTP + HTTPS) == 0 then return false end
+  local program = protect.fast_program
   if program == nil then
-    program = false
-    if site.protect ~= nil and bit.band(site.fast_flags or 0, HTTP + HTTPS) ~= 0 and env then
-      program = fast_protect.program(env, site) or false
-    end
-    programs[site] = program
+    program = fast_protect.program(site) or false
+    protect.fast_program = program
   end
   return program
 end
@@ -121,13 +120,12 @@ local function build(t)
   if table == nil then return nil, "out of memory" end
   -- The programs' shared part, made ready when a site needs it.
   local env = nil
-  local programs = {}
   for host, site in pairs(t.hosts) do
     if env == nil and site.protect ~= nil then
       env = C.rampart_fast_protection(table)
       if not fast_protect.start(env, t.prepared and t.prepared.node) then env = false end
     end
-    local program = program_of(programs, env, site)
+    local program = program_of(site, env)
     local flags = _M.installed_flags(site, program)
     local peer = site.peers[1]
     local sid = site.sid

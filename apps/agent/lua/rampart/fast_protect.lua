@@ -12,10 +12,12 @@ local conditions = require "rampart.conditions"
 
 ffi.cdef [[
 int rampart_protect_shdicts(void *env, void *get, void *incr, void *limits, void *bans);
-void *rampart_set_new(void *env, size_t count);
+void *rampart_global_bans_new(void *env, size_t count);
+void *rampart_set_new(void *p, size_t count);
 int rampart_set_add(void *set, const char *addr, size_t len, unsigned bits, double value);
 int rampart_protect_global_bans(void *env, void *set);
-void *rampart_protect_new(void *env, const char *sid, size_t sid_len);
+void *rampart_protect_new(const char *sid, size_t sid_len);
+void rampart_protect_release(void *p);
 int rampart_protect_whitelist(void *p, void *set);
 int rampart_protect_bans(void *p, void *set);
 int rampart_protect_acl(void *p, void *set, int allow);
@@ -45,10 +47,10 @@ local _M = {}
 -- The most lines a program counts (RAMPART_MAX_COUNTED).
 local MAX_LINES = 64
 
--- An address set of the module holding `texts` (as cidr.new reads them), each valued by
--- value_of(text) (a ban's expiry) or 1; nil when one does not parse or the module refuses it.
-local function set_of(env, texts, value_of)
-  local set = C.rampart_set_new(env, #texts)
+-- Fills the module's address set `set` (nil: it could not be made) with `texts` (as cidr.new reads
+-- them), each valued by value_of(text) (a ban's expiry) or 1; nil when one does not parse or the
+-- module refuses it.
+local function fill(set, texts, value_of)
   if set == NULL then return nil end
   for _, text in ipairs(texts) do
     local address, bits = text:match("^([^/]+)/(%d+)$")
@@ -60,11 +62,14 @@ local function set_of(env, texts, value_of)
   return set
 end
 
+-- An address set of program `p`.
+local function set_of(p, texts, value_of) return fill(C.rampart_set_new(p, #texts), texts, value_of) end
+
 -- Adds one condition (conditions.plan's) to the entry or line added last; false when it cannot.
-local function add_condition(env, p, plan)
+local function add_condition(p, plan)
   local set = nil
   if plan.ranges then
-    set = set_of(env, plan.ranges)
+    set = set_of(p, plan.ranges)
     if not set then return false end
   end
   local name = plan.name or ""
@@ -77,15 +82,15 @@ local function add_condition(env, p, plan)
   return true
 end
 
-local function add_acl(env, p, entries)
+local function add_acl(p, entries)
   for _, entry in ipairs(entries) do
     local allow = entry.allow and 1 or 0
     if entry.texts then
-      local set = set_of(env, entry.texts)
+      local set = set_of(p, entry.texts)
       if not set or C.rampart_protect_acl(p, set, allow) ~= 0 then return false end
     else
       local plan = conditions.plan(entry.condition)
-      if not plan or C.rampart_protect_acl(p, NULL, allow) ~= 0 or not add_condition(env, p, plan) then
+      if not plan or C.rampart_protect_acl(p, NULL, allow) ~= 0 or not add_condition(p, plan) then
         return false
       end
     end
@@ -94,7 +99,7 @@ local function add_acl(env, p, entries)
 end
 
 -- The lines of a group for site `sid`, their counters keyed as protect.lua's run_filter keys them.
-local function add_lines(env, p, sid, lines)
+local function add_lines(p, sid, lines)
   if #lines > MAX_LINES then return false end
   for _, line in ipairs(lines) do
     local f = line.filter
@@ -108,7 +113,7 @@ local function add_lines(env, p, sid, lines)
     if rc ~= 0 then return false end
     for _, condition in ipairs(line.conditions) do
       local plan = conditions.plan(condition)
-      if not plan or not add_condition(env, p, plan) then return false end
+      if not plan or not add_condition(p, plan) then return false end
     end
   end
   return true
@@ -118,8 +123,9 @@ local function zone(dict)
   return dict and C.ngx_http_lua_ffi_shdict_udata_to_zone(dict[1])
 end
 
---- What the programs of the table `env` (the module's rampart_fast_protection) share: the shared
---- dicts and the node's bans (`node`, protect.lua's). false when this nginx cannot run them.
+--- What the programs of the table `env` (the module's rampart_fast_protection) read besides their
+--- own: the shared dicts and the node's bans (`node`, protect.lua's). false when this nginx cannot
+--- run them.
 function _M.start(env, node)
   if env == NULL then return false end
   local ok, limits, bans = pcall(function()
@@ -131,33 +137,41 @@ function _M.start(env, node)
   if C.rampart_protect_shdicts(env, get, incr, limits, bans) ~= 0 then return false end
   local global = node and node.global_bans
   if global then
-    local set = set_of(env, global.texts, function(text) return global.expiry[text] end)
+    local set = fill(C.rampart_global_bans_new(env, #global.texts), global.texts, function(text) return global.expiry[text] end)
     if not set or C.rampart_protect_global_bans(env, set) ~= 0 then return false end
   end
   return true
 end
 
---- The program of `site` (its `protect` attached by protect.lua), in the table `env` that `start`
---- made ready; nil when the module cannot run it the same way.
-function _M.program(env, site)
+local function write(p, site)
   local protect = site.protect
-  local sid = site.sid
-  local p = C.rampart_protect_new(env, sid, #sid)
-  if p == NULL then return nil end
-  if protect.acl_entries and not add_acl(env, p, protect.acl_entries) then return nil end
+  if protect.acl_entries and not add_acl(p, protect.acl_entries) then return false end
   if protect.whitelist then
-    local set = set_of(env, protect.whitelist_texts)
-    if not set or C.rampart_protect_whitelist(p, set) ~= 0 then return nil end
+    local set = set_of(p, protect.whitelist_texts)
+    if not set or C.rampart_protect_whitelist(p, set) ~= 0 then return false end
   end
   local bans = protect.bans
   if bans then
-    local set = set_of(env, bans.texts, function(text) return bans.expiry[text] end)
-    if not set or C.rampart_protect_bans(p, set) ~= 0 then return nil end
+    local set = set_of(p, bans.texts, function(text) return bans.expiry[text] end)
+    if not set or C.rampart_protect_bans(p, set) ~= 0 then return false end
   end
   local lines = protect.under_attack and protect.attack or protect.normal
-  if lines and not add_lines(env, p, sid, lines) then return nil end
-  if C.rampart_protect_done(p) ~= 0 then return nil end
-  return p
+  if lines and not add_lines(p, site.sid, lines) then return false end
+  return C.rampart_protect_done(p) == 0
+end
+
+--- The program of `site` (its `protect` attached by protect.lua); nil when the module cannot run it
+--- the same way. It depends on nothing else, so a swap that keeps the site keeps it (fast.lua keeps
+--- it with the compiled protection); the module frees it once this and every table let it go.
+function _M.program(site)
+  local sid = site.sid
+  local p = C.rampart_protect_new(sid, #sid)
+  if p == NULL then return nil end
+  if not write(p, site) then
+    C.rampart_protect_release(p)
+    return nil
+  end
+  return ffi.gc(p, C.rampart_protect_release)
 end
 
 return _M
