@@ -6,7 +6,7 @@
  *
  * rampart/fast_protect.lua writes a site's compiled protection as a program of this module when
  * every part of it is one this file can run the same way (address sets, conditions on the path,
- * query, method, user agent, referer, host, a header or the address with equals, prefix, contains
+ * query, method, user agent, referer, host, a header, the country or the address with equals, prefix, contains
  * and regexes that only name words, and rate filters); any other site keeps the Lua router. A
  * program runs the checks in protect.lua's order and answers:
  *   - PASS when protect.lua would let the request go on with nothing to carry out (no ACL deny, not
@@ -86,7 +86,7 @@ typedef struct {
     ngx_uint_t          field;
     ngx_uint_t          op;
     ngx_uint_t          negate;
-    ngx_str_t           name;           /* a header's variable name ("http_x_token") */
+    ngx_str_t           name;           /* a variable's name ("http_x_token", "rampart_country") */
     ngx_uint_t          key;            /* its hash */
     rampart_set_t      *set;
     ngx_array_t         values;         /* ngx_str_t */
@@ -412,7 +412,7 @@ rampart_protect_new(const u_char *sid, size_t sid_len)
         return NULL;
     }
 
-    pool = ngx_create_pool(4096, ngx_cycle->log);
+    pool = ngx_create_pool(1024, ngx_cycle->log);
     if (pool == NULL) {
         return NULL;
     }
@@ -621,7 +621,7 @@ rampart_protect_condition(void *p, unsigned field, const u_char *name, size_t na
         || op < RAMPART_OP_EQUALS || op > RAMPART_OP_CIDR
         || (field == RAMPART_FIELD_IP) != (op == RAMPART_OP_CIDR)
         || (field == RAMPART_FIELD_IP && set == NULL)
-        || (field == RAMPART_FIELD_HEADER && (name_len == 0 || name_len > 80))
+        || (field == RAMPART_FIELD_VARIABLE && (name_len == 0 || name_len > 80))
         || field == RAMPART_FIELD_ADDR || field == RAMPART_FIELD_BIN_ADDR
         || field > RAMPART_FIELD_IP)
     {
@@ -651,7 +651,7 @@ rampart_protect_condition(void *p, unsigned field, const u_char *name, size_t na
     c->negate = negate ? 1 : 0;
     c->set = set;
 
-    if (field == RAMPART_FIELD_HEADER) {
+    if (field == RAMPART_FIELD_VARIABLE) {
         c->name.data = ngx_pnalloc(program->pool, name_len);
         if (c->name.data == NULL) {
             program->broken = 1;
@@ -928,8 +928,8 @@ rampart_condition_holds(rampart_request_t *req, rampart_condition_t *c)
         return hit ^ c->negate;
     }
 
-    if (c->field == RAMPART_FIELD_HEADER) {
-        /* As ngx.var reads "http_<name>": by name, computed afresh. */
+    if (c->field == RAMPART_FIELD_VARIABLE) {
+        /* As ngx.var reads "http_<name>" or "rampart_country": by name, computed afresh. */
         vv = ngx_http_get_variable(req->r, &c->name, c->key);
 
         if (vv == NULL || vv->not_found) {

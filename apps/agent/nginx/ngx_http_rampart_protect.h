@@ -24,7 +24,7 @@
 #define RAMPART_FIELD_ADDR        6     /* $remote_addr: the keys of counters and bans */
 #define RAMPART_FIELD_BIN_ADDR    7     /* $binary_remote_addr: the sets */
 #define RAMPART_FIELDS            8
-#define RAMPART_FIELD_HEADER      8     /* a request header, read by its variable's name */
+#define RAMPART_FIELD_VARIABLE    8     /* a variable read by name: a header's, or the country's */
 #define RAMPART_FIELD_IP          9     /* the client address, looked up in a set */
 
 /* What rampart_protect_run answers. */

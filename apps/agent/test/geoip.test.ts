@@ -12,7 +12,7 @@ import { StateStore } from '../src/state.ts';
 import { ConfigSync } from '../src/sync/config-sync.ts';
 import { MasterClient } from '../src/sync/master-client.ts';
 import { makeProtection, makeSite } from '../src/testing/snapshots.ts';
-import { createEdge, type TestEdge } from './support/edge.ts';
+import { createEdge, fastPathModuleOrSkip, LUA_MARK, restartMarked, type TestEdge } from './support/edge.ts';
 import { eventually } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 
@@ -35,19 +35,24 @@ const maxmind = writeMmdb([
 ]);
 
 /** A GET from `from` (a loopback address of the client's choosing) to the edge. */
-function getFrom(port: number, from: string, host: string, path = '/'): Promise<number> {
+/** The status of a request from `from`, and its body. */
+function askFrom(port: number, from: string, host: string, path = '/'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port, path, localAddress: from, agent: false, headers: { host, connection: 'close' } },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
       },
     );
     req.on('error', reject);
     req.end();
   });
 }
+
+const getFrom = async (port: number, from: string, host: string, path = '/') =>
+  (await askFrom(port, from, host, path)).status;
 
 describe('country conditions through a real nginx with the geoip2 module', () => {
   let edge: TestEdge;
@@ -116,6 +121,22 @@ describe('country conditions through a real nginx with the geoip2 module', () =>
     await edge?.close();
     await origin?.close();
   });
+
+  it.skipIf(fastPathModuleOrSkip() === null)(
+    "runs country conditions in the edge's nginx module, leaving to Lua only what they deny",
+    async () => {
+      // The Lua router marks what it routed (the origin sees the header); a later apply drops the mark.
+      await restartMarked(edge);
+      const { http } = edge.ports;
+      const passed = await askFrom(http, '127.0.0.2', 'no-cn.test', '/m');
+      expect(passed.status).toBe(200);
+      expect((JSON.parse(passed.body) as { headers: Record<string, string> }).headers[LUA_MARK]).toBeUndefined();
+      expect(await getFrom(http, '127.0.0.1', 'no-cn.test', '/m')).toBe(403);
+      // No country known for the address: served by the module too.
+      const unknown = await askFrom(http, '127.0.0.3', 'no-cn.test', '/m');
+      expect((JSON.parse(unknown.body) as { headers: Record<string, string> }).headers[LUA_MARK]).toBeUndefined();
+    },
+  );
 
   it('refuses a download whose digest or size is not the snapshot’s, and keeps nothing of it', async () => {
     const other = writeMmdb([{ cidr: '127.0.0.0/8', data: { country_code: 'FR' } }]);

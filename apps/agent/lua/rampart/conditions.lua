@@ -150,15 +150,18 @@ function _M.compile(condition)
 end
 
 -- The nginx module's codes (ngx_http_rampart_protect.h): the fields it reads and how it compares.
-local FIELD_CODES = { path = 0, query = 1, method = 2, user_agent = 3, referer = 4, host = 5, header = 8, ip = 9 }
+-- A header and the country are variables it reads by name (code 8), as ngx.var does.
+local FIELD_CODES = {
+  path = 0, query = 1, method = 2, user_agent = 3, referer = 4, host = 5, header = 8, country = 8, ip = 9,
+}
 local OP_CODES = { equals = 1, prefix = 2, contains = 3 }
 local CONTAINS, CONTAINS_CI, CIDR = 3, 4, 5
 
 --- A condition that `compile` accepted, as the nginx module's protection programs run it
 --- (fast_protect.lua): `field` and `op` codes, `negate`, the `values` as compared (in upper case for
---- the method, lower case for the host; a regex's words), a header's variable `name`, or an
---- address condition's `ranges`. nil when only this file can run it: a country, or a regex that is
---- not a list of words all in the same case mode.
+--- the method and the country, lower case for the host; a regex's words), the `name` of the variable
+--- a header or the country is read from, or an address condition's `ranges`. nil when only this
+--- file can run it: a regex that is not a list of words all in the same case mode.
 function _M.plan(condition)
   local field, op = condition.field, condition.op
   local negate = condition.negate == true
@@ -167,7 +170,7 @@ function _M.plan(condition)
   if not code then return nil end
   local values = {}
   for i, v in ipairs(condition.values) do
-    values[i] = (field == "method" and upper(v)) or (field == "host" and lower(v)) or v
+    values[i] = ((field == "method" or field == "country") and upper(v)) or (field == "host" and lower(v)) or v
   end
   local op_code = OP_CODES[op]
   if op == "regex" then
@@ -183,6 +186,8 @@ function _M.plan(condition)
   if not op_code then return nil end
   local name = nil
   if field == "header" then name = "http_" .. (lower(condition.header):gsub("-", "_")) end
+  -- READERS.country's variable: the geoip2 lookup, or nothing (read as "") without a database.
+  if field == "country" then name = "rampart_country" end
   return { field = code, op = op_code, negate = negate, values = values, name = name }
 end
 

@@ -5,7 +5,7 @@
 -- (the node's and the site's), this node's bans and the rate counters in the same shared dicts.
 -- Anything it would act on (a deny, a ban, a challenge, a delay, a limit crossed) goes to the Lua
 -- router, which decides the request from the start. A site with anything the module cannot run the
--- same way (a country, a regex that is not a list of words) gets no program and keeps the router.
+-- same way (a regex that is not a list of words) gets no program and keeps the router.
 local ffi = require "ffi"
 local cidr = require "rampart.cidr"
 local conditions = require "rampart.conditions"

@@ -92,8 +92,10 @@ p = plan({ field = "user_agent", op = "regex", values = { "(?i)(sqlmap|Nikto)", 
 assert(p.op == 4 and table.concat(p.values, ",") == "sqlmap,nikto,zgrab", "words ignoring case, in lower case")
 p = plan({ field = "referer", op = "regex", values = { "curl|Wget/1" } })
 assert(p.op == 3 and table.concat(p.values, ",") == "curl,Wget/1", "words as written: a plain find")
--- Left to Lua: a real regex, words in both case modes, a country.
+p = plan({ field = "country", op = "equals", values = { "cn", "US" }, negate = true })
+assert(p.field == 8 and p.name == "rampart_country" and p.op == 1 and p.negate == true, "a country: its variable")
+assert(table.concat(p.values, ",") == "CN,US", "country codes in upper case")
+-- Left to Lua: a real regex, words in both case modes.
 assert(plan({ field = "path", op = "regex", values = { "^/admin" } }) == nil, "an anchor")
 assert(plan({ field = "user_agent", op = "regex", values = { "(?i)a", "b" } }) == nil, "two case modes")
 assert(plan({ field = "path", op = "regex", values = { "a||b" } }) == nil, "an empty alternative")
-assert(conditions.plan({ field = "country", op = "equals", values = { "CN" } }) == nil, "a country")
