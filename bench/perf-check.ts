@@ -15,13 +15,14 @@ import { join } from 'node:path';
 import { DEFAULT_SITE_PROTECTION } from '@rampart/contracts';
 import { findFastPathModule } from '../apps/agent/src/apply/fast-path-module.ts';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
-import { createEdge, NGINX_BINARY } from '../apps/agent/test/support/edge.ts';
-import { instructionsPerRequest, type NginxUnderTest, type RequestLoad, thousands } from './callgrind.ts';
+import { NGINX_BINARY } from '../apps/agent/test/support/edge.ts';
+import { startBenchEdge } from './bench-edge.ts';
+import { instructionsPerRequest, type RequestLoad, thousands } from './callgrind.ts';
 import { startCacheBenchServers } from './edge-cache.ts';
 import { BROWSER_HEADERS } from './edge-cache-instructions.ts';
 import { PROXY_HOST, startProxyBenchServers } from './edge-proxy.ts';
 import { startTlsServers } from './edge-tls.ts';
-import { edgeNginxFiles, startBenchOrigin } from './nginx-process.ts';
+import { edgeNginxFiles } from './nginx-process.ts';
 import { protectionLoad, startProtectionEdge } from './protection-instructions.ts';
 import { ROOT } from './support.ts';
 
@@ -65,37 +66,15 @@ export interface GateLine {
 }
 
 /** A WAF site in block mode on an edge of its own, in front of an origin answering every path. */
-async function startWafEdge() {
-  const origin = await startBenchOrigin();
-  const edge = await createEdge({ proveTimeoutMs: 60_000 });
-  const close = async () => {
-    await edge.close();
-    origin.nginx.stop();
-  };
-  try {
-    const outcome = await edge.applier.apply(
-      edge.snapshot({
-        version: 1,
-        sites: [
-          makeSite({
-            id: 1,
-            domains: ['waf.test'],
-            origins: [{ address: '127.0.0.1', port: origin.port, weight: 1, backup: false }],
-            protection: { ...DEFAULT_SITE_PROTECTION, waf: { mode: 'block', paranoia: 1, exclusions: [] } },
-          }),
-        ],
-      }),
-    );
-    if (!outcome.applied || outcome.errors.length > 0) {
-      throw new Error(`edge did not apply: ${outcome.error} ${JSON.stringify(outcome.errors)}`);
-    }
-    const server: NginxUnderTest = { ...edgeNginxFiles(edge), port: edge.ports.http };
-    return { server, close };
-  } catch (error) {
-    await close();
-    throw error;
-  }
-}
+const startWafEdge = () =>
+  startBenchEdge((origin) => [
+    makeSite({
+      id: 1,
+      domains: ['waf.test'],
+      origins: [origin],
+      protection: { ...DEFAULT_SITE_PROTECTION, waf: { mode: 'block', paranoia: 1, exclusions: [] } },
+    }),
+  ]);
 
 /** Counts every gated figure, and the plain nginx baselines beside them (reported, not gated). */
 export async function countInstructions(): Promise<{ counts: Record<Gated, number>; plain: Record<string, number> }> {

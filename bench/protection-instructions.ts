@@ -8,9 +8,8 @@
 // router: without `rampart_route` it cannot tell the site's id), as an edge without the module does.
 // Usage: node bench/protection-instructions.ts   (BENCH_REQUESTS: requests counted, default 4000)
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
-import { createEdge } from '../apps/agent/test/support/edge.ts';
-import { instructionsPerRequest, type NginxUnderTest, type RequestLoad, thousands } from './callgrind.ts';
-import { edgeNginxFiles, startBenchOrigin } from './nginx-process.ts';
+import { startBenchEdge } from './bench-edge.ts';
+import { instructionsPerRequest, type RequestLoad, thousands } from './callgrind.ts';
 import { blocklistAcl, protection, realisticRules } from './protection-rules.ts';
 
 /** A request of bench/protection.ts to `host`: off.test (no protection) or on.test (its rules). */
@@ -21,36 +20,14 @@ export const protectionLoad = (host: 'off.test' | 'on.test'): RequestLoad => ({
 });
 
 /** An edge serving off.test and on.test (bench/protection.ts's sites) in front of a bench origin. */
-export async function startProtectionEdge() {
-  const { port: originPort, nginx: origin } = await startBenchOrigin();
-  const edge = await createEdge({ proveTimeoutMs: 60_000 });
-  const close = async () => {
-    await edge.close();
-    origin.stop();
-  };
-  try {
-    const site = (id: number, domain: string, guarded: boolean) =>
-      makeSite({
-        id,
-        domains: [domain],
-        origins: [{ address: '127.0.0.1', port: originPort, weight: 1, backup: false }],
-        ...(guarded ? { protection: protection({ rule_group_id: 1 }) } : {}),
-      });
-    const outcome = await edge.applier.apply(
-      edge.snapshot({
-        version: 1,
-        sites: [site(1, 'off.test', false), site(2, 'on.test', true)],
-        protection: { rule_groups: [realisticRules(1)], acls: [blocklistAcl(2)], bans: [], unbans: [] },
-      }),
-    );
-    if (!outcome.applied || outcome.errors.length > 0) throw new Error(`edge did not apply: ${outcome.error}`);
-    const server: NginxUnderTest = { ...edgeNginxFiles(edge), port: edge.ports.http };
-    return { server, close };
-  } catch (error) {
-    await close();
-    throw error;
-  }
-}
+export const startProtectionEdge = () =>
+  startBenchEdge(
+    (origin) => [
+      makeSite({ id: 1, domains: ['off.test'], origins: [origin] }),
+      makeSite({ id: 2, domains: ['on.test'], origins: [origin], protection: protection({ rule_group_id: 1 }) }),
+    ],
+    { rule_groups: [realisticRules(1)], acls: [blocklistAcl(2)], bans: [], unbans: [] },
+  );
 
 if (import.meta.main) {
   const { server, close } = await startProtectionEdge();
