@@ -25,6 +25,8 @@ export interface RequestLoad {
   headers?: Readonly<Record<string, string>>;
   /** HTTPS on kept-alive connections, the host sent as SNI. */
   tls?: boolean;
+  /** HTTP/2 (over TLS with `tls`), ten streams at a time on each connection. */
+  http2?: boolean;
 }
 
 export interface InstructionCount {
@@ -56,7 +58,10 @@ async function secondInstance(text: string, targetPort: number, port: number, di
     .replace(/^\s*user [^;]+;\n/m, '');
 }
 
-/** h2load over HTTP/1.1: `requests` requests on 4 connections, one at a time on each; throws on a failure. */
+/**
+ * h2load: `requests` requests on 4 connections, over HTTP/1.1 one at a time on each, or over HTTP/2
+ * ten streams at a time (`load.http2`); throws on a failure.
+ */
 function h2load(port: number, load: RequestLoad, requests: number): void {
   const headers = Object.entries({ ':authority': load.host, ...load.headers }).flatMap(([name, value]) => [
     '-H',
@@ -68,7 +73,7 @@ function h2load(port: number, load: RequestLoad, requests: number): void {
   const target = load.tls ? [`--connect-to=127.0.0.1:${port}`] : [];
   const output = execFileSync(
     'h2load',
-    ['--h1', '-t1', '-c4', '-m1', `-n${requests}`, ...target, ...headers, ...urls],
+    [...(load.http2 ? ['-m10'] : ['--h1', '-m1']), '-t1', '-c4', `-n${requests}`, ...target, ...headers, ...urls],
     {
       encoding: 'utf8',
     },

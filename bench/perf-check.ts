@@ -2,8 +2,8 @@
 //  - Instructions nginx spends on a request, under callgrind (bench/callgrind.ts): a proxied
 //    request, a proxied request of a site with protection (an ACL of 1,000 CIDRs and 5 CC rules it
 //    passes), a cache hit without and with protection, a WAF-inspected dynamic request and a static
-//    request on a WAF site, and an HTTPS request on a kept-alive connection (the certificate chosen
-//    by SNI in Lua). Each may grow by at most 10 % over bench/perf-baseline.json.
+//    request on a WAF site, and an HTTPS request on a kept-alive connection and over HTTP/2 (the
+//    certificate chosen by SNI in Lua). Each may grow by at most 10 % over bench/perf-baseline.json.
 //  - The dashboard's gzip JavaScript of the login route and of the shell with its first page, each
 //    within its budget (bench/dashboard-size.ts).
 // A baseline is raised on purpose only, in a commit of its own that says why:
@@ -38,6 +38,7 @@ export const GATED = [
   'wafDynamic',
   'wafStatic',
   'httpsKeptAlive',
+  'http2',
 ] as const;
 export type Gated = (typeof GATED)[number];
 
@@ -49,6 +50,7 @@ const LABELS: Record<Gated, string> = {
   wafDynamic: 'WAF site (block, CRS paranoia 1), dynamic request',
   wafStatic: 'WAF site, static file (skips the engine)',
   httpsKeptAlive: 'HTTPS on a kept-alive connection, ECDSA P-256, TLS 1.3, proxied',
+  http2: 'HTTP/2 over TLS 1.3, ECDSA P-256, ten streams a connection, proxied',
 };
 
 interface Baseline {
@@ -138,6 +140,13 @@ export async function countInstructions(): Promise<{ counts: Record<Gated, numbe
     ).perRequest;
     plain['plain nginx, HTTPS kept-alive'] = (
       await instructionsPerRequest({ ...tls.plainFiles, port: tls.plainEcPort }, load)
+    ).perRequest;
+    const multiplexed: RequestLoad = { ...load, http2: true };
+    counts.http2 = (
+      await instructionsPerRequest({ ...edgeNginxFiles(tls.edge), port: tls.edge.ports.https }, multiplexed)
+    ).perRequest;
+    plain['plain nginx, HTTP/2'] = (
+      await instructionsPerRequest({ ...tls.plainFiles, port: tls.plainEcPort }, multiplexed)
     ).perRequest;
   } finally {
     await tls.close();
