@@ -135,19 +135,18 @@ export async function countInstructions(): Promise<{ counts: Record<Gated, numbe
   const tls = await startTlsServers();
   try {
     const load: RequestLoad = { host: 'ecdsa.test', paths: ['/'], tls: true };
-    counts.httpsKeptAlive = (
-      await instructionsPerRequest({ ...edgeNginxFiles(tls.edge), port: tls.edge.ports.https }, load)
-    ).perRequest;
-    plain['plain nginx, HTTPS kept-alive'] = (
-      await instructionsPerRequest({ ...tls.plainFiles, port: tls.plainEcPort }, load)
-    ).perRequest;
-    const multiplexed: RequestLoad = { ...load, http2: true };
-    counts.http2 = (
-      await instructionsPerRequest({ ...edgeNginxFiles(tls.edge), port: tls.edge.ports.https }, multiplexed)
-    ).perRequest;
-    plain['plain nginx, HTTP/2'] = (
-      await instructionsPerRequest({ ...tls.plainFiles, port: tls.plainEcPort }, multiplexed)
-    ).perRequest;
+    const counted = [
+      ['httpsKeptAlive', 'HTTPS kept-alive', load],
+      ['http2', 'HTTP/2', { ...load, http2: true }],
+    ] as const;
+    for (const [name, label, each] of counted) {
+      counts[name] = (
+        await instructionsPerRequest({ ...edgeNginxFiles(tls.edge), port: tls.edge.ports.https }, each)
+      ).perRequest;
+      plain[`plain nginx, ${label}`] = (
+        await instructionsPerRequest({ ...tls.plainFiles, port: tls.plainEcPort }, each)
+      ).perRequest;
+    }
   } finally {
     await tls.close();
   }

@@ -76,7 +76,6 @@ typedef struct {
     rampart_table_t    *table;
     ngx_int_t           site_id_index;
     ngx_array_t        *lua_vars;   /* rampart_lua_var_t, by slot; NULL: none */
-    ngx_int_t           protect_vars[RAMPART_FIELDS];   /* what protection programs read */
 } rampart_main_conf_t;
 
 
@@ -622,8 +621,7 @@ rampart_route_handler(ngx_http_request_t *r)
 
     /* Protection: anything it would act on goes to the Lua router, which decides it all again. */
     if (host->protect
-        && rampart_protect_run(r, host->protect, &table->env, mcf->protect_vars)
-           != RAMPART_PROTECT_PASS)
+        && rampart_protect_run(r, host->protect, &table->env) != RAMPART_PROTECT_PASS)
     {
         return NGX_DECLINED;
     }
@@ -877,7 +875,6 @@ rampart_route(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     rampart_loc_conf_t   *lcf = conf;
     rampart_main_conf_t  *mcf;
-    ngx_uint_t            i;
     ngx_str_t             name = ngx_string("rampart_site_id");
 
     if (lcf->route != NGX_CONF_UNSET) {
@@ -892,13 +889,6 @@ rampart_route(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         mcf->site_id_index = ngx_http_get_variable_index(cf, &name);
         if (mcf->site_id_index == NGX_ERROR) {
             return NGX_CONF_ERROR;
-        }
-
-        for (i = 0; i < RAMPART_FIELDS; i++) {
-            mcf->protect_vars[i] = ngx_http_get_variable_index(cf, &rampart_protect_variables[i]);
-            if (mcf->protect_vars[i] == NGX_ERROR) {
-                return NGX_CONF_ERROR;
-            }
         }
     }
 

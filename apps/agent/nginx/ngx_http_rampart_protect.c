@@ -45,18 +45,6 @@
 #define RAMPART_MAX_KEY         65535
 
 
-ngx_str_t  rampart_protect_variables[RAMPART_FIELDS] = {
-    ngx_string("uri"),
-    ngx_string("args"),
-    ngx_string("request_method"),
-    ngx_string("http_user_agent"),
-    ngx_string("http_referer"),
-    ngx_string("host"),
-    ngx_string("remote_addr"),
-    ngx_string("binary_remote_addr"),
-};
-
-
 /* One range of a set: an address of 4 or 16 bytes, masked to its prefix length. */
 typedef struct {
     u_char          used;
@@ -122,7 +110,6 @@ struct rampart_protect_s {
 /* What one request read, each at most once. */
 typedef struct {
     ngx_http_request_t  *r;
-    ngx_int_t           *indexes;
     ngx_uint_t           read;          /* a bit per field */
     /* By field; the last two (the codes of a header and of the address in a set) stay unused. */
     ngx_str_t            fields[RAMPART_FIELD_IP + 1];
@@ -750,90 +737,48 @@ rampart_protect_done(void *p)
 
 /* Requests */
 
-/*
- * What the variable of `field` holds, read where its get handler reads it when that is one plain
- * field of the request (the handlers of nginx's http/ngx_http_variables.c): the route handler runs
- * for the main request with a Host, so $host is the Host header and $request_method the request's
- * own. A header nginx may hold as several lines (1.23 on) is read through its variable, which joins
- * them.
- */
-static ngx_uint_t
-rampart_field_direct(ngx_http_request_t *r, ngx_uint_t field, ngx_str_t *text)
+/* The variable `name` (hash `key`) as ngx.var reads it by name, computed afresh; "" when it has no
+ * value, as protect.lua reads a missing one. */
+static void
+rampart_variable(ngx_http_request_t *r, ngx_str_t *name, ngx_uint_t key, ngx_str_t *text)
 {
-    ngx_table_elt_t  *h;
+    ngx_http_variable_value_t  *vv;
 
-    switch (field) {
+    vv = ngx_http_get_variable(r, name, key);
 
-    case RAMPART_FIELD_PATH:
-        *text = r->uri;
-        return 1;
+    if (vv == NULL || vv->not_found) {
+        text->len = 0;
+        text->data = (u_char *) "";
 
-    case RAMPART_FIELD_QUERY:
-        *text = r->args;
-        return 1;
-
-    case RAMPART_FIELD_METHOD:
-        *text = r->method_name;
-        return 1;
-
-    case RAMPART_FIELD_HOST:
-        *text = r->headers_in.server;
-        return 1;
-
-    case RAMPART_FIELD_ADDR:
-        *text = r->connection->addr_text;
-        return 1;
-
-    case RAMPART_FIELD_BIN_ADDR:
-        /* $binary_remote_addr's bytes; any other family has no address a set can hold. */
-        switch (r->connection->sockaddr->sa_family) {
-
-        case AF_INET:
-            text->data = (u_char *) &((struct sockaddr_in *) r->connection->sockaddr)->sin_addr;
-            text->len = 4;
-            return 1;
-
-#if (NGX_HAVE_INET6)
-        case AF_INET6:
-            text->data = ((struct sockaddr_in6 *) r->connection->sockaddr)->sin6_addr.s6_addr;
-            text->len = 16;
-            return 1;
-#endif
-
-        default:
-            text->len = 0;
-            return 1;
-        }
-
-    case RAMPART_FIELD_USER_AGENT:
-    case RAMPART_FIELD_REFERER:
-        h = field == RAMPART_FIELD_USER_AGENT ? r->headers_in.user_agent : r->headers_in.referer;
-
-#if (nginx_version >= 1023000)
-        if (h && h->next) {
-            return 0;
-        }
-#endif
-
-        text->len = h ? h->value.len : 0;
-        text->data = h ? h->value.data : NULL;
-        return 1;
+    } else {
+        text->len = vv->len;
+        text->data = vv->data;
     }
-
-    return 0;
 }
 
 
+/*
+ * What the variable of `field` holds, read once a request where its get handler reads it (the
+ * handlers of nginx's http/ngx_http_variables.c): the route handler runs for the main request with
+ * a Host, so $host is the Host header and $request_method the request's own. A header nginx may
+ * hold as several lines (1.23 on) is read through its variable, which joins them.
+ */
 static ngx_str_t *
 rampart_field(rampart_request_t *req, ngx_uint_t field)
 {
-    ngx_str_t                  *text;
-    ngx_http_variable_value_t  *vv;
+    ngx_str_t            *text;
+    ngx_table_elt_t      *h;
+    ngx_http_request_t   *r;
 
     static ngx_str_t  none = ngx_string("");
+#if (nginx_version >= 1023000)
+    ngx_str_t        *name;
+
+    static ngx_str_t  joined[2] = { ngx_string("http_user_agent"), ngx_string("http_referer") };
+#endif
 
     if (field >= RAMPART_FIELDS) {
-        /* Not a field read here (rampart_condition_holds reads headers and sets itself). */
+        /* Not a field read here (rampart_condition_holds reads variables and sets itself). */
         return &none;
     }
 
@@ -844,27 +789,72 @@ rampart_field(rampart_request_t *req, ngx_uint_t field)
     }
 
     req->read |= 1 << field;
+    r = req->r;
 
-    if (rampart_field_direct(req->r, field, text)) {
-        if (text->data == NULL) {
-            /* protect.lua reads a missing value as "" ($args, the headers). */
-            text->data = (u_char *) "";
+    switch (field) {
+
+    case RAMPART_FIELD_PATH:
+        *text = r->uri;
+        break;
+
+    case RAMPART_FIELD_QUERY:
+        *text = r->args;
+        break;
+
+    case RAMPART_FIELD_METHOD:
+        *text = r->method_name;
+        break;
+
+    case RAMPART_FIELD_HOST:
+        *text = r->headers_in.server;
+        break;
+
+    case RAMPART_FIELD_ADDR:
+        *text = r->connection->addr_text;
+        break;
+
+    case RAMPART_FIELD_BIN_ADDR:
+        /* $binary_remote_addr's bytes; any other family has no address a set can hold. */
+        switch (r->connection->sockaddr->sa_family) {
+
+        case AF_INET:
+            text->data = (u_char *) &((struct sockaddr_in *) r->connection->sockaddr)->sin_addr;
+            text->len = 4;
+            break;
+
+#if (NGX_HAVE_INET6)
+        case AF_INET6:
+            text->data = ((struct sockaddr_in6 *) r->connection->sockaddr)->sin6_addr.s6_addr;
+            text->len = 16;
+            break;
+#endif
+
+        default:
+            text->data = NULL;
             text->len = 0;
         }
 
-        return text;
+        break;
+
+    default: /* RAMPART_FIELD_USER_AGENT, RAMPART_FIELD_REFERER */
+        h = field == RAMPART_FIELD_USER_AGENT ? r->headers_in.user_agent : r->headers_in.referer;
+
+#if (nginx_version >= 1023000)
+        if (h && h->next) {
+            name = &joined[field == RAMPART_FIELD_REFERER];
+            rampart_variable(r, name, ngx_hash_key(name->data, name->len), text);
+            return text;
+        }
+#endif
+
+        text->len = h ? h->value.len : 0;
+        text->data = h ? h->value.data : NULL;
     }
 
-    vv = ngx_http_get_flushed_variable(req->r, req->indexes[field]);
-
-    if (vv == NULL || vv->not_found) {
+    if (text->data == NULL) {
         /* protect.lua reads a missing value as "" ($args, the headers). */
-        text->len = 0;
         text->data = (u_char *) "";
-
-    } else {
-        text->len = vv->len;
-        text->data = vv->data;
+        text->len = 0;
     }
 
     return text;
@@ -916,10 +906,9 @@ rampart_contains(ngx_str_t *text, ngx_str_t *word)
 static ngx_uint_t
 rampart_condition_holds(rampart_request_t *req, rampart_condition_t *c)
 {
-    u_char                      low[512];
-    ngx_str_t                  *text, header, lowered, *v;
-    ngx_uint_t                  i, op, hit;
-    ngx_http_variable_value_t  *vv;
+    u_char       low[512];
+    ngx_str_t   *text, variable, lowered, *v;
+    ngx_uint_t   i, op, hit;
 
     hit = 0;
 
@@ -929,19 +918,9 @@ rampart_condition_holds(rampart_request_t *req, rampart_condition_t *c)
     }
 
     if (c->field == RAMPART_FIELD_VARIABLE) {
-        /* As ngx.var reads "http_<name>" or "rampart_country": by name, computed afresh. */
-        vv = ngx_http_get_variable(req->r, &c->name, c->key);
-
-        if (vv == NULL || vv->not_found) {
-            header.len = 0;
-            header.data = (u_char *) "";
-
-        } else {
-            header.len = vv->len;
-            header.data = vv->data;
-        }
-
-        text = &header;
+        /* "http_<name>" or "rampart_country", read each time as ngx.var reads them. */
+        rampart_variable(req->r, &c->name, c->key, &variable);
+        text = &variable;
 
     } else {
         text = rampart_field(req, c->field);
@@ -1150,8 +1129,7 @@ rampart_uncount(rampart_request_t *req, rampart_protect_env_t *env, rampart_step
  * ALLOW (the request counted as it counts it), LUA otherwise (with nothing counted).
  */
 ngx_int_t
-rampart_protect_run(ngx_http_request_t *r, rampart_protect_t *p, rampart_protect_env_t *env,
-    ngx_int_t *indexes)
+rampart_protect_run(ngx_http_request_t *r, rampart_protect_t *p, rampart_protect_env_t *env)
 {
     double                  count;
     ngx_uint_t              i, n;
@@ -1164,7 +1142,6 @@ rampart_protect_run(ngx_http_request_t *r, rampart_protect_t *p, rampart_protect
     }
 
     req.r = r;
-    req.indexes = indexes;
     req.read = 0;
 
     /* The ACL: the first entry that holds decides; allow skips everything after it. */

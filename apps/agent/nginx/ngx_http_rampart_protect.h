@@ -13,8 +13,8 @@
 #include <ngx_http.h>
 
 
-/* The request fields a program reads, as fast_protect.lua numbers them. The first ones are read
- * through the variables the module indexes when the config loads (rampart_protect_variables). */
+/* The request fields a program reads, as fast_protect.lua numbers them: the first ones where the
+ * variables named beside them read them (rampart_field). */
 #define RAMPART_FIELD_PATH        0     /* $uri */
 #define RAMPART_FIELD_QUERY       1     /* $args */
 #define RAMPART_FIELD_METHOD      2     /* $request_method */
@@ -54,13 +54,10 @@ typedef struct {
 } rampart_protect_env_t;
 
 
-ngx_int_t rampart_protect_run(ngx_http_request_t *r, rampart_protect_t *p, rampart_protect_env_t *env,
-    ngx_int_t *indexes);
+ngx_int_t rampart_protect_run(ngx_http_request_t *r, rampart_protect_t *p,
+    rampart_protect_env_t *env);
 void rampart_protect_hold(rampart_protect_t *p);
 void rampart_protect_release(void *p);
-
-/* The names of the variables rampart_protect_run reads, by field (RAMPART_FIELD_PATH...). */
-extern ngx_str_t  rampart_protect_variables[RAMPART_FIELDS];
 
 
 #endif /* _NGX_HTTP_RAMPART_PROTECT_H_INCLUDED_ */
