@@ -19,7 +19,8 @@ const replaceOnce = (conf: string, pattern: RegExp, replacement: string): string
   return conf.replace(pattern, replacement);
 };
 
-const ACCESS_LOG = /access_log ("[^"]+") rampart_access[^;]*;/;
+/** The access log the module writes (rampart_access_log: the line of `log_format rampart_access`). */
+const ACCESS_LOG = /access_log off;\s*rampart_access_log ("[^"]+") (buffer=[^\s;]+ flush=[^\s;]+)[^;\n]*;/;
 const ROUTER = /rewrite_by_lua_block \{ rampart_router\.route\(\) \}/;
 const BALANCED_UPSTREAM = /upstream rampart_origin_http \{[\s\S]*?keepalive \d+;\s*\}/;
 const FORWARDING =
@@ -43,8 +44,12 @@ export const PROXY_VARIANTS: readonly Variant[] = [
   { label: 'without the fast path module (the Lua router and balancer on every request)', edit: withoutFastPath },
   { label: 'without the access log (counters and bandwidth)', edit: withoutLog },
   {
+    label: "the same JSON line written by nginx's log module (log_format rampart_access)",
+    edit: (conf) => replaceOnce(conf, ACCESS_LOG, 'access_log $1 rampart_access $2;'),
+  },
+  {
     label: "the access log in nginx's combined format instead of JSON",
-    edit: (conf) => replaceOnce(conf, ACCESS_LOG, 'access_log $1 combined buffer=64k flush=1s;'),
+    edit: (conf) => replaceOnce(conf, ACCESS_LOG, 'access_log $1 combined $2;'),
   },
   { label: 'without the Lua router (the site id set in the config)', edit: withoutRouter },
   { label: 'without the Lua balancer (the origin in an upstream block)', edit: staticUpstream },

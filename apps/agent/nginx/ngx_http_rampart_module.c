@@ -30,6 +30,7 @@
 #include <ngx_core.h>
 #include <ngx_http.h>
 
+#include "ngx_http_rampart_log.h"
 #include "ngx_http_rampart_protect.h"
 
 
@@ -81,6 +82,7 @@ typedef struct {
 
 typedef struct {
     ngx_flag_t          route;
+    rampart_log_t      *log;        /* rampart_access_log; NULL: off */
 } rampart_loc_conf_t;
 
 
@@ -105,6 +107,7 @@ static char *rampart_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child);
 static char *rampart_route(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 static char *rampart_fast_peer(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 static char *rampart_lua_vars(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
+static char *rampart_access_log(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 static ngx_int_t rampart_postconfiguration(ngx_conf_t *cf);
 static ngx_int_t rampart_init_process(ngx_cycle_t *cycle);
 static void rampart_table_cleanup(void *data);
@@ -144,6 +147,13 @@ static ngx_command_t  rampart_commands[] = {
       NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
       rampart_lua_vars,
       NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("rampart_access_log"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_1MORE,
+      rampart_access_log,
+      NGX_HTTP_LOC_CONF_OFFSET,
       0,
       NULL },
 
@@ -568,6 +578,23 @@ rampart_peer_ctx(ngx_http_request_t *r, rampart_host_t *host, size_t extra)
 }
 
 
+/* The log phase: rampart_access_log (ngx_http_rampart_log.c) */
+
+static ngx_int_t
+rampart_log_handler(ngx_http_request_t *r)
+{
+    rampart_loc_conf_t  *lcf;
+
+    lcf = ngx_http_get_module_loc_conf(r, ngx_http_rampart_module);
+
+    if (lcf->log) {
+        rampart_log_write(r, lcf->log);
+    }
+
+    return NGX_OK;
+}
+
+
 /* The rewrite phase */
 
 static ngx_int_t
@@ -871,6 +898,15 @@ rampart_lua_vars(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
 
 static char *
+rampart_access_log(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    rampart_loc_conf_t  *lcf = conf;
+
+    return rampart_log_conf(cf, &lcf->log);
+}
+
+
+static char *
 rampart_route(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     rampart_loc_conf_t   *lcf = conf;
@@ -956,6 +992,7 @@ rampart_create_loc_conf(ngx_conf_t *cf)
     }
 
     lcf->route = NGX_CONF_UNSET;
+    lcf->log = NGX_CONF_UNSET_PTR;
 
     return lcf;
 }
@@ -964,12 +1001,15 @@ rampart_create_loc_conf(ngx_conf_t *cf)
 static char *
 rampart_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
 {
-    /* Not inherited: only the location that names it routes. */
+    rampart_loc_conf_t  *prev = parent;
     rampart_loc_conf_t  *conf = child;
 
+    /* Not inherited: only the location that names it routes. */
     if (conf->route == NGX_CONF_UNSET) {
         conf->route = 0;
     }
+
+    ngx_conf_merge_ptr_value(conf->log, prev->log, NULL);
 
     return NGX_CONF_OK;
 }
@@ -989,6 +1029,13 @@ rampart_postconfiguration(ngx_conf_t *cf)
     }
 
     *h = rampart_route_handler;
+
+    h = ngx_array_push(&cmcf->phases[NGX_HTTP_LOG_PHASE].handlers);
+    if (h == NULL) {
+        return NGX_ERROR;
+    }
+
+    *h = rampart_log_handler;
 
     return NGX_OK;
 }

@@ -3,7 +3,7 @@ import { type EdgeSnapshot, NODE_TOKEN_HEADER, type NodeMetricsBody } from '@ram
 import packageJson from '../package.json' with { type: 'json' };
 import { Applier } from './apply/applier.ts';
 import { Nginx } from './apply/nginx.ts';
-import { workersAreOtherUser } from './apply/nginx-user.ts';
+import { workerIds, workersAreOtherUser } from './apply/nginx-user.ts';
 import { refreshOcsp } from './apply/ocsp.ts';
 import { rotateTicketKeysIfDue, ticketKeyFiles } from './apply/ticket-keys.ts';
 import { prepareDataDir } from './data-dir.ts';
@@ -107,7 +107,7 @@ export class Agent {
   }
 
   async start(): Promise<void> {
-    await prepareDataDir(this.paths, workersAreOtherUser());
+    await prepareDataDir(this.paths, workersAreOtherUser() ? workerIds(this.options.nginxUser) : null);
     // A new agent (/sys/op upgrade) that keeps failing before it reaches the master gives way.
     if (await startOnTrial(this.paths.dataDir, new ReleaseInstaller({ prefix: RUNNING_PREFIX }), this.log)) {
       this.finish();

@@ -14,6 +14,21 @@ export function workersAreOtherUser(uid = process.getuid?.() ?? -1): boolean {
   return uid === 0;
 }
 
+/**
+ * The uid and gid of the user nginx's workers run as with the `user` directive `nginxUser` (nginx's
+ * default, nobody, without one); null when the system has no such user.
+ */
+export function workerIds(nginxUser: string | null, passwd = readPasswd()): { uid: number; gid: number } | null {
+  const name = (nginxUser ?? 'nobody').split(/\s+/)[0];
+  const fields = passwd
+    .split('\n')
+    .find((line) => line.startsWith(`${name}:`))
+    ?.split(':');
+  const uid = Number(fields?.[2]);
+  const gid = Number(fields?.[3]);
+  return Number.isInteger(uid) && Number.isInteger(gid) && fields?.[2] !== '' ? { uid, gid } : null;
+}
+
 function readPasswd(): string {
   try {
     return readFileSync('/etc/passwd', 'utf8');

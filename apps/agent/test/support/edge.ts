@@ -5,7 +5,7 @@ import type { EdgeSnapshot } from '@rampart/contracts';
 import { Applier } from '../../src/apply/applier.ts';
 import { findFastPathModule } from '../../src/apply/fast-path-module.ts';
 import { Nginx } from '../../src/apply/nginx.ts';
-import { defaultNginxUser, workersAreOtherUser } from '../../src/apply/nginx-user.ts';
+import { defaultNginxUser, workerIds, workersAreOtherUser } from '../../src/apply/nginx-user.ts';
 import { prepareDataDir } from '../../src/data-dir.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { type AgentPaths, agentPaths } from '../../src/paths.ts';
@@ -54,7 +54,7 @@ export async function createEdge(
 ): Promise<TestEdge> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'rampart-edge-')));
   const paths = agentPaths(dataDir);
-  await prepareDataDir(paths, workersAreOtherUser());
+  await prepareDataDir(paths, workersAreOtherUser() ? workerIds(defaultNginxUser()) : null);
   const nginx = new Nginx({
     binary: NGINX_BINARY,
     prefix: paths.nginxDir,
@@ -119,8 +119,9 @@ export function replaceIn(text: string, anchor: string, replacement: string, all
 /**
  * Restarts the edge's nginx on its live config with a few lines more, so that a test sees which path
  * served each request: the Lua router sends the origin the header `LUA_MARK` ("lua"), and the access
- * log's `balancer` is "lua" when the Lua balancer chose the peer. `more` changes the config further
- * (with `replaceIn`, so that a missing anchor fails the test). Answers the config the agent rendered.
+ * log's `balancer` is "lua" when the Lua balancer chose the peer (the line then written by nginx's
+ * log module). `more` changes the config further (with `replaceIn`, so that a missing anchor fails
+ * the test). Answers the config the agent rendered.
  * A later apply that swaps the routing data in keeps the marked config running; one that reloads
  * nginx drops it.
  */
@@ -143,6 +144,11 @@ export async function restartMarked(edge: TestEdge, more: (conf: string) => stri
     marked,
     '"block_reason":"$rampart_block_reason"',
     '"block_reason":"$rampart_block_reason","balancer":"$rampart_test_balancer"',
+  );
+  // The marked line is written by nginx's log module, from the log_format the module's line follows.
+  marked = marked.replace(
+    /access_log off;\n(\s*)rampart_access_log ("[^"]+") (buffer=[^\s;]+ flush=[^\s;]+)[^;\n]*;/,
+    'access_log $2 rampart_access $3;',
   );
   marked = replaceIn(
     marked,
