@@ -9,8 +9,10 @@
  * say whether the host's site needs the Lua router at all (routes.lua's `fast_flags`: a list of
  * the site fields that are known to be neutral, so a field added later sends the site to Lua until
  * it is taught here). For a request whose site needs nothing, `rampart_route` (the rewrite phase of
- * `location /`) sets $rampart_site_id, turns compression off for a site without gzip, and leaves the
- * rewrite phase before the Lua router runs; `rampart_fast_peer` (in the upstream block, after
+ * `location /`) sets $rampart_site_id, turns compression off for a site without gzip, sends a path
+ * one of the site's cache rules matches to that rule's named location (as the router's ngx.exec
+ * does), and otherwise leaves the rewrite phase before the Lua router runs; `rampart_fast_peer` (in
+ * the upstream block, after
  * balancer_by_lua and before keepalive) then connects to the site's origin without the Lua
  * balancer. Every other request runs the Lua router as before; when it reaches the upstream with
  * the id of a site of one origin (the Lua balancer has nothing to choose for it), the module gives
@@ -45,6 +47,17 @@
 
 typedef struct rampart_host_s  rampart_host_t;
 
+/* A cache rule of a fast site (routes.lua's `cache_chain` reads the same): the first that matches
+ * the path sends the request to its named location. */
+typedef struct {
+    ngx_str_t           text;       /* the path prefix, or the extension (lower case) */
+    ngx_str_t           location;   /* "@rampart_..." */
+    unsigned            ext:1;
+    unsigned            ignore_query:1;
+} rampart_cache_rule_t;
+
+#define RAMPART_CACHE_RULES  256
+
 struct rampart_host_s {
     rampart_host_t     *next;
     ngx_uint_t          hash;
@@ -55,6 +68,8 @@ struct rampart_host_s {
     socklen_t           socklen;
     ngx_sockaddr_t      sockaddr;
     rampart_protect_t  *protect;    /* the site's protection, run here; NULL: none */
+    rampart_cache_rule_t  *cache;   /* the site's cache rules, in order */
+    ngx_uint_t          ncache;
 };
 
 
@@ -76,6 +91,7 @@ typedef struct {
 typedef struct {
     rampart_table_t    *table;
     ngx_int_t           site_id_index;
+    ngx_int_t           ignore_query_index;     /* $rampart_ignore_query: 1 for a rule that ignores it */
     ngx_array_t        *lua_vars;   /* rampart_lua_var_t, by slot; NULL: none */
 } rampart_main_conf_t;
 
@@ -115,7 +131,8 @@ static void rampart_table_cleanup(void *data);
 /* The FFI interface of routes.lua (rampart/fast.lua declares the same). */
 void *rampart_fast_new(size_t hosts);
 int rampart_fast_add(void *table, const u_char *host, size_t host_len, unsigned flags,
-    const u_char *sid, size_t sid_len, const char *ip, unsigned port, void *protect);
+    const u_char *sid, size_t sid_len, const char *ip, unsigned port, void *protect,
+    const u_char *cache, size_t cache_len);
 void *rampart_fast_protection(void *table);
 void rampart_fast_acme(void *table, int on);
 void rampart_fast_free(void *table);
@@ -282,12 +299,85 @@ rampart_fast_new(size_t hosts)
  * whose origin address does not parse goes to Lua. Returns 0, or -1 for a name or id this module
  * will not take or no memory (the caller then installs no table, so that every request goes to Lua).
  */
+/*
+ * The cache rules of `spec` (fast.lua's `cache_spec`: for each rule "p" for a path prefix or "e" for
+ * an extension, "1" when it ignores the query else "0", the prefix or extension, a tab, the named
+ * location, a line feed) into `rules` (NULL: only counted), their text pointing into `spec`.
+ * Returns how many, or NGX_ERROR for a spec routes.lua would not have let through.
+ */
+static ngx_int_t
+rampart_cache_parse(u_char *spec, size_t len, rampart_cache_rule_t *rules)
+{
+    u_char                *p, *q, *tab, *end, *last;
+    ngx_uint_t             n;
+    rampart_cache_rule_t   rule;
+
+    n = 0;
+    last = spec + len;
+
+    for (p = spec; p < last; p = end + 1) {
+        end = ngx_strlchr(p, last, '\n');
+        if (end == NULL || end - p < 3 || (p[0] != 'p' && p[0] != 'e') || (p[1] != '0' && p[1] != '1')) {
+            return NGX_ERROR;
+        }
+
+        tab = ngx_strlchr(p + 2, end, '\t');
+        if (tab == NULL || tab == p + 2) {
+            return NGX_ERROR;
+        }
+
+        rule.ext = p[0] == 'e';
+        rule.ignore_query = p[1] == '1';
+        rule.text.data = p + 2;
+        rule.text.len = tab - rule.text.data;
+        rule.location.data = tab + 1;
+        rule.location.len = end - rule.location.data;
+
+        if (rule.text.len > (rule.ext ? 16 : 512)
+            || rule.location.len <= sizeof("@rampart_") - 1 || rule.location.len > 64
+            || ngx_strncmp(rule.location.data, "@rampart_", sizeof("@rampart_") - 1) != 0)
+        {
+            return NGX_ERROR;
+        }
+
+        for (q = rule.location.data + 1; q < end; q++) {
+            if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_')) {
+                return NGX_ERROR;
+            }
+        }
+
+        if (rule.ext) {
+            for (q = rule.text.data; q < tab; q++) {
+                if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9'))) {
+                    return NGX_ERROR;
+                }
+            }
+
+        } else if (rule.text.data[0] != '/') {
+            return NGX_ERROR;
+        }
+
+        if (++n > RAMPART_CACHE_RULES) {
+            return NGX_ERROR;
+        }
+
+        if (rules) {
+            rules[n - 1] = rule;
+        }
+    }
+
+    return n;
+}
+
+
 int
 rampart_fast_add(void *t, const u_char *host, size_t host_len, unsigned flags,
-    const u_char *sid, size_t sid_len, const char *ip, unsigned port, void *protect)
+    const u_char *sid, size_t sid_len, const char *ip, unsigned port, void *protect,
+    const u_char *cache, size_t cache_len)
 {
     u_char               *p, *name;
     size_t                name_len;
+    ngx_int_t             ncache;
     ngx_uint_t            wild;
     rampart_host_t       *entry, **bucket;
     rampart_table_t      *table;
@@ -318,13 +408,34 @@ rampart_fast_add(void *t, const u_char *host, size_t host_len, unsigned flags,
         return 0;
     }
 
-    entry = ngx_calloc(sizeof(rampart_host_t) + name_len + sid_len + NGX_SOCKADDR_STRLEN,
+    /* The cache rules of a site the module routes (the Lua router chooses the others'). */
+    ncache = 0;
+
+    if ((flags & (RAMPART_HTTP | RAMPART_HTTPS)) && cache_len) {
+        ncache = rampart_cache_parse((u_char *) cache, cache_len, NULL);
+        if (ncache == NGX_ERROR) {
+            return -1;
+        }
+    }
+
+    entry = ngx_calloc(sizeof(rampart_host_t) + ncache * sizeof(rampart_cache_rule_t)
+                       + (ncache ? cache_len : 0) + name_len + sid_len + NGX_SOCKADDR_STRLEN,
                        ngx_cycle->log);
     if (entry == NULL) {
         return -1;
     }
 
     p = (u_char *) (entry + 1);
+
+    if (ncache) {
+        entry->cache = (rampart_cache_rule_t *) p;
+        entry->ncache = ncache;
+        p += ncache * sizeof(rampart_cache_rule_t);
+        ngx_memcpy(p, cache, cache_len);
+        (void) rampart_cache_parse(p, cache_len, entry->cache);
+        p += cache_len;
+    }
+
     entry->name.data = p;
     entry->name.len = name_len;
     p = ngx_cpymem(p, name, name_len);
@@ -361,6 +472,7 @@ rampart_fast_add(void *t, const u_char *host, size_t host_len, unsigned flags,
             /* An address the Lua balancer cannot use either: it answers 502 there. */
             entry->flags = 0;
             entry->protect = NULL;
+            entry->ncache = 0;
             goto add;
         }
 
@@ -597,11 +709,82 @@ rampart_log_handler(ngx_http_request_t *r)
 
 /* The rewrite phase */
 
+/* As routes.lua's `cache_chain`: the first rule whose prefix begins the path, or whose extension
+ * (compared in lower case) follows its last dot, not the path's first character. */
+static rampart_cache_rule_t *
+rampart_cache_find(rampart_host_t *host, ngx_str_t *uri)
+{
+    u_char                *p, *q;
+    ngx_uint_t             i;
+    rampart_cache_rule_t  *rule;
+
+    for (i = 0; i < host->ncache; i++) {
+        rule = &host->cache[i];
+
+        if (!rule->ext) {
+            if (uri->len >= rule->text.len
+                && ngx_memcmp(uri->data, rule->text.data, rule->text.len) == 0)
+            {
+                return rule;
+            }
+
+            continue;
+        }
+
+        if (uri->len <= rule->text.len + 1 || uri->data[uri->len - rule->text.len - 1] != '.') {
+            continue;
+        }
+
+        p = uri->data + uri->len - rule->text.len;
+
+        for (q = rule->text.data; q < rule->text.data + rule->text.len; p++, q++) {
+            if (ngx_tolower(*p) != *q) {
+                break;
+            }
+        }
+
+        if (q == rule->text.data + rule->text.len) {
+            return rule;
+        }
+    }
+
+    return NULL;
+}
+
+
+/*
+ * Sends the request to the rule's named location, as the Lua router's ngx.exec does: with
+ * $rampart_ignore_query 1 for a rule that ignores the query (the cache key's map reads it), and the
+ * reference ngx_http_named_location takes given back.
+ */
+static ngx_int_t
+rampart_cache_enter(ngx_http_request_t *r, rampart_main_conf_t *mcf, rampart_cache_rule_t *rule)
+{
+    ngx_http_variable_value_t  *vv;
+
+    if (rule->ignore_query) {
+        vv = &r->variables[mcf->ignore_query_index];
+        vv->data = (u_char *) "1";
+        vv->len = 1;
+        vv->valid = 1;
+        vv->no_cacheable = 0;
+        vv->not_found = 0;
+        vv->escape = 0;
+    }
+
+    (void) ngx_http_named_location(r, &rule->location);
+    ngx_http_finalize_request(r, NGX_DONE);
+
+    return NGX_DONE;
+}
+
+
 static ngx_int_t
 rampart_route_handler(ngx_http_request_t *r)
 {
     u_char                     *p;
     ngx_uint_t                  want;
+    rampart_cache_rule_t       *rule;
     rampart_ctx_t              *ctx;
     rampart_host_t             *host;
     rampart_table_t            *table;
@@ -680,6 +863,13 @@ rampart_route_handler(ngx_http_request_t *r)
 #endif
 
     ngx_http_set_ctx(r, ctx, ngx_http_rampart_module);
+
+    if (host->ncache) {
+        rule = rampart_cache_find(host, &r->uri);
+        if (rule) {
+            return rampart_cache_enter(r, mcf, rule);
+        }
+    }
 
     /* Leave the rewrite phase: the next handler is the first of the phase after it. */
     cmcf = ngx_http_get_module_main_conf(r, ngx_http_core_module);
@@ -912,6 +1102,7 @@ rampart_route(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     rampart_loc_conf_t   *lcf = conf;
     rampart_main_conf_t  *mcf;
     ngx_str_t             name = ngx_string("rampart_site_id");
+    ngx_str_t             ignore_query = ngx_string("rampart_ignore_query");
 
     if (lcf->route != NGX_CONF_UNSET) {
         return "is duplicate";
@@ -924,6 +1115,11 @@ rampart_route(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     if (mcf->site_id_index == NGX_ERROR) {
         mcf->site_id_index = ngx_http_get_variable_index(cf, &name);
         if (mcf->site_id_index == NGX_ERROR) {
+            return NGX_CONF_ERROR;
+        }
+
+        mcf->ignore_query_index = ngx_http_get_variable_index(cf, &ignore_query);
+        if (mcf->ignore_query_index == NGX_ERROR) {
             return NGX_CONF_ERROR;
         }
     }
@@ -944,6 +1140,7 @@ rampart_create_main_conf(ngx_conf_t *cf)
     }
 
     mcf->site_id_index = NGX_ERROR;
+    mcf->ignore_query_index = NGX_ERROR;
 
     cln = ngx_pool_cleanup_add(cf->pool, 0);
     if (cln == NULL) {

@@ -11,7 +11,8 @@ local fast_protect = require "rampart.fast_protect"
 ffi.cdef [[
 void *rampart_fast_new(size_t hosts);
 int rampart_fast_add(void *table, const char *host, size_t host_len, unsigned flags,
-  const char *sid, size_t sid_len, const char *ip, unsigned port, void *protect);
+  const char *sid, size_t sid_len, const char *ip, unsigned port, void *protect,
+  const char *cache, size_t cache_len);
 void *rampart_fast_protection(void *table);
 void rampart_fast_acme(void *table, int on);
 void rampart_fast_free(void *table);
@@ -51,7 +52,9 @@ local NEUTRAL = {
   origin_host = function(v) return v == "" end,
   request_headers = empty,
   response_headers = empty,
-  cache = empty,
+  -- Prefix and extension rules (routes.lua checked their shape): the module sends a request to its
+  -- rule's named location as the router does (`cache_spec`).
+  cache = any,
   -- Its compiled form decides (`installed_flags`): the module runs it, or the router keeps the site.
   protection = any,
 }
@@ -113,6 +116,24 @@ local function program_of(site, env)
   return program
 end
 
+-- The site's cache rules as the module reads them (rampart_fast_add): for each rule "p" (a path
+-- prefix) or "e" (an extension), "1" when it ignores the query else "0", the prefix or extension, a
+-- tab, the named location, a line feed. Kept with the compiled site, as its program is.
+local function cache_spec(site)
+  local spec = site.fast_cache
+  if spec == nil then
+    local parts = {}
+    for i, rule in ipairs(site.cache) do
+      parts[i] = (rule.prefix and "p" or "e") .. (rule.ignore_query and "1" or "0") .. (rule.prefix or rule.ext)
+        .. "\t" .. rule.location .. "\n"
+    end
+    spec = table.concat(parts)
+    site.fast_cache = spec
+  end
+  return spec
+end
+_M.cache_spec = cache_spec
+
 local function build(t)
   local count = 0
   for _ in pairs(t.hosts) do count = count + 1 end
@@ -129,7 +150,8 @@ local function build(t)
     local flags = _M.installed_flags(site, program)
     local peer = site.peers[1]
     local sid = site.sid
-    if C.rampart_fast_add(table, host, #host, flags, sid, #sid, flags ~= 0 and peer.ip or "", flags ~= 0 and peer.port or 0, program or nil) ~= 0 then
+    local cache = flags ~= 0 and cache_spec(site) or ""
+    if C.rampart_fast_add(table, host, #host, flags, sid, #sid, flags ~= 0 and peer.ip or "", flags ~= 0 and peer.port or 0, program or nil, cache, #cache) ~= 0 then
       C.rampart_fast_free(table)
       return nil, "host " .. host .. " of site " .. sid .. " refused"
     end

@@ -26,6 +26,18 @@ check("force HTTPS: plain requests redirect in Lua", { https = true, force_https
 check("follow: TLS requests reach the origin over TLS", { https = true, scheme = "follow" }, fast.HTTP + fast.NO_GZIP + fast.PEER)
 check("WebSocket: upgrades go to Lua", { websocket = true }, fast.HTTP + fast.NO_GZIP + fast.WEBSOCKET + fast.PEER)
 check("one origin with a health check", { health = { path = "/" } }, fast.HTTP + fast.NO_GZIP + fast.PEER)
+-- Cache rules: the module sends a request to its rule's named location (cache_spec below).
+check("cache rules", { cache = { { prefix = "/s/", location = "@rampart_cache_60", ignore_query = false } } },
+  fast.HTTP + fast.NO_GZIP + fast.PEER)
+
+-- The rules as the module reads them, in their order, kept with the site.
+local cached = { cache = {
+  { prefix = "/static/", location = "@rampart_cache_600", ignore_query = true },
+  { ext = "png", location = "@rampart_cache_60", ignore_query = false },
+} }
+local spec = fast.cache_spec(cached)
+assert(spec == "p1/static/\t@rampart_cache_600\ne0png\t@rampart_cache_60\n", spec)
+assert(cached.fast_cache == spec and fast.cache_spec({ cache = {} }) == "")
 
 -- Two origins: the Lua balancer chooses, and the Lua router serves the site whatever else it has.
 local two = { { ip = "127.0.0.1", port = 1, weight = 1 }, { ip = "127.0.0.2", port = 1, weight = 1 } }
@@ -39,7 +51,6 @@ local lua_only = {
   { "an origin host", { origin_host = "origin.example.com" } },
   { "a request header", { request_headers = { { "X-A", "1" } } } },
   { "a response header", { response_headers = { { "X-A", "1" } } } },
-  { "a cache rule", { cache = { { prefix = "/s/", location = "@rampart_cache_60" } } } },
   { "the WAF", { waf = 1 } },
   { "suspended", { suspend = "traffic" } },
   { "throttled", { rate = 8192 } },
