@@ -143,9 +143,6 @@ int rampart_var_name(unsigned slot, const u_char **name, size_t *len);
 int rampart_var_get(ngx_http_request_t *r, unsigned slot, u_char **value, size_t *value_len,
     char **err);
 
-/* ... and of rampart/router.lua (declared in rampart/fast.lua). */
-int rampart_no_gzip(ngx_http_request_t *r);
-
 
 static ngx_command_t  rampart_commands[] = {
 
@@ -608,29 +605,6 @@ rampart_var_name(unsigned slot, const u_char **name, size_t *len)
     var = rampart_install_target->lua_vars->elts;
     *name = var[slot].name.data;
     *len = var[slot].name.len;
-
-    return 0;
-}
-
-
-/*
- * Keeps nginx's gzip filter out of the request of a site without gzip, as `rampart_route` does for
- * a fast one, while the client's Accept-Encoding stays in the request: the origin receives it, and
- * the cache keeps a variant for each encoding when the origin's answer varies on it. (Without the
- * module the Lua router takes the header off the request, and the origin gets it from a variable.)
- * Returns 0, or -1 without a request.
- */
-int
-rampart_no_gzip(ngx_http_request_t *r)
-{
-    if (r == NULL) {
-        return -1;
-    }
-
-#if (NGX_HTTP_GZIP)
-    r->gzip_tested = 1;
-    r->gzip_ok = 0;
-#endif
 
     return 0;
 }

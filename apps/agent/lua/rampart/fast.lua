@@ -17,7 +17,6 @@ void *rampart_fast_protection(void *table);
 void rampart_fast_acme(void *table, int on);
 void rampart_fast_free(void *table);
 int rampart_fast_install(void *table);
-int rampart_no_gzip(void *r);
 ]]
 
 local C = ffi.C
@@ -102,13 +101,6 @@ function _M.available()
     available = pcall(function() return C.rampart_fast_install end)
   end
   return available
-end
-
---- Keeps nginx's gzip filter out of request `r` (resty.core's) and leaves its Accept-Encoding as the
---- client sent it; false without the module (the router then takes the header off instead).
-function _M.no_gzip(r)
-  if not _M.available() then return false end
-  return C.rampart_no_gzip(r) == 0
 end
 
 -- The protection program of a site the router need not serve otherwise (false: none, the router

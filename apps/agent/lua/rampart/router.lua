@@ -3,7 +3,6 @@
 -- routing table was built when the config loaded.
 require("rampart.ngx_var").install()
 local conditions = require "rampart.conditions"
-local fast = require "rampart.fast"
 local hotlink = require "rampart.hotlink"
 local urlauth = require "rampart.urlauth"
 local protect = require "rampart.protect"
@@ -13,7 +12,6 @@ local routes = require "rampart.routes"
 
 local ngx = ngx
 local var = ngx.var
-local get_request = require("resty.core.base").get_request
 local req = ngx.req
 local sub = string.sub
 local byte = string.byte
@@ -233,13 +231,11 @@ function _M.route()
     var.rampart_host_set = origin_host
     own_headers = true
   end
-  -- The edge compresses only for sites with gzip on. The module keeps the gzip filter out and the
-  -- request as it is (its origin and its cache variants see the client's Accept-Encoding); without
-  -- it the header comes off the request, which keeps the filter out, and the origin still receives
-  -- it (from the variable).
-  if not site.gzip and not fast.no_gzip(get_request()) then
+  if not site.gzip then
     local accept_encoding = var.http_accept_encoding
     if accept_encoding then
+      -- The edge compresses only for sites with gzip on: without the header nginx's gzip filter
+      -- stays out, while the origin still receives it (from the variable).
       var.rampart_accept_encoding_set = accept_encoding
       ngx.req.clear_header("Accept-Encoding")
       own_headers = true
