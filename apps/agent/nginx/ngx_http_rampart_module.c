@@ -12,11 +12,10 @@
  * `location /`) sets $rampart_site_id, turns compression off for a site without gzip, sends a path
  * one of the site's cache rules matches to that rule's named location (as the router's ngx.exec
  * does), and otherwise leaves the rewrite phase before the Lua router runs; `rampart_fast_peer` (in
- * the upstream block, after
- * balancer_by_lua and before keepalive) then connects to the site's origin without the Lua
- * balancer. Every other request runs the Lua router as before; when it reaches the upstream with
- * the id of a site of one origin (the Lua balancer has nothing to choose for it), the module gives
- * it that origin too, and the Lua balancer serves the rest.
+ * the upstream block, after balancer_by_lua and before keepalive) then connects to the site's
+ * origin without the Lua balancer. Every other request runs the Lua router as before; when it
+ * reaches the upstream with the id of a site of one origin (the Lua balancer has nothing to choose
+ * for it), the module gives it that origin too, and the Lua balancer serves the rest.
  *
  * The table lives in each process's memory: built in the master when the config loads (init_by_lua)
  * and inherited by the workers, rebuilt by a worker when its routing table is swapped. A request
@@ -294,12 +293,6 @@ rampart_fast_new(size_t hosts)
 
 
 /*
- * Adds one host of the routing table. `flags` 0: the Lua router serves it. A name met again is
- * ignored (routes.lua's index keeps the first too), and so is a wildcard no name can match; a site
- * whose origin address does not parse goes to Lua. Returns 0, or -1 for a name or id this module
- * will not take or no memory (the caller then installs no table, so that every request goes to Lua).
- */
-/*
  * The cache rules of `spec` (fast.lua's `cache_spec`: for each rule "p" for a path prefix or "e" for
  * an extension, "1" when it ignores the query else "0", the prefix or extension, a tab, the named
  * location, a line feed) into `rules` (NULL: only counted), their text pointing into `spec`.
@@ -370,6 +363,12 @@ rampart_cache_parse(u_char *spec, size_t len, rampart_cache_rule_t *rules)
 }
 
 
+/*
+ * Adds one host of the routing table. `flags` 0: the Lua router serves it. A name met again is
+ * ignored (routes.lua's index keeps the first too), and so is a wildcard no name can match; a site
+ * whose origin address does not parse goes to Lua. Returns 0, or -1 for a name or id this module
+ * will not take or no memory (the caller then installs no table, so that every request goes to Lua).
+ */
 int
 rampart_fast_add(void *t, const u_char *host, size_t host_len, unsigned flags,
     const u_char *sid, size_t sid_len, const char *ip, unsigned port, void *protect,

@@ -194,7 +194,7 @@ export function renderMainConfig(
     ...(paths.fastPathModule
       ? [
           "    # The same line, written by the agent's nginx module instead of nginx's log module (off, else",
-          '    # it would write its default log too): a third of the cost.',
+          '    # it would write its default log too), for a little over half the instructions.',
           '    access_log off;',
           `    rampart_access_log ${accessLog} buffer=64k flush=1s${geoip ? ' country' : ''}${waf ? ' waf' : ''};`,
         ]
