@@ -5,6 +5,7 @@
 // site needs (the JSON access log carries the counters and the bandwidth the agent reports).
 // Usage: node bench/edge-proxy-instructions.ts   (BENCH_REQUESTS: requests counted, default 4000)
 //   BENCH_OTHER_EDGE=conf:prefix:port also counts another running edge (an older build, say).
+import { MODULE_ACCESS_LOG } from '../apps/agent/test/support/edge.ts';
 import { instructionsPerRequest, thousands } from './callgrind.ts';
 import { PROXY_HOST, startProxyBenchServers } from './edge-proxy.ts';
 
@@ -19,14 +20,12 @@ const replaceOnce = (conf: string, pattern: RegExp, replacement: string): string
   return conf.replace(pattern, replacement);
 };
 
-/** The access log the module writes (rampart_access_log: the line of `log_format rampart_access`). */
-const ACCESS_LOG = /access_log off;\s*rampart_access_log ("[^"]+") (buffer=[^\s;]+ flush=[^\s;]+)[^;\n]*;/;
 const ROUTER = /rewrite_by_lua_block \{ rampart_router\.route\(\) \}/;
 const BALANCED_UPSTREAM = /upstream rampart_origin_http \{[\s\S]*?keepalive \d+;\s*\}/;
 const FORWARDING =
   /\n\s*proxy_set_header (X-Real-IP|X-Forwarded-For|X-Forwarded-Proto|Accept-Encoding|Upgrade) [^;]+;/g;
 
-const withoutLog = (conf: string) => replaceOnce(conf, ACCESS_LOG, 'access_log off;');
+const withoutLog = (conf: string) => replaceOnce(conf, MODULE_ACCESS_LOG, 'access_log off;');
 const withoutRouter = (conf: string) => replaceOnce(conf, ROUTER, 'set $rampart_site_id "1";');
 const staticUpstream = (conf: string, originPort: number) =>
   replaceOnce(
@@ -45,11 +44,11 @@ export const PROXY_VARIANTS: readonly Variant[] = [
   { label: 'without the access log (counters and bandwidth)', edit: withoutLog },
   {
     label: "the same JSON line written by nginx's log module (log_format rampart_access)",
-    edit: (conf) => replaceOnce(conf, ACCESS_LOG, 'access_log $1 rampart_access $2;'),
+    edit: (conf) => replaceOnce(conf, MODULE_ACCESS_LOG, 'access_log $2 rampart_access $3;'),
   },
   {
     label: "the access log in nginx's combined format instead of JSON",
-    edit: (conf) => replaceOnce(conf, ACCESS_LOG, 'access_log $1 combined $2;'),
+    edit: (conf) => replaceOnce(conf, MODULE_ACCESS_LOG, 'access_log $2 combined $3;'),
   },
   { label: 'without the Lua router (the site id set in the config)', edit: withoutRouter },
   { label: 'without the Lua balancer (the origin in an upstream block)', edit: staticUpstream },

@@ -8,10 +8,11 @@
  * module, through LuaJIT's FFI, every host name of the routing table it installs, with flags that
  * say whether the host's site needs the Lua router at all (routes.lua's `fast_flags`: a list of
  * the site fields that are known to be neutral, so a field added later sends the site to Lua until
- * it is taught here). For a request whose site needs nothing, `rampart_route` (the rewrite phase of
- * `location /`) sets $rampart_site_id, turns compression off for a site without gzip, sends a path
- * one of the site's cache rules matches to that rule's named location (as the router's ngx.exec
- * does), and otherwise leaves the rewrite phase before the Lua router runs; `rampart_fast_peer` (in
+ * it is taught here). `rampart_route` (the rewrite phase of `location /`) turns nginx's compression
+ * off for the requests of a site without gzip, whoever routes them. For a request whose site needs
+ * nothing, it then sets $rampart_site_id, sends a path one of the site's cache rules matches to
+ * that rule's named location (as the router's ngx.exec does), and otherwise leaves the rewrite
+ * phase before the Lua router runs; `rampart_fast_peer` (in
  * the upstream block, after balancer_by_lua and before keepalive) then connects to the site's
  * origin without the Lua balancer. Every other request runs the Lua router as before; when it
  * reaches the upstream with the id of a site of one origin (the Lua balancer has nothing to choose
@@ -440,9 +441,9 @@ rampart_fast_add(void *t, const u_char *host, size_t host_len, unsigned flags,
     p = ngx_cpymem(p, name, name_len);
     entry->hash = ngx_hash_key(name, name_len);
     entry->flags = flags;
-    entry->protect = flags ? protect : NULL;
+    entry->protect = (flags & (RAMPART_HTTP | RAMPART_HTTPS)) ? protect : NULL;
 
-    if (flags) {
+    if (flags & RAMPART_PEER) {
         if (port == 0 || port > 65535) {
             ngx_free(entry);
             return -1;
@@ -469,7 +470,7 @@ rampart_fast_add(void *t, const u_char *host, size_t host_len, unsigned flags,
 
         } else {
             /* An address the Lua balancer cannot use either: it answers 502 there. */
-            entry->flags = 0;
+            entry->flags &= RAMPART_NO_GZIP;
             entry->protect = NULL;
             entry->ncache = 0;
             goto add;
@@ -811,16 +812,30 @@ rampart_route_handler(ngx_http_request_t *r)
     }
 #endif
 
+    /* $host: the Host header, validated and in lower case. */
+    host = rampart_find(table, r->headers_in.server.data, r->headers_in.server.len);
+    if (host == NULL) {
+        return NGX_DECLINED;
+    }
+
+#if (NGX_HTTP_GZIP)
+    if (host->flags & RAMPART_NO_GZIP) {
+        /* Whoever routes the request: the Lua router leaves Accept-Encoding on it when the module
+         * holds a table (routes.lua's `module_table`), and the origin and the cache's variants see
+         * the client's header. */
+        r->gzip_tested = 1;
+        r->gzip_ok = 0;
+    }
+#endif
+
+    if (!(host->flags & want)) {
+        return NGX_DECLINED;
+    }
+
     if (want == RAMPART_HTTP && table->acme
         && r->uri.len >= sizeof(RAMPART_ACME_PREFIX) - 1
         && ngx_strncmp(r->uri.data, RAMPART_ACME_PREFIX, sizeof(RAMPART_ACME_PREFIX) - 1) == 0)
     {
-        return NGX_DECLINED;
-    }
-
-    /* $host: the Host header, validated and in lower case. */
-    host = rampart_find(table, r->headers_in.server.data, r->headers_in.server.len);
-    if (host == NULL || !(host->flags & want)) {
         return NGX_DECLINED;
     }
 
@@ -851,15 +866,6 @@ rampart_route_handler(ngx_http_request_t *r)
     vv->not_found = 0;
     vv->escape = 0;
     ngx_memcpy(p, host->sid.data, host->sid.len);
-
-#if (NGX_HTTP_GZIP)
-    if (host->flags & RAMPART_NO_GZIP) {
-        /* What the Lua router's clearing of Accept-Encoding does to the gzip filter, while the
-         * origin still receives the client's header. */
-        r->gzip_tested = 1;
-        r->gzip_ok = 0;
-    }
-#endif
 
     ngx_http_set_ctx(r, ctx, ngx_http_rampart_module);
 

@@ -7,15 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessLogFormat } from '../src/render/nginx-conf.ts';
 import { makeSelfSignedCert } from '../src/testing/certs.ts';
 import { makeProtection, makeSite } from '../src/testing/snapshots.ts';
-import { createEdge, fastPathModuleOrSkip, replaceIn, type TestEdge } from './support/edge.ts';
+import { createEdge, fastPathModuleOrSkip, MODULE_ACCESS_LOG, replaceIn, type TestEdge } from './support/edge.ts';
 import { edgeRequest, eventually, type RequestOptions } from './support/http.ts';
 import { type Origin, startOrigin } from './support/origin.ts';
 import { freePort } from './support/ports.ts';
 
 const MODULE = fastPathModuleOrSkip();
-
-/** The directive the agent renders on a node with its nginx module. */
-const MODULE_LOG = /access_log off;\n(\s*)rampart_access_log ("[^"]+") buffer=64k flush=1s;/;
 
 /** One GET over HTTP/2 (TLS, SNI `host`) on a session of its own; answers the status. */
 function http2Get(port: number, host: string, path: string): Promise<number> {
@@ -123,8 +120,8 @@ describe.skipIf(MODULE === null)("the nginx module's access log in a real nginx"
       '$1map $http_x_test_waf $rampart_waf_tx { default $http_x_test_waf; }',
       '$1rampart_access_log $2 country waf;',
     ].join('\n');
-    if (!MODULE_LOG.test(conf)) throw new Error("the agent's config has no rampart_access_log");
-    await writeFile(live, conf.replace(MODULE_LOG, twin));
+    if (!MODULE_ACCESS_LOG.test(conf)) throw new Error("the agent's config has no rampart_access_log");
+    await writeFile(live, conf.replace(MODULE_ACCESS_LOG, twin));
     await edge.nginx.stop();
     const started = await edge.nginx.start(live);
     if (!started.ok) throw new Error(`nginx refused the twin config: ${started.output}`);

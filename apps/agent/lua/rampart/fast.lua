@@ -71,25 +71,27 @@ local function router_flags(s)
   if s.http == true and s.force_https ~= true then flags = flags + HTTP end
   if s.https == true and s.scheme == "http" then flags = flags + HTTPS end
   if flags == 0 then return 0 end
-  if s.gzip ~= true then flags = flags + NO_GZIP end
   if s.websocket == true then flags = flags + WEBSOCKET end
   return flags
 end
 
 --- The module's flags for a site entry before routes.lua compiles it (0: Lua serves it whole).
+--- NO_GZIP whoever routes the site: the module keeps nginx's gzip filter out of its requests, so
+--- the Lua router leaves the client's Accept-Encoding on them (the cache keeps its variants).
 --- A site of one origin gets PEER whatever else it has: the Lua balancer has nothing to choose for
 --- it (no retry, no failure count, no health check), and the module gives the same origin only to a
 --- request the Lua router gave this site's id.
 function _M.flags(s)
-  if type(s.peers) ~= "table" or #s.peers ~= 1 then return 0 end
-  return router_flags(s) + PEER
+  local flags = s.gzip ~= true and NO_GZIP or 0
+  if type(s.peers) ~= "table" or #s.peers ~= 1 then return flags end
+  return flags + router_flags(s) + PEER
 end
 
 --- The flags the module gets for a compiled site: protection attached after the entry was read (the
 --- site's rules, the node's bans) leaves the router to Lua unless the module runs it (`program`).
 function _M.installed_flags(site, program)
   local flags = site.fast_flags or 0
-  if site.protect ~= nil and not program then return bit.band(flags, PEER) end
+  if site.protect ~= nil and not program then return bit.band(flags, PEER + NO_GZIP) end
   return flags
 end
 
@@ -148,10 +150,10 @@ local function build(t)
     end
     local program = program_of(site, env)
     local flags = _M.installed_flags(site, program)
-    local peer = site.peers[1]
+    local peer = bit.band(flags, PEER) ~= 0 and site.peers[1]
     local sid = site.sid
-    local cache = flags ~= 0 and cache_spec(site) or ""
-    if C.rampart_fast_add(table, host, #host, flags, sid, #sid, flags ~= 0 and peer.ip or "", flags ~= 0 and peer.port or 0, program or nil, cache, #cache) ~= 0 then
+    local cache = bit.band(flags, HTTP + HTTPS) ~= 0 and cache_spec(site) or ""
+    if C.rampart_fast_add(table, host, #host, flags, sid, #sid, peer and peer.ip or "", peer and peer.port or 0, program or nil, cache, #cache) ~= 0 then
       C.rampart_fast_free(table)
       return nil, "host " .. host .. " of site " .. sid .. " refused"
     end

@@ -231,11 +231,13 @@ function _M.route()
     var.rampart_host_set = origin_host
     own_headers = true
   end
-  if not site.gzip then
+  -- The edge compresses only for sites with gzip on. The nginx module keeps the gzip filter out of
+  -- the others' requests before the router runs (fast.lua's NO_GZIP), and the request keeps its
+  -- Accept-Encoding for the cache's variants. Without the module the header comes off the request,
+  -- which keeps the filter out, while the origin still receives it (from the variable).
+  if not site.gzip and not routes.module_table then
     local accept_encoding = var.http_accept_encoding
     if accept_encoding then
-      -- The edge compresses only for sites with gzip on: without the header nginx's gzip filter
-      -- stays out, while the origin still receives it (from the variable).
       var.rampart_accept_encoding_set = accept_encoding
       ngx.req.clear_header("Accept-Encoding")
       own_headers = true

@@ -317,8 +317,9 @@ local function install(t)
   for _, field in ipairs(FIELDS) do _M[field] = t[field] end
   require("rampart.challenge").secret = t.secret
   require("rampart.protect").install(t.prepared.node)
-  -- The nginx module's copy, in the same step: no request runs between the two.
-  if _M.fast_path then fast.install(t) end
+  -- The nginx module's copy, in the same step: no request runs between the two. `module_table`:
+  -- the module holds it (it keeps the gzip filter out of the requests of sites without gzip).
+  _M.module_table = _M.fast_path and fast.install(t) or false
 end
 
 --- Loads `path` in the nginx master (init_by_lua): what every worker starts with. Raises on an

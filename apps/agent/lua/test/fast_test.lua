@@ -41,10 +41,12 @@ assert(cached.fast_cache == spec and fast.cache_spec({ cache = {} }) == "")
 
 -- Two origins: the Lua balancer chooses, and the Lua router serves the site whatever else it has.
 local two = { { ip = "127.0.0.1", port = 1, weight = 1 }, { ip = "127.0.0.2", port = 1, weight = 1 } }
-check("two origins", { peers = two }, 0)
-check("two origins and a request header", { peers = two, request_headers = { { "X-A", "1" } } }, 0)
+check("two origins", { peers = two }, fast.NO_GZIP)
+check("two origins and gzip", { peers = two, gzip = true }, 0)
+check("two origins and a request header", { peers = two, request_headers = { { "X-A", "1" } } }, fast.NO_GZIP)
 
--- Anything the router acts on keeps the router in Lua; the one origin is still the module's.
+-- Anything the router acts on keeps the router in Lua; the one origin is still the module's, and
+-- so is keeping the gzip filter out of a site without gzip.
 local lua_only = {
   { "an HTTPS origin", { scheme = "https" } },
   { "HSTS", { hsts = true } },
@@ -62,10 +64,10 @@ local lua_only = {
   -- A field this module was never taught about: a feature added later stays in Lua until it is.
   { "a field unknown here", { something_new = false } },
 }
-for _, case in ipairs(lua_only) do check(case[1], case[2], fast.PEER) end
+for _, case in ipairs(lua_only) do check(case[1], case[2], fast.NO_GZIP + fast.PEER) end
 
 -- Not plain HTTP and not HTTPS: no listener takes the fast path.
-check("neither listener", { http = false }, fast.PEER)
+check("neither listener", { http = false }, fast.NO_GZIP + fast.PEER)
 
 -- Protection settings alone do not decide: what they compile to does (`installed_flags`).
 check("protection", { protection = { rule_group_id = 1 } }, fast.HTTP + fast.NO_GZIP + fast.PEER)
@@ -74,6 +76,7 @@ check("protection", { protection = { rule_group_id = 1 } }, fast.HTTP + fast.NO_
 -- runs it as a program (fast_protect.lua).
 assert(fast.installed_flags({ fast_flags = fast.HTTP + fast.PEER }) == fast.HTTP + fast.PEER)
 assert(fast.installed_flags({ fast_flags = fast.HTTP + fast.PEER, protect = {} }) == fast.PEER)
+assert(fast.installed_flags({ fast_flags = fast.HTTP + fast.NO_GZIP + fast.PEER, protect = {} }) == fast.NO_GZIP + fast.PEER)
 assert(fast.installed_flags({ fast_flags = fast.HTTP + fast.PEER, protect = {} }, false) == fast.PEER)
 assert(fast.installed_flags({ fast_flags = fast.HTTP + fast.PEER, protect = {} }, {}) == fast.HTTP + fast.PEER)
 assert(fast.installed_flags({ fast_flags = 0, protect = {} }) == 0)

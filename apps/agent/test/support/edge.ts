@@ -110,6 +110,14 @@ export async function nginxWorkers(edge: TestEdge): Promise<string[]> {
 /** The request header the origin sees on the requests the Lua router routed (`restartMarked`). */
 export const LUA_MARK = 'x-test-router';
 
+/**
+ * The access log of a node with the module, as the agent renders it: `access_log off;` then
+ * `rampart_access_log <path> buffer=… flush=…[ country][ waf];`. Groups: the indent, the quoted
+ * path, the buffer and flush parameters.
+ */
+export const MODULE_ACCESS_LOG =
+  /access_log off;\n(\s*)rampart_access_log ("[^"]+") (buffer=[^\s;]+ flush=[^\s;]+)[^;\n]*;/;
+
 /** `text` with `anchor` replaced (each one with `all`); throws when the text has none. */
 export function replaceIn(text: string, anchor: string, replacement: string, all = false): string {
   if (!text.includes(anchor)) throw new Error(`the live nginx.conf has no "${anchor}"`);
@@ -146,10 +154,7 @@ export async function restartMarked(edge: TestEdge, more: (conf: string) => stri
     '"block_reason":"$rampart_block_reason","balancer":"$rampart_test_balancer"',
   );
   // The marked line is written by nginx's log module, from the log_format the module's line follows.
-  marked = marked.replace(
-    /access_log off;\n(\s*)rampart_access_log ("[^"]+") (buffer=[^\s;]+ flush=[^\s;]+)[^;\n]*;/,
-    'access_log $2 rampart_access $3;',
-  );
+  marked = marked.replace(MODULE_ACCESS_LOG, 'access_log $2 rampart_access $3;');
   marked = replaceIn(
     marked,
     'set $rampart_site_id "";',
