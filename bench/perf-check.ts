@@ -48,7 +48,7 @@ const LABELS: Record<Gated, string> = {
   cacheHit: 'cache hit, 4 KiB, site without protection',
   cacheHitProtected: 'cache hit, 4 KiB, ACL (1,000 CIDRs) + 5 CC rules',
   wafDynamic: 'WAF site (block, CRS paranoia 1), dynamic request',
-  wafStatic: 'WAF site, static file (skips the engine)',
+  wafStatic: "WAF site, static file (skips the engine), a browser's Accept-Encoding",
   httpsKeptAlive: 'HTTPS on a kept-alive connection, ECDSA P-256, TLS 1.3, proxied',
   http2: 'HTTP/2 over TLS 1.3, ECDSA P-256, ten streams a connection, proxied',
 };
@@ -122,11 +122,13 @@ export async function countInstructions(): Promise<{ counts: Record<Gated, numbe
         },
       )
     ).perRequest;
+    // With a browser's Accept-Encoding: a site without gzip routed by Lua once paid 9,000 more
+    // instructions for it (the header taken off the request, the twin location), unseen here.
     counts.wafStatic = (
       await instructionsPerRequest(waf.server, {
         host: 'waf.test',
         paths: ['/img/logo.png', '/css/site.css', '/js/app.js'],
-        headers,
+        headers: { ...headers, 'accept-encoding': 'gzip, deflate, br' },
       })
     ).perRequest;
   } finally {
