@@ -27,6 +27,11 @@ export interface RequestLoad {
   tls?: boolean;
   /** HTTP/2 (over TLS with `tls`), ten streams at a time on each connection. */
   http2?: boolean;
+  /**
+   * Another client instead of h2load (TLS handshakes, say): runs against `port` for the warm-up
+   * or for the counted part, and answers the units it completed (the count divides by them).
+   */
+  drive?: (port: number, phase: 'warm-up' | 'counted') => number;
 }
 
 export interface InstructionCount {
@@ -136,18 +141,26 @@ export async function instructionsPerRequest(
       failed = true;
       throw new Error(`the nginx under callgrind ${why} (config ${copy})`);
     });
+    const drive =
+      load.drive ??
+      ((target: number, phase: 'warm-up' | 'counted') => {
+        const count = phase === 'counted' ? requests : Math.max(1000, Math.round(requests / 2));
+        h2load(target, load, count);
+        return count;
+      });
     // Warm-up: LuaJIT's traces form in the first hundreds of requests.
-    h2load(port, load, Math.max(1000, Math.round(requests / 2)));
+    drive(port, 'warm-up');
     const pid = String(child.pid);
     execFileSync('callgrind_control', ['-z', pid], { stdio: 'ignore' });
-    h2load(port, load, requests);
+    const done = drive(port, 'counted');
     execFileSync('callgrind_control', ['-d', pid], { stdio: 'ignore' });
     const dump = readdirSync(dir).find((name) => name.startsWith('callgrind.out') && name.endsWith('.1'));
     if (!dump) throw new Error(`callgrind wrote no dump in ${dir}`);
     const totals = readFileSync(join(dir, dump), 'utf8').match(/^(?:summary|totals): (\d+)/m);
     if (!totals) throw new Error(`no totals in ${dump}`);
     const instructions = Number(totals[1]);
-    return { requests, instructions, perRequest: instructions / requests, dump: join(dir, dump) };
+    if (!(done > 0)) throw new Error(`the load completed no request on ${port}`);
+    return { requests: done, instructions, perRequest: instructions / done, dump: join(dir, dump) };
   } finally {
     child.kill('SIGQUIT');
     await exited;
