@@ -5,7 +5,7 @@
 // does not depend on how busy or fast the machine is, so it can gate (bench/perf-check.ts); the
 // kernel's share (the system calls) is not in it.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, globSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import { NGINX } from './nginx-process.ts';
@@ -32,6 +32,8 @@ export interface RequestLoad {
    * or for the counted part, and answers the units it completed (the count divides by them).
    */
   drive?: (port: number, phase: 'warm-up' | 'counted') => number;
+  /** Whether the copy serves yet (a stream, say); by default the first path answers 200. */
+  ready?: (port: number) => Promise<boolean>;
 }
 
 export interface InstructionCount {
@@ -44,6 +46,26 @@ export interface InstructionCount {
 
 /** The requests a count sends after its warm-up, unless told otherwise (BENCH_REQUESTS). */
 export const COUNTED_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
+
+/**
+ * The text of config file `conf` with each `include` of files beside it (the edge's
+ * `include streams/*.conf;`) replaced by their text, so that their listens move too.
+ */
+function withIncludes(conf: string): string {
+  const base = dirname(conf);
+  return readFileSync(conf, 'utf8').replace(
+    /^(\s*)include ([^;\s/][^;\s]*);$/gm,
+    (line, indent: string, pattern: string) => {
+      if (!pattern.includes('*'))
+        return existsSync(join(base, pattern)) ? readFileSync(join(base, pattern), 'utf8') : line;
+      return globSync(pattern, { cwd: base })
+        .sort()
+        .map((file) => readFileSync(join(base, file), 'utf8'))
+        .join('\n')
+        .replace(/^/gm, indent);
+    },
+  );
+}
 
 /**
  * The config of a running nginx, for a second instance beside it: every listen moves to a free port
@@ -104,7 +126,7 @@ export async function instructionsPerRequest(
   const port = await freePort();
   // Beside the original: paths in it relative to its directory (certificates, say) still resolve.
   const copy = join(dirname(server.conf), `callgrind-${basename(dir)}.conf`);
-  const text = await secondInstance(readFileSync(server.conf, 'utf8'), server.port, port, dir);
+  const text = await secondInstance(withIncludes(server.conf), server.port, port, dir);
   writeFileSync(copy, options.edit ? options.edit(text) : text);
   const child: ChildProcess = spawn(
     'valgrind',
@@ -129,15 +151,23 @@ export async function instructionsPerRequest(
   try {
     const first = load.paths[0] ?? '/';
     let status = 0;
+    const ready =
+      load.ready ??
+      (async (target: number) => {
+        const headers = { ...load.headers };
+        status = (await edgeRequest(target, { host: load.host, path: first, tls: load.tls ?? false, headers })).status;
+        return status === 200;
+      });
     await until(async () => {
       if (child.exitCode !== null) throw new Error('stopped');
-      status = (
-        await edgeRequest(port, { host: load.host, path: first, tls: load.tls ?? false, headers: { ...load.headers } })
-      ).status;
-      return status === 200 ? true : undefined;
+      return (await ready(port)) ? true : undefined;
     }, 120_000).catch(() => {
       const why =
-        child.exitCode !== null ? `exited with ${child.exitCode}` : `answered ${status || 'nothing'} for ${first}`;
+        child.exitCode !== null
+          ? `exited with ${child.exitCode}`
+          : load.ready
+            ? 'never got ready'
+            : `answered ${status || 'nothing'} for ${first}`;
       failed = true;
       throw new Error(`the nginx under callgrind ${why} (config ${copy})`);
     });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { makeStream } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
 import { cpuSeconds, workersOf } from './nginx-cpu.ts';
-import { startPlainNginx } from './nginx-process.ts';
+import { edgeNginxFiles, type NginxFiles, plainNginxFiles, startPlainNginx } from './nginx-process.ts';
 import { freePort, median, tempDir, wrkRounds } from './support.ts';
 import { cBinary, onCore1 } from './tls-load.ts';
 
@@ -39,7 +39,7 @@ interface Load {
   failed: number;
 }
 
-function streamLoad(mode: 'tcp' | 'udp', port: number, seconds: number, procs: number, request?: string): Load {
+export function streamLoad(mode: 'tcp' | 'udp', port: number, seconds: number, procs: number, request?: string): Load {
   const args = [mode, String(port), String(seconds), String(procs), ...(request ? [request] : [])];
   const [file, argv] = onCore1(cBinary('stream-load'), args);
   const output = execFileSync(file, argv, { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
@@ -77,7 +77,18 @@ const CASES: StreamCase[] = [
   },
 ];
 
-export async function streamFigures(seconds: number, rounds: number): Promise<StreamFigure[]> {
+type Ports = Record<StreamCase['port'], number>;
+
+export interface StreamServers {
+  sides: Record<'edge' | 'plain', { ports: Ports; files: NginxFiles }>;
+  close: () => Promise<void>;
+}
+
+/**
+ * The origins (an nginx answering a line over TCP, "pong" over UDP, and a 16 MiB file over HTTP),
+ * a plain nginx `stream` proxy to them, and an edge with three streams to the same origins.
+ */
+export async function startStreamServers(): Promise<StreamServers> {
   const files = tempDir('rampart-bench-stream-files-');
   chmodSync(files, 0o755);
   mkdirSync(join(files, 'www'));
@@ -109,6 +120,12 @@ export async function streamFigures(seconds: number, rounds: number): Promise<St
 }`,
   ]);
   const edge = await createEdge({ proveTimeoutMs: 60_000, waf: false });
+  const close = async () => {
+    await edge.close();
+    plain.stop();
+    originNginx.stop();
+    rmSync(files, { recursive: true, force: true });
+  };
   try {
     const edgePorts = { tcp: await freePort(), bytes: await freePort(), udp: await freePort() };
     const to = (port: number) => [{ address: '127.0.0.1', port, weight: 1, backup: false }];
@@ -124,9 +141,25 @@ export async function streamFigures(seconds: number, rounds: number): Promise<St
     if (!outcome.applied || outcome.errors.length > 0) {
       throw new Error(`edge did not apply: ${outcome.error} ${JSON.stringify(outcome.errors)}`);
     }
+    return {
+      sides: {
+        edge: { ports: edgePorts, files: edgeNginxFiles(edge) },
+        plain: { ports: plainPorts, files: plainNginxFiles(plain) },
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+export async function streamFigures(seconds: number, rounds: number): Promise<StreamFigure[]> {
+  const servers = await startStreamServers();
+  try {
     const sides = {
-      edge: { ports: edgePorts, workers: workersOf(edge.paths.pidFile) },
-      plain: { ports: plainPorts, workers: workersOf(join(plain.dir, 'nginx.pid')) },
+      edge: { ports: servers.sides.edge.ports, workers: workersOf(servers.sides.edge.files.pidFile) },
+      plain: { ports: servers.sides.plain.ports, workers: workersOf(servers.sides.plain.files.pidFile) },
     };
     return CASES.map((streamCase) => {
       const runs = { edge: [] as number[], plain: [] as number[], edgeCpu: [] as number[], plainCpu: [] as number[] };
@@ -153,10 +186,7 @@ export async function streamFigures(seconds: number, rounds: number): Promise<St
       };
     });
   } finally {
-    await edge.close();
-    plain.stop();
-    originNginx.stop();
-    rmSync(files, { recursive: true, force: true });
+    await servers.close();
   }
 }
 

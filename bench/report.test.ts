@@ -47,6 +47,18 @@ describe('the bench report', () => {
     expect(readFigures(bench('tls'), '')).toEqual([expect.objectContaining({ status: 'not found' })]);
   });
 
+  it('reads the instruction counts beside the TLS and stream rows, with no target of their own', () => {
+    const output = [
+      'full handshake, ECDSA P-256, TLS 1.3: edge 2,901,218 (423 connections), plain nginx 2,853,424 (640): plain/edge 0.984',
+      'TCP connection (8 clients): edge 13,967 (35033), plain nginx 12,977 (32143): plain/edge 0.929',
+    ].join('\n');
+    expect(readFigures(bench('tls-instructions'), output).map((row) => [row.figure, row.value, row.status])).toEqual([
+      ['full handshake, ECDSA P-256, TLS 1.3 (instructions, informative)', '0.984', 'met'],
+      ['TCP connection (8 clients) (instructions, informative)', '0.929', 'met'],
+    ]);
+    expect(readFigures(bench('stream-instructions'), '')).toEqual([expect.objectContaining({ status: 'not found' })]);
+  });
+
   it('holds a budget as a most, not a least', () => {
     const output = [
       'login route JS: 151.0 kB gzip in 7 files (target ≤ 150 kB)',

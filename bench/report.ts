@@ -44,6 +44,18 @@ const edgePlainRow = (m: RegExpMatchArray) => ({
   target: `≥ ${m[8]}`,
 });
 
+/** `label: edge N (units…), plain nginx M (units): plain/edge R` (bench/*-instructions.ts). */
+const INSTRUCTION_LINE = /^([^:\n]+): edge ([\d,]+) \(\d+[^)]*\), plain nginx ([\d,]+) \(\d+\): plain\/edge ([\d.]+)/gm;
+const instructionRow = (m: RegExpMatchArray) => ({
+  figure: `${m[1]} (instructions, informative)`,
+  result: `${m[2]} instructions`,
+  baseline: `plain nginx ${m[3]}`,
+  value: String(n(m[4])),
+  target: '(read beside the CPU row)',
+});
+/** Counted, not timed: shown beside the rows they explain, with no target of their own. */
+const informative = () => true;
+
 const n = (text: string | undefined) => Number((text ?? '').replaceAll(',', ''));
 const atLeast = (target: number) => (value: number) => value >= target;
 const atMost = (target: number) => (value: number) => value <= target;
@@ -78,10 +90,22 @@ export const BENCHES: Bench[] = [
     eachLine: { pattern: EDGE_PLAIN_LINE, read: edgePlainRow, met: atLeast(0.9) },
   },
   {
+    name: 'tls-instructions',
+    script: 'tls-instructions.ts',
+    figures: [],
+    eachLine: { pattern: INSTRUCTION_LINE, read: instructionRow, met: informative },
+  },
+  {
     name: 'stream',
     script: 'edge-stream.ts',
     figures: [],
     eachLine: { pattern: EDGE_PLAIN_LINE, read: edgePlainRow, met: atLeast(0.95) },
+  },
+  {
+    name: 'stream-instructions',
+    script: 'stream-instructions.ts',
+    figures: [],
+    eachLine: { pattern: INSTRUCTION_LINE, read: instructionRow, met: informative },
   },
   {
     name: 'cache',
