@@ -4,9 +4,9 @@
 // Why the rate swung (0.58–0.99 for one build): wrk, the proxy's worker and the origin's worker are
 // three busy processes on two cores, and where the scheduler put them decided the rate: the proxy
 // sharing a core with the origin or with wrk runs at about half the speed of one alone. So the
-// workers are pinned here, the proxy (edge or plain, in turn) alone on core 0, the origin and wrk on
-// core 1, and beside the rate the proxy worker's CPU time a request is reported: that is what the
-// edge adds, and a busy machine disturbs it far less than the rate.
+// workers are pinned here, the proxy (edge or plain, in turn, each first in every other round) alone
+// on core 0, the origin and wrk on core 1, and beside the rate the proxy worker's CPU time a request
+// is reported: that is what the edge adds, and a busy machine disturbs it far less than the rate.
 // Usage: node bench/edge-proxy.ts   (BENCH_SECONDS, BENCH_ROUNDS; also a part of bench/report.ts)
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import type { NginxUnderTest } from './callgrind.ts';
 import { cpuSeconds, workersOf } from './nginx-cpu.ts';
 import { edgeNginxFiles, plainNginxFiles, startPlainNginx } from './nginx-process.ts';
-import { freePort, median, wrk, wrkRounds } from './support.ts';
+import { freePort, median, sidesInTurn, wrk, wrkRounds } from './support.ts';
 
 export const PROXY_HOST = 'bench.test';
 
@@ -115,7 +115,7 @@ export async function proxyFigures(seconds: number, rounds: number): Promise<Pro
       plain: { rate: [] as number[], cpu: [] as number[], p99: [] as number[] },
     };
     for (let round = 0; round < rounds; round++) {
-      for (const name of ['edge', 'plain'] as const) {
+      for (const name of sidesInTurn(round)) {
         const before = cpuSeconds(workers[name]);
         const result = wrk(`http://127.0.0.1:${servers[name].port}/`, { seconds, connections: 32, lua });
         runs[name].rate.push(result.requestsPerSecond);

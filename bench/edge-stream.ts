@@ -2,8 +2,9 @@
 // plain nginx `stream` proxy to the same origins, with the same kind of buffered session log:
 // TCP connections a second (the origin answers a line and closes), TCP bytes a second (16 MiB
 // downloads through the stream), UDP datagrams a second (ping-pong, one session per client).
-// One worker everywhere; edge and plain alternate for the given rounds; medians of the rates and
-// of the nginx worker's CPU time per connection, per MiB or per datagram.
+// One worker everywhere; edge and plain alternate for the given rounds, each first in every other
+// one; medians of the rates and of the nginx worker's CPU time per connection, per MiB or per
+// datagram.
 // Usage: node bench/edge-stream.ts   (BENCH_SECONDS, BENCH_ROUNDS; needs gcc)
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { makeStream } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
 import { cpuSeconds, workersOf } from './nginx-cpu.ts';
 import { edgeNginxFiles, type NginxFiles, plainNginxFiles, startPlainNginx } from './nginx-process.ts';
-import { freePort, median, tempDir, wrkRounds } from './support.ts';
+import { freePort, median, sidesInTurn, tempDir, wrkRounds } from './support.ts';
 import { cBinary, onCore1 } from './tls-load.ts';
 
 export interface StreamFigure {
@@ -165,7 +166,7 @@ export async function streamFigures(seconds: number, rounds: number): Promise<St
       const runs = { edge: [] as number[], plain: [] as number[], edgeCpu: [] as number[], plainCpu: [] as number[] };
       const ratios: number[] = [];
       for (let round = 0; round < rounds; round++) {
-        for (const name of ['edge', 'plain'] as const) {
+        for (const name of sidesInTurn(round)) {
           const side = sides[name];
           const before = cpuSeconds(side.workers);
           const units = streamCase.run(side.ports[streamCase.port], seconds);

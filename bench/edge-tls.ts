@@ -5,7 +5,8 @@
 // Each with 2 certificates, then 10,000 (full ECDSA handshakes then spread over all of them): the
 // edge holds them as routing data, plain nginx as 10,000 server blocks, one certificate each (a
 // second plain nginx, started for that half). One worker everywhere; edge and plain alternate for
-// the given rounds; medians of the rates and of the nginx worker's CPU time per request.
+// the given rounds, each first in every other one; medians of the rates and of the nginx worker's
+// CPU time per request.
 // Usage: node bench/edge-tls.ts   (BENCH_SECONDS, BENCH_ROUNDS; needs gcc, libssl-dev, h2load)
 import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -17,7 +18,7 @@ import { createEdge, type TestEdge } from '../apps/agent/test/support/edge.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import { cpuSeconds, workersOf } from './nginx-cpu.ts';
 import { type NginxFiles, plainNginxFiles, startBenchOrigin, startPlainNginx } from './nginx-process.ts';
-import { freePort, median, tempDir, until, wrkRounds } from './support.ts';
+import { freePort, median, sidesInTurn, tempDir, until, wrkRounds } from './support.ts';
 import { h2load, handshakes, type LoadResult, makeCerts } from './tls-load.ts';
 
 /** One line of the report: medians of the rounds. */
@@ -275,7 +276,7 @@ function measure(sides: TlsServers['sides'], seconds: number, rounds: number, ma
     const ratios: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const rates: Record<'edge' | 'plain', number> = { edge: 0, plain: 0 };
-      for (const name of ['edge', 'plain'] as const) {
+      for (const name of sidesInTurn(round)) {
         const before = cpuSeconds(workers[name]);
         const result = tlsCase.run(sides[name], seconds, many);
         // Client process p takes steps p, p+8, …: the furthest is about 8 times its share.

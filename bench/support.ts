@@ -138,6 +138,13 @@ export async function until<T>(check: () => Promise<T | undefined>, timeoutMs: n
   throw new Error('timed out');
 }
 
+/**
+ * The order of the two sides in round `round`: edge first in even rounds, plain nginx first in odd
+ * ones, so that whatever the first run of a round pays (or gains) falls on each side in turn.
+ */
+export const sidesInTurn = (round: number): readonly ['edge', 'plain'] | readonly ['plain', 'edge'] =>
+  round % 2 === 0 ? (['edge', 'plain'] as const) : (['plain', 'edge'] as const);
+
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
