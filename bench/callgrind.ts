@@ -200,3 +200,11 @@ export async function instructionsPerRequest(
 
 /** "12,345" */
 export const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
+
+/**
+ * One case of an instruction bench against plain nginx, as bench/report.ts reads it:
+ * `label: edge N (units…), plain nginx M (units): plain/edge R`.
+ */
+export const edgePlainLine = (label: string, edge: InstructionCount, plain: InstructionCount, unit = '') =>
+  `${label}: edge ${thousands(edge.perRequest)} (${edge.requests}${unit ? ` ${unit}` : ''}), plain nginx ` +
+  `${thousands(plain.perRequest)} (${plain.requests}): plain/edge ${(plain.perRequest / edge.perRequest).toFixed(3)}`;

@@ -8,7 +8,7 @@
 
 import { createSocket } from 'node:dgram';
 import { createConnection } from 'node:net';
-import { instructionsPerRequest, type RequestLoad, thousands } from './callgrind.ts';
+import { edgePlainLine, instructionsPerRequest, type RequestLoad } from './callgrind.ts';
 import { startStreamServers, streamLoad } from './edge-stream.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -61,10 +61,7 @@ export async function streamInstructions(): Promise<string[]> {
       };
       const edge = await count('edge');
       const plain = await count('plain');
-      lines.push(
-        `${streamCase.label}: edge ${thousands(edge.perRequest)} (${edge.requests}), plain nginx ` +
-          `${thousands(plain.perRequest)} (${plain.requests}): plain/edge ${(plain.perRequest / edge.perRequest).toFixed(3)}`,
-      );
+      lines.push(edgePlainLine(streamCase.label, edge, plain));
     }
   } finally {
     await servers.close();

@@ -5,7 +5,7 @@
 // handshake rows swing by a tenth between runs; this count does not, and shows what the edge adds.
 // Usage: node bench/tls-instructions.ts   (BENCH_SECONDS: seconds of handshakes counted, default 10;
 //   needs valgrind, gcc, libssl-dev)
-import { instructionsPerRequest, type RequestLoad, thousands } from './callgrind.ts';
+import { edgePlainLine, instructionsPerRequest, type RequestLoad } from './callgrind.ts';
 import { startTlsServers } from './edge-tls.ts';
 import { edgeNginxFiles } from './nginx-process.ts';
 import { handshakes } from './tls-load.ts';
@@ -57,10 +57,7 @@ export async function handshakeInstructions(): Promise<string[]> {
         { ...tls.plainFiles, port: tls.sides.plain.port(handshake.kind) },
         load,
       );
-      lines.push(
-        `${handshake.label}: edge ${thousands(edge.perRequest)} (${edge.requests} connections), plain nginx ` +
-          `${thousands(plain.perRequest)} (${plain.requests}): plain/edge ${(plain.perRequest / edge.perRequest).toFixed(3)}`,
-      );
+      lines.push(edgePlainLine(handshake.label, edge, plain, 'connections'));
     }
   } finally {
     await tls.close();
