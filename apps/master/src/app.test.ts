@@ -53,7 +53,7 @@ describe('the master', () => {
     const result = await test.call('GET', '/v1/common/sysinfo');
     expect(result.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(result.headers['x-content-type-options']).toBe('nosniff');
-    expect(result.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result.headers['x-request-id']).toMatch(/^[A-Za-z0-9_-]{8}-[0-9a-z]+$/);
     const page = await test.app.inject({ method: 'GET', url: '/dashboard/site/list' });
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -74,6 +73,7 @@ import { dashboard } from './plugins/dashboard.ts';
 import { envelope } from './plugins/envelope.ts';
 import { finiteNumbers } from './plugins/finite-numbers.ts';
 import { openapi } from './plugins/openapi.ts';
+import { requestIdOf } from './plugins/request-id.ts';
 import { requestLogger } from './plugins/request-logger.ts';
 import { addRouteHook, methodsOf } from './plugins/route-hooks.ts';
 import { routePolicy } from './plugins/route-policy.ts';
@@ -94,18 +94,13 @@ export interface BuildOptions {
   background?: boolean;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
 /** Assembles the master in a fixed order: external plugins, app plugins, then routes. */
 export async function buildApp(config: MasterConfig, options: BuildOptions = {}): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     requestIdHeader: false,
     childLoggerFactory: requestLogger,
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: requestIdOf,
     ajv: {
       customOptions: {
         removeAdditional: false,

@@ -13,7 +13,9 @@ export async function currentUserRoutes(app: App, { db, messenger }: AppContext)
   app.get(
     '/v1/user',
     { config: { policy: policy.self }, schema: { tags, response: { 200: Envelope(User) } } },
-    async (request) => {
+    // Not async: the caller is already read (from the session cache on most calls), and a promise is
+    // a turn of the microtask queue on the call every dashboard page makes first.
+    (request) => {
       const { user } = caller(request);
       // The cached user is current: every balance change forgets the user's cached sessions (billing/ledger.ts).
       return ok(presentUser(user));
