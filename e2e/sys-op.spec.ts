@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminToken } from './support/api.ts';
 import { useSuite } from './support/suite.ts';
 
@@ -16,7 +16,11 @@ describe('/sys/op', () => {
 
   it('runs the agents’ self-test and keeps an agent release only with its checksum', async () => {
     const page = await openAdmin();
+    // The call is awaited before its answer is looked for: a failure then tells a click that sent
+    // nothing (or a refused call) from an answer the panel did not show.
+    const answered = page.waitForResponse((response) => response.url().endsWith('/v1/maintain/agent-check'));
     await page.getByRole('button', { name: 'Run self-test' }).click();
+    expect((await answered).status()).toBe(200);
     await page.getByText('0 of 0 agents passed').waitFor();
 
     await page.getByRole('tab', { name: 'Agent upgrades' }).click();
