@@ -5,8 +5,8 @@
 // Each with 2 certificates, then 10,000 (full ECDSA handshakes then spread over all of them): the
 // edge holds them as routing data, plain nginx as 10,000 server blocks, one certificate each (a
 // second plain nginx, started for that half). One worker everywhere; edge and plain alternate for
-// the given rounds, each first in every other one; medians of the rates and of the nginx worker's
-// CPU time per request.
+// the given rounds, each first in every other one, after a second of untimed kept-alive and HTTP/2
+// load on each; medians of the rates and of the nginx worker's CPU time per request.
 // Usage: node bench/edge-tls.ts   (BENCH_SECONDS, BENCH_ROUNDS; needs gcc, libssl-dev, h2load)
 import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -270,6 +270,11 @@ async function parsedAhead(edge: TestEdge, count: number, started: number): Prom
 function measure(sides: TlsServers['sides'], seconds: number, rounds: number, many: boolean): TlsFigure[] {
   const workers = { edge: workersOf(sides.edge.pidFile), plain: workersOf(sides.plain.pidFile) };
   const suffix = many ? `, ${MANY.toLocaleString('en')} certificates on each` : ', edge with 2 certificates';
+  // Untimed, both sides alike: a node serving traffic is warm (LuaJIT's traces, the workers' caches),
+  // and the kept-alive rows, measured first, read a just-started edge otherwise.
+  for (const name of ['edge', 'plain'] as const) {
+    for (const protocol of ['h1', 'h2'] as const) h2load(sides[name].port('ec'), 'ecdsa.test', protocol, 1);
+  }
   return CASES.filter((tlsCase) => many || !tlsCase.manyOnly).map((tlsCase) => {
     const runs = { edge: [] as number[], plain: [] as number[], edgeCpu: [] as number[], plainCpu: [] as number[] };
     const client: number[] = [];

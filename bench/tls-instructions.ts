@@ -1,8 +1,9 @@
 // What a TLS handshake costs nginx in its own code, counted under callgrind (bench/callgrind.ts)
 // rather than timed: the edge (the certificate chosen by SNI in Lua, 2 certificates loaded) against
 // plain nginx with the same certificate in its config, as bench/edge-tls.ts sets them up. Each unit
-// is one connection of tls-load.c: a handshake, one proxied request, the close. The rate bench's
-// handshake rows swing by a tenth between runs; this count does not, and shows what the edge adds.
+// is one connection of tls-load.c: a handshake, one proxied request, the close. Then a request on a
+// kept-alive HTTPS connection and one of HTTP/2's (h2load, as perf:check counts them). The rate
+// bench's TLS rows swing by a tenth between runs; this count does not, and shows what the edge adds.
 // Usage: node bench/tls-instructions.ts   (BENCH_SECONDS: seconds of handshakes counted, default 10;
 //   needs valgrind, gcc, libssl-dev)
 import { edgePlainLine, instructionsPerRequest, type RequestLoad } from './callgrind.ts';
@@ -45,7 +46,16 @@ export function handshakeLoad(handshake: HandshakeCase, seconds = SECONDS): Requ
   return { host: handshake.sni, paths: ['/'], tls: true, drive };
 }
 
-/** Each case's instructions a connection on the edge and on plain nginx. */
+/** Requests on connections already made, ECDSA, TLS 1.3: the kept-alive and HTTP/2 rows. */
+const REQUESTS: [string, RequestLoad][] = [
+  ['HTTPS request on a kept-alive connection, ECDSA, TLS 1.3', { host: 'ecdsa.test', paths: ['/'], tls: true }],
+  [
+    'HTTP/2 request, ten streams a connection, ECDSA, TLS 1.3',
+    { host: 'ecdsa.test', paths: ['/'], tls: true, http2: true },
+  ],
+];
+
+/** Each case's instructions a connection (a request, for REQUESTS) on the edge and on plain nginx. */
 export async function handshakeInstructions(): Promise<string[]> {
   const tls = await startTlsServers();
   const lines: string[] = [];
@@ -59,6 +69,11 @@ export async function handshakeInstructions(): Promise<string[]> {
       );
       lines.push(edgePlainLine(handshake.label, edge, plain, 'connections'));
     }
+    for (const [label, load] of REQUESTS) {
+      const edge = await instructionsPerRequest({ ...edgeNginxFiles(tls.edge), port: tls.edge.ports.https }, load);
+      const plain = await instructionsPerRequest({ ...tls.plainFiles, port: tls.plainEcPort }, load);
+      lines.push(edgePlainLine(label, edge, plain, 'requests'));
+    }
   } finally {
     await tls.close();
   }
@@ -66,6 +81,8 @@ export async function handshakeInstructions(): Promise<string[]> {
 }
 
 if (import.meta.main) {
-  console.log(`date: ${new Date().toISOString()}  callgrind, user-space instructions of nginx a connection`);
+  console.log(
+    `date: ${new Date().toISOString()}  callgrind, user-space instructions of nginx a connection or a request`,
+  );
   for (const line of await handshakeInstructions()) console.log(line);
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.ts';
 import { readConfig } from './config.ts';
 import { createTestDatabase, DIALECTS } from './test/databases.ts';
-import { startTestApp, type TestApp } from './test/test-app.ts';
+import { ADMIN_PASSWORD, startTestApp, type TestApp } from './test/test-app.ts';
 
 describe('the master', () => {
   let test: TestApp;
@@ -58,6 +58,38 @@ describe('the master', () => {
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(page.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('sends them on every kind of answer: signed in, refused, invalid, unknown, files', async () => {
+    const token = await test.login('admin', ADMIN_PASSWORD);
+    const inject = (url: string, headers: Record<string, string> = {}) =>
+      test.app.inject({ method: 'GET', url, headers });
+    const calls = [
+      await inject('/v1/user', { 'access-token': token }),
+      await inject('/v1/user'),
+      await inject('/v1/sites?page=0', { 'access-token': token }),
+      await inject('/v1/no-such-thing'),
+    ];
+    expect(calls.map((answer) => answer.statusCode)).toEqual([200, 401, 400, 404]);
+    for (const answer of calls) {
+      expect(answer.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['x-request-id']).toMatch(/^[A-Za-z0-9_-]{8}-[0-9a-z]+$/);
+    }
+    const ids = calls.map((answer) => answer.headers['x-request-id']);
+    expect(new Set(ids).size).toBe(ids.length);
+    const files = [
+      await inject('/dashboard/'),
+      await inject('/dashboard/assets/app-1a2b.js'),
+      await inject('/dashboard/assets/gone-0000.js'),
+      // No route at all (the files are GET and HEAD): the dashboard's not-found handler alone.
+      await test.app.inject({ method: 'POST', url: '/dashboard/x' }),
+    ];
+    expect(files.map((answer) => answer.statusCode)).toEqual([200, 200, 404, 404]);
+    for (const answer of files) {
+      expect(answer.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(answer.headers['x-frame-options']).toBe('DENY');
+    }
   });
 
   it('publishes OpenAPI 3 generated from the route schemas', async () => {

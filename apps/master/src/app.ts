@@ -78,7 +78,6 @@ import { requestLogger } from './plugins/request-logger.ts';
 import { addRouteHook, methodsOf } from './plugins/route-hooks.ts';
 import { routePolicy } from './plugins/route-policy.ts';
 import { schemaCompilers } from './plugins/schema-compilers.ts';
-import { securityHeaders } from './plugins/security-headers.ts';
 import { loadSecretKey, secretBox } from './secrets.ts';
 
 export interface BuildOptions {
@@ -221,7 +220,6 @@ async function assemble(
   await app.register(openapi);
   await app.register(envelope);
   await app.register(finiteNumbers);
-  await app.register(securityHeaders);
   await app.register(audit, { db: database.db });
   await metricsRoutes(app, context);
   // Only a PUT or POST changes a password: other routes skip the hook.

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { declareScopePolicy, policy } from './route-policy.ts';
+import { setSecurityHeaders } from './security-headers.ts';
 
 /**
  * Serves the dashboard's production build under /dashboard/ with history fallback: a path that is
@@ -32,6 +33,7 @@ export async function dashboard(app: FastifyInstance, options: { root: string })
         },
       });
       scope.setNotFoundHandler((request, reply) => {
+        setSecurityHeaders(request, reply);
         // A missing hashed asset (an old chunk after a redeploy) must fail as such, not turn into the page.
         if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url.startsWith('/dashboard/assets/')) {
           return reply

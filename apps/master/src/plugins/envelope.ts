@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../errors.ts';
+import { setSecurityHeaders } from './security-headers.ts';
 
 /** Success body of every `/v1` call. */
 export const ok = <T>(data: T) => ({ code: 0 as const, msg: 'ok', data });
@@ -63,11 +64,13 @@ async function envelopePlugin(app: FastifyInstance) {
     return reply.status(500).send({ code: 'internal_error', msg: 'internal server error', data: null });
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    reply
+  // No route, so no route's hook: the handler sets the security headers itself.
+  app.setNotFoundHandler((request, reply) => {
+    setSecurityHeaders(request, reply);
+    return reply
       .status(404)
-      .send({ code: 'not_found', msg: `no route for ${request.method} ${request.url.split('?')[0]}`, data: null }),
-  );
+      .send({ code: 'not_found', msg: `no route for ${request.method} ${request.url.split('?')[0]}`, data: null });
+  });
 }
 
 export const envelope = fp(envelopePlugin, { name: 'envelope' });

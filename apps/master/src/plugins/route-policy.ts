@@ -10,6 +10,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../errors.ts';
 import type { UserRow } from '../modules/users/user-row.ts';
 import type { Authenticated } from './auth.ts';
+import { securityHeadersHook, setSecurityHeaders } from './security-headers.ts';
 
 /**
  * Who may call a route, declared in the route's own options (`config: { policy }`):
@@ -146,7 +147,8 @@ function settle(request: FastifyRequest, check: Check, done: HookHandlerDoneFunc
 function guardOf(routePolicy: RoutePolicy, authenticate: Authenticate): onRequestHookHandler | null {
   const check = checkOf(routePolicy);
   if (!check) return null;
-  return (request, _reply, done) => {
+  return (request, reply, done) => {
+    setSecurityHeaders(request, reply);
     let pending: Promise<void> | undefined;
     try {
       pending = authenticate(request);
@@ -184,8 +186,9 @@ async function routePolicyPlugin(app: FastifyInstance) {
     if (route.schema && !route.schema.hide) {
       (route.schema as Record<string, unknown>)['x-policy'] = { ...routePolicy, text: describePolicy(routePolicy) };
     }
+    // Every route's first hook sets the answer's security headers; a guard sets them before its check.
     const guard = guardOf(routePolicy, app.authenticate);
-    if (guard) route.onRequest = [guard, ...asArray(route.onRequest)];
+    route.onRequest = [guard ?? securityHeadersHook, ...asArray(route.onRequest)];
   });
 }
 
