@@ -8,14 +8,12 @@
 // on core 0, the origin and wrk on core 1, and beside the rate the proxy worker's CPU time a request
 // is reported: that is what the edge adds, and a busy machine disturbs it far less than the rate.
 // Usage: node bench/edge-proxy.ts   (BENCH_SECONDS, BENCH_ROUNDS; also a part of bench/report.ts)
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
 import type { NginxUnderTest } from './callgrind.ts';
-import { cpuSeconds, workersOf } from './nginx-cpu.ts';
+import { cpuSeconds, pinToCore, workersOf } from './nginx-cpu.ts';
 import { edgeNginxFiles, plainNginxFiles, startPlainNginx } from './nginx-process.ts';
 import { freePort, median, sidesInTurn, wrk, wrkRounds } from './support.ts';
 
@@ -85,14 +83,6 @@ export async function startProxyBenchServers(): Promise<ProxyBenchServers> {
   }
 }
 
-const TASKSET = ['/usr/bin/taskset', '/bin/taskset'].find((path) => existsSync(path));
-
-/** Pins processes (all their threads) to one core, where taskset exists. */
-function pin(pids: number[], core: number): void {
-  if (!TASKSET) return;
-  for (const pid of pids) execFileSync(TASKSET, ['-a', '-cp', String(core), String(pid)], { stdio: 'ignore' });
-}
-
 export interface ProxyFigure {
   edge: { rate: number; cpuMicros: number; p99Ms: number };
   plain: { rate: number; cpuMicros: number; p99Ms: number };
@@ -107,8 +97,8 @@ export async function proxyFigures(seconds: number, rounds: number): Promise<Pro
   const servers = await startProxyBenchServers();
   try {
     const workers = { edge: workersOf(servers.edge.pidFile), plain: workersOf(servers.plain.pidFile) };
-    pin([...workers.edge, ...workers.plain], 0);
-    pin(workersOf(servers.origin.pidFile), 1);
+    pinToCore([...workers.edge, ...workers.plain], 0);
+    pinToCore(workersOf(servers.origin.pidFile), 1);
     const lua = `wrk.headers["Host"] = "${PROXY_HOST}"`;
     const runs = {
       edge: { rate: [] as number[], cpu: [] as number[], p99: [] as number[] },

@@ -3,8 +3,8 @@
 // TCP connections a second (the origin answers a line and closes), TCP bytes a second (16 MiB
 // downloads through the stream), UDP datagrams a second (ping-pong, one session per client).
 // One worker everywhere; edge and plain alternate for the given rounds, each first in every other
-// one; medians of the rates and of the nginx worker's CPU time per connection, per MiB or per
-// datagram.
+// one; the workers on core 0, the origins and the clients on core 1; medians of the rates and of
+// the nginx worker's CPU time per connection, per MiB or per datagram.
 // Usage: node bench/edge-stream.ts   (BENCH_SECONDS, BENCH_ROUNDS; needs gcc)
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { makeStream } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge } from '../apps/agent/test/support/edge.ts';
-import { cpuSeconds, workersOf } from './nginx-cpu.ts';
+import { cpuSeconds, pinToCore, workersOf } from './nginx-cpu.ts';
 import { edgeNginxFiles, type NginxFiles, plainNginxFiles, startPlainNginx } from './nginx-process.ts';
 import { freePort, median, sidesInTurn, tempDir, wrkRounds } from './support.ts';
 import { cBinary, onCore1 } from './tls-load.ts';
@@ -82,6 +82,8 @@ type Ports = Record<StreamCase['port'], number>;
 
 export interface StreamServers {
   sides: Record<'edge' | 'plain', { ports: Ports; files: NginxFiles }>;
+  /** The origins' pid file (their workers share core 1 with the clients). */
+  originPidFile: string;
   close: () => Promise<void>;
 }
 
@@ -147,6 +149,7 @@ export async function startStreamServers(): Promise<StreamServers> {
         edge: { ports: edgePorts, files: edgeNginxFiles(edge) },
         plain: { ports: plainPorts, files: plainNginxFiles(plain) },
       },
+      originPidFile: join(originNginx.dir, 'nginx.pid'),
       close,
     };
   } catch (error) {
@@ -162,6 +165,9 @@ export async function streamFigures(seconds: number, rounds: number): Promise<St
       edge: { ports: servers.sides.edge.ports, workers: workersOf(servers.sides.edge.files.pidFile) },
       plain: { ports: servers.sides.plain.ports, workers: workersOf(servers.sides.plain.files.pidFile) },
     };
+    // As the proxy and TLS benches do: the workers under test on core 0, the origins with the clients on core 1.
+    pinToCore([...sides.edge.workers, ...sides.plain.workers], 0);
+    pinToCore(workersOf(servers.originPidFile), 1);
     return CASES.map((streamCase) => {
       const runs = { edge: [] as number[], plain: [] as number[], edgeCpu: [] as number[], plainCpu: [] as number[] };
       const ratios: number[] = [];

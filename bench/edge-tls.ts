@@ -6,7 +6,8 @@
 // edge holds them as routing data, plain nginx as 10,000 server blocks, one certificate each (a
 // second plain nginx, started for that half). One worker everywhere; edge and plain alternate for
 // the given rounds, each first in every other one, after a second of untimed kept-alive and HTTP/2
-// load on each; medians of the rates and of the nginx worker's CPU time per request.
+// load on each; the workers on core 0, the origin and the clients on core 1; medians of the rates
+// and of the nginx worker's CPU time per request.
 // Usage: node bench/edge-tls.ts   (BENCH_SECONDS, BENCH_ROUNDS; needs gcc, libssl-dev, h2load)
 import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -16,7 +17,7 @@ import { localRequest } from '../apps/agent/src/local-http.ts';
 import { makeSite } from '../apps/agent/src/testing/snapshots.ts';
 import { createEdge, type TestEdge } from '../apps/agent/test/support/edge.ts';
 import { edgeRequest } from '../apps/agent/test/support/http.ts';
-import { cpuSeconds, workersOf } from './nginx-cpu.ts';
+import { cpuSeconds, pinToCore, workersOf } from './nginx-cpu.ts';
 import { type NginxFiles, plainNginxFiles, startBenchOrigin, startPlainNginx } from './nginx-process.ts';
 import { freePort, median, sidesInTurn, tempDir, until, wrkRounds } from './support.ts';
 import { h2load, handshakes, type LoadResult, makeCerts } from './tls-load.ts';
@@ -122,6 +123,8 @@ export interface TlsServers {
   plainFiles: NginxFiles;
   /** Its port for the ECDSA certificate. */
   plainEcPort: number;
+  /** The origin's pid file (its workers share core 1 with the clients). */
+  originPidFile: string;
   /**
    * Loads 9,998 more sites on the edge, each with a certificate of its own, and starts a plain nginx
    * with the same 10,000 certificates in its config: the sides of the second half.
@@ -239,7 +242,15 @@ export async function startTlsServers(): Promise<TlsServers> {
         },
       };
     };
-    return { edge, sides, loadMany, close, plainFiles: plainNginxFiles(plain), plainEcPort: ports.ec };
+    return {
+      edge,
+      sides,
+      loadMany,
+      close,
+      plainFiles: plainNginxFiles(plain),
+      plainEcPort: ports.ec,
+      originPidFile: join(origin.nginx.dir, 'nginx.pid'),
+    };
   } catch (error) {
     await close();
     throw error;
@@ -267,8 +278,19 @@ async function parsedAhead(edge: TestEdge, count: number, started: number): Prom
   );
 }
 
-function measure(sides: TlsServers['sides'], seconds: number, rounds: number, many: boolean): TlsFigure[] {
+function measure(
+  sides: TlsServers['sides'],
+  originPidFile: string,
+  seconds: number,
+  rounds: number,
+  many: boolean,
+): TlsFigure[] {
   const workers = { edge: workersOf(sides.edge.pidFile), plain: workersOf(sides.plain.pidFile) };
+  // As the proxy bench does: the workers under test on core 0, the origin on core 1 with the
+  // clients. Left to the scheduler, a worker that shared its core with h2load read HTTP/2 rows from
+  // 0.71 to 1.46 of plain nginx round by round; pinned, 0.89 to 0.97 (its count: 0.935).
+  pinToCore([...workers.edge, ...workers.plain], 0);
+  pinToCore(workersOf(originPidFile), 1);
   const suffix = many ? `, ${MANY.toLocaleString('en')} certificates on each` : ', edge with 2 certificates';
   // Untimed, both sides alike: a node serving traffic is warm (LuaJIT's traces, the workers' caches),
   // and the kept-alive rows, measured first, read a just-started edge otherwise.
@@ -311,9 +333,9 @@ function measure(sides: TlsServers['sides'], seconds: number, rounds: number, ma
 export async function tlsFigures(seconds: number, rounds: number): Promise<TlsFigure[]> {
   const servers = await startTlsServers();
   try {
-    const few = measure(servers.sides, seconds, rounds, false);
+    const few = measure(servers.sides, servers.originPidFile, seconds, rounds, false);
     const manySides = await servers.loadMany();
-    return [...few, ...measure(manySides, seconds, rounds, true)];
+    return [...few, ...measure(manySides, servers.originPidFile, seconds, rounds, true)];
   } finally {
     await servers.close();
   }

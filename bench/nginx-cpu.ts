@@ -1,6 +1,7 @@
 // The CPU time of processes (nginx workers, the master, the agent), read from /proc: benches report
 // it a request beside the rate, because a busy machine disturbs it far less than the rate.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -29,4 +30,16 @@ export function cpuSeconds(pids: readonly number[]): number {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return sum + (Number(fields[11]) + Number(fields[12])) / 100;
   }, 0);
+}
+
+const TASKSET = ['/usr/bin/taskset', '/bin/taskset'].find((path) => existsSync(path));
+
+/**
+ * Pins processes (all their threads) to one core, where taskset exists: the nginx under test on
+ * core 0, its origin on core 1 with the client (which runs there, bench/support.ts), so that a worker
+ * never shares its core with the load it is measured under.
+ */
+export function pinToCore(pids: readonly number[], core: number): void {
+  if (!TASKSET) return;
+  for (const pid of pids) execFileSync(TASKSET, ['-a', '-cp', String(core), String(pid)], { stdio: 'ignore' });
 }
