@@ -26,7 +26,7 @@ import { startTlsServers } from './edge-tls.ts';
 import { edgeNginxFiles } from './nginx-process.ts';
 import { protectionLoad, startProtectionEdge } from './protection-instructions.ts';
 import { ROOT } from './support.ts';
-import { HANDSHAKES, handshakeLoad } from './tls-instructions.ts';
+import { HANDSHAKES, HTTP2_REQUESTS, HTTPS_KEPT_ALIVE, handshakeLoad } from './tls-instructions.ts';
 
 const BASELINE_FILE = join(ROOT, 'bench/perf-baseline.json');
 /** How much a count may grow over its baseline before the check fails. */
@@ -143,10 +143,9 @@ export async function countInstructions(): Promise<{ counts: Record<Gated, numbe
   }
   const tls = await startTlsServers();
   try {
-    const load: RequestLoad = { host: 'ecdsa.test', paths: ['/'], tls: true };
     const counted = [
-      ['httpsKeptAlive', 'HTTPS kept-alive', load],
-      ['http2', 'HTTP/2', { ...load, http2: true }],
+      ['httpsKeptAlive', 'HTTPS kept-alive', HTTPS_KEPT_ALIVE],
+      ['http2', 'HTTP/2', HTTP2_REQUESTS],
     ] as const;
     for (const [name, label, each] of counted) {
       counts[name] = (
