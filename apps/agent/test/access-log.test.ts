@@ -63,11 +63,14 @@ describe.skipIf(MODULE === null)("the nginx module's access log in a real nginx"
   let origin: Origin;
   let twinLog = '';
   let closedPort = 0;
+  /** A server of the test's own whose origin refuses, then error_page sends the request to another. */
+  let redirectPort = 0;
 
   beforeAll(async () => {
     edge = await createEdge({ waf: false });
     origin = await startOrigin('origin');
     closedPort = await freePort();
+    redirectPort = await freePort();
     const at = (port: number) => [{ address: '127.0.0.1', port, weight: 1, backup: false }];
     // Any second request of the client on guarded.test is over the limit: blocked, with a reason.
     const oncePerMinute: EdgeRuleGroup = {
@@ -96,6 +99,12 @@ describe.skipIf(MODULE === null)("the nginx module's access log in a real nginx"
             http2: true,
           }),
           makeSite({ id: 8, domains: ['down.test'], origins: at(closedPort) }),
+          // Each request tries both origins in some order: one that refuses first gives two times.
+          makeSite({
+            id: 10,
+            domains: ['retry.test'],
+            origins: [...at(closedPort), ...at(origin.port)],
+          }),
           makeSite({
             id: 9,
             domains: ['guarded.test'],
@@ -116,9 +125,13 @@ describe.skipIf(MODULE === null)("the nginx module's access log in a real nginx"
       `$1log_format rampart_twin escape=json '${accessLogFormat(true, true)}';`,
       `$1access_log ${JSON.stringify(twinLog)} rampart_twin;`,
       // Control characters reach a line only from the config (nginx refuses them in requests).
-      '$1map $http_x_test_country $rampart_country { ctl "a\x01b\x1fc\x7fd\\t"; default $http_x_test_country; }',
+      '$1map $http_x_test_country $rampart_country { ctl "a\x01b\x1fc\x7fd\\t"; late "0123456789\x02bcdef\x7fghijk"; default $http_x_test_country; }',
       '$1map $http_x_test_waf $rampart_waf_tx { default $http_x_test_waf; }',
       '$1rampart_access_log $2 country waf;',
+      // A second upstream after an internal redirect: " : " between the two requests' times.
+      `$1server { listen 127.0.0.1:${redirectPort}; server_name redirect.test;`,
+      `$1    location / { proxy_pass http://127.0.0.1:${closedPort}; error_page 502 = @next; }`,
+      `$1    location @next { proxy_pass http://127.0.0.1:${origin.port}; } }`,
     ].join('\n');
     if (!MODULE_ACCESS_LOG.test(conf)) throw new Error("the agent's config has no rampart_access_log");
     await writeFile(live, conf.replace(MODULE_ACCESS_LOG, twin));
@@ -143,6 +156,10 @@ describe.skipIf(MODULE === null)("the nginx module's access log in a real nginx"
       (await get('log.test', { method: 'HEAD', headers: { referer: 'http://ref.test/"q"' } })).status,
       (await get('log.test', { headers: { 'x-test-country': 'C"N', 'x-test-waf': 'tx\\1' } })).status,
       (await get('log.test', { headers: { 'x-test-country': 'ctl' } })).status,
+      // Escapes past the first eight bytes (the module looks for them eight bytes at a time).
+      (await get('log.test', { headers: { 'x-test-country': 'late' } })).status,
+      (await get('log.test', { headers: { 'user-agent': 'abcdefghij"klmnopqrstuvwxyz' } })).status,
+      (await get('log.test', { headers: { 'user-agent': 'abcdefghij\\klmnopqrstuvwxyz' } })).status,
       (await get('log.test', { headers: { 'user-agent': 'u'.repeat(6000) } })).status,
       (await edgeRequest(edge.ports.https, { host: 'log.test', path: '/tls', tls: true })).status,
       await http2Get(edge.ports.https, 'log.test', '/h2?x=1'),
@@ -153,8 +170,16 @@ describe.skipIf(MODULE === null)("the nginx module's access log in a real nginx"
       // The second request is blocked by the rate rule: the Lua router sets the reason.
       (await get('guarded.test', {})).status,
       (await get('guarded.test', {})).status,
+      // Another attempt after a refused one, and another upstream after an internal redirect.
+      (await get('retry.test', {})).status,
+      (await get('retry.test', {})).status,
+      (await get('retry.test', {})).status,
+      (await get('retry.test', {})).status,
+      (await edgeRequest(redirectPort, { host: 'redirect.test', path: '/next' })).status,
     ];
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 404, 502, 200, 403]);
+    expect(statuses).toEqual([
+      200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 404, 502, 200, 403, 200, 200, 200, 200, 200,
+    ]);
     // Bytes no client library sends: UTF-8 in a header, HTTP/1.0 without a Host (the node's default
     // server refuses it), and a request line nginx rejects.
     const raw = [
@@ -182,10 +207,16 @@ describe.skipIf(MODULE === null)("the nginx module's access log in a real nginx"
     expect(parsed[4]).toMatchObject({ country: 'C"N', waf_tx: 'tx\\1' });
     expect(parsed[5]!.country).toBe('a\x01b\x1fc\x7fd\t');
     expect(written[5]).toContain('"country":"a\\u0001b\\u001Fc\x7fd\\t"');
-    expect(parsed[8]).toMatchObject({ uri: '/h2?x=1', status: 200 });
-    expect(parsed[10]!.upstream_time).toMatch(/^\d+\.\d{3}/);
-    expect(parsed[12]!.block_reason).not.toBe('');
-    expect(parsed[13]!.user_agent).toBe('é 中文');
+    expect(parsed[6]!.country).toBe('0123456789\x02bcdef\x7fghijk');
+    expect(parsed[7]!.user_agent).toBe('abcdefghij"klmnopqrstuvwxyz');
+    expect(parsed[8]!.user_agent).toBe('abcdefghij\\klmnopqrstuvwxyz');
+    expect(parsed[11]).toMatchObject({ uri: '/h2?x=1', status: 200 });
+    expect(parsed[13]!.upstream_time).toMatch(/^\d+\.\d{3}/);
+    expect(parsed[15]!.block_reason).not.toBe('');
+    const upstreamTimes = parsed.map((line) => String(line.upstream_time));
+    expect(upstreamTimes.filter((time) => /^\d+\.\d{3}, \d+\.\d{3}$/.test(time)).length).toBeGreaterThan(0);
+    expect(upstreamTimes).toContainEqual(expect.stringMatching(/^\d+\.\d{3} : \d+\.\d{3}$/));
+    expect(parsed.at(-3)!.user_agent).toBe('é 中文');
   });
 
   it('buffers as access_log does: flushed by its timer, before nginx reopens its logs, and at exit', async () => {
