@@ -22,6 +22,9 @@
  * and inherited by the workers, rebuilt by a worker when its routing table is swapped. A request
  * copies what it needs into its own pool, so a table can be freed while requests are in flight.
  *
+ * $rampart_forwarded (ngx_http_rampart_forwarded.c) gives `location /` its three forwarding
+ * headers in one proxy_set_header.
+ *
  * The module also gives rampart/ngx_var.lua the variables the Lua code reads on every request by
  * index: `rampart_lua_vars` (written by the agent with the names its config declares) resolves them
  * when the config loads, and `rampart_var_get` reads one through nginx's index, where a read by name
@@ -32,6 +35,7 @@
 #include <ngx_core.h>
 #include <ngx_http.h>
 
+#include "ngx_http_rampart_forwarded.h"
 #include "ngx_http_rampart_log.h"
 #include "ngx_http_rampart_protect.h"
 
@@ -124,6 +128,7 @@ static char *rampart_route(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 static char *rampart_fast_peer(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 static char *rampart_lua_vars(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
 static char *rampart_access_log(ngx_conf_t *cf, ngx_command_t *cmd, void *conf);
+static ngx_int_t rampart_preconfiguration(ngx_conf_t *cf);
 static ngx_int_t rampart_postconfiguration(ngx_conf_t *cf);
 static ngx_int_t rampart_init_process(ngx_cycle_t *cycle);
 static void rampart_table_cleanup(void *data);
@@ -179,7 +184,7 @@ static ngx_command_t  rampart_commands[] = {
 
 
 static ngx_http_module_t  rampart_module_ctx = {
-    NULL,                                  /* preconfiguration */
+    rampart_preconfiguration,              /* preconfiguration */
     rampart_postconfiguration,             /* postconfiguration */
 
     rampart_create_main_conf,              /* create main configuration */
@@ -1214,6 +1219,13 @@ rampart_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
     ngx_conf_merge_ptr_value(conf->log, prev->log, NULL);
 
     return NGX_CONF_OK;
+}
+
+
+static ngx_int_t
+rampart_preconfiguration(ngx_conf_t *cf)
+{
+    return rampart_forwarded_add_variable(cf);
 }
 
 

@@ -125,6 +125,7 @@ describe('sites through a real nginx', () => {
       upgrade: 'websocket',
       'x-real-ip': '6.6.6.6',
       'x-forwarded-for': '198.51.100.1',
+      'x-forwarded-proto': 'ftp',
     });
     expect(bare).toMatchObject({ origin: 'a', host: 'bare.test' });
     expect(bare.headers).toMatchObject({

@@ -111,6 +111,19 @@ const DEFAULT_PROXY_HEADERS = [
   'proxy_set_header Upgrade "";',
   'proxy_set_header Connection "";',
 ];
+/**
+ * The same headers with the agent's nginx module: its $rampart_forwarded holds X-Forwarded-For's
+ * value and the X-Real-IP and X-Forwarded-Proto lines, one header's script instead of three
+ * (nginx/ngx_http_rampart_forwarded.c); the empty ones drop what a client sent under those names.
+ */
+const FAST_PROXY_HEADERS = [
+  'proxy_set_header Host $host;',
+  'proxy_set_header X-Forwarded-For $rampart_forwarded;',
+  'proxy_set_header X-Real-IP "";',
+  'proxy_set_header X-Forwarded-Proto "";',
+  'proxy_set_header Upgrade "";',
+  'proxy_set_header Connection "";',
+];
 const HEADER_FILTER = 'header_filter_by_lua_block { rampart_respond.headers() }';
 /** An empty value (no cache lookup) adds no header; `always`: a cached 404 shows its status too. */
 const CACHE_STATUS_HEADER = 'add_header X-Cache-Status $upstream_cache_status always;';
@@ -201,7 +214,7 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
     'location / {',
     ...(options.fastPath ? ['    rampart_route;'] : []),
     '    rewrite_by_lua_block { rampart_router.route() }',
-    ...DEFAULT_PROXY_HEADERS.map((line) => `    ${line}`),
+    ...(options.fastPath ? FAST_PROXY_HEADERS : DEFAULT_PROXY_HEADERS).map((line) => `    ${line}`),
     `    ${ORIGIN_PASS.http}`,
     '}',
     '',
