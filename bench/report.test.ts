@@ -29,6 +29,17 @@ describe('the bench report', () => {
     ]);
   });
 
+  it('reads the signed-in call by CPU a request, its rate beside it', () => {
+    const output = [
+      'date: 2026-11-30T03:10:00.000Z  node v24.11.0  wrk -t1 -c32, 3 s a run, 3 alternating rounds (medians)  load 1.2 1.1 1.0 1/150 100',
+      'bare Fastify route: 19547 req/s, 50.2 µs server CPU a request',
+      'GET /v1/user: 13443 req/s (ratio 0.688), 72.1 µs server CPU a request (ratio 0.597)',
+    ].join('\n');
+    expect(readFigures(bench('api'), output).map((row) => [row.result, row.baseline, row.value, row.status])).toEqual([
+      ['13443 req/s, 72.1 µs (req/s ratio 0.688)', 'bare Fastify route: 19547 req/s, 50.2 µs', '0.597', 'MISSED'],
+    ]);
+  });
+
   it('says a figure was not found rather than guessing it when the bench failed', () => {
     const rows = readFigures(bench('api'), 'bench failed: Error: listen EADDRINUSE');
     expect(rows).toEqual([expect.objectContaining({ status: 'not found', value: '' })]);
