@@ -21,7 +21,10 @@ if [ -f "$module" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
   exit 0
 fi
 
-work="$(mktemp -d)"
+# No dot in the build directory's path: nginx's auto/make turns each ".S" it finds in an object's
+# path into the object's name (its sed for assembler sources), and mktemp's default "tmp.XXXXXXXXXX"
+# begins with "S" one time in 62 ("No rule to make target .../objs//tmp/tmp.oE8…").
+work="$(mktemp -d /tmp/rampart-nginx-module-XXXXXXXXXX)"
 trap 'rm -rf "$work"' EXIT
 cp -r "$src/." "$work/"
 cd "$work"
