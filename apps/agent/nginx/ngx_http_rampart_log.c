@@ -280,16 +280,16 @@ rampart_log_time(u_char *p, ngx_time_t *tp)
     static size_t  len;
     static u_char  text[NGX_TIME_T_LEN];
 
+    if (tp->sec < 0) {
+        /* Never, short of a broken clock: written as it is, not kept (-1 marks nothing kept). */
+        *p++ = '-';
+        p = rampart_log_uint(p, (uint64_t) 0 - (uint64_t) tp->sec);
+        *p++ = '.';
+
+        return rampart_log_three(p, tp->msec);
+    }
+
     if (tp->sec != sec) {
-        if (tp->sec < 0) {
-            /* Never, short of a broken clock: written as it is, not kept. */
-            *p++ = '-';
-            p = rampart_log_uint(p, (uint64_t) 0 - (uint64_t) tp->sec);
-            *p++ = '.';
-
-            return rampart_log_three(p, tp->msec);
-        }
-
         len = rampart_log_uint(text, (uint64_t) tp->sec) - text;
         sec = tp->sec;
     }
