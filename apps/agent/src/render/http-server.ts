@@ -103,26 +103,26 @@ const OWN_HEADERS_LOCATION = '@rampart_own_headers';
  * The proxy headers of `location /`, nginx's own values (the server's maps cost a script each). The
  * client's Accept-Encoding passes as it came; an empty value sends no header and drops the client's.
  */
-const DEFAULT_PROXY_HEADERS = [
+const locationProxyHeaders = (forwarding: string[]) => [
   'proxy_set_header Host $host;',
-  'proxy_set_header X-Real-IP $remote_addr;',
-  'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
-  'proxy_set_header X-Forwarded-Proto $scheme;',
+  ...forwarding,
   'proxy_set_header Upgrade "";',
   'proxy_set_header Connection "";',
 ];
+const FORWARDING_HEADERS = [
+  'proxy_set_header X-Real-IP $remote_addr;',
+  'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+  'proxy_set_header X-Forwarded-Proto $scheme;',
+];
 /**
- * The same headers with the agent's nginx module: its $rampart_forwarded holds X-Forwarded-For's
- * value and the X-Real-IP and X-Forwarded-Proto lines, one header's script instead of three
+ * The same with the agent's nginx module: its $rampart_forwarded holds X-Forwarded-For's value and
+ * the X-Real-IP and X-Forwarded-Proto lines, one header's script instead of three
  * (nginx/ngx_http_rampart_forwarded.c); the empty ones drop what a client sent under those names.
  */
-const FAST_PROXY_HEADERS = [
-  'proxy_set_header Host $host;',
+const FAST_FORWARDING_HEADERS = [
   'proxy_set_header X-Forwarded-For $rampart_forwarded;',
   'proxy_set_header X-Real-IP "";',
   'proxy_set_header X-Forwarded-Proto "";',
-  'proxy_set_header Upgrade "";',
-  'proxy_set_header Connection "";',
 ];
 const HEADER_FILTER = 'header_filter_by_lua_block { rampart_respond.headers() }';
 /** An empty value (no cache lookup) adds no header; `always`: a cached 404 shows its status too. */
@@ -214,7 +214,9 @@ export function renderHttpServer(options: HttpServerOptions): string[] {
     'location / {',
     ...(options.fastPath ? ['    rampart_route;'] : []),
     '    rewrite_by_lua_block { rampart_router.route() }',
-    ...(options.fastPath ? FAST_PROXY_HEADERS : DEFAULT_PROXY_HEADERS).map((line) => `    ${line}`),
+    ...locationProxyHeaders(options.fastPath ? FAST_FORWARDING_HEADERS : FORWARDING_HEADERS).map(
+      (line) => `    ${line}`,
+    ),
     `    ${ORIGIN_PASS.http}`,
     '}',
     '',
