@@ -174,6 +174,10 @@ export function renderMainConfig(
     '    server_tokens off;',
     '    sendfile on;',
     '    tcp_nopush on;',
+    // A proxied request's allocations fit in one block of its pool: with nginx's 4k it took three,
+    // allocated and freed each request (about 1,300 instructions, a twentieth of the request).
+    // HTTP/2 streams keep their own small pools.
+    '    request_pool_size 16k;',
     `    keepalive_timeout ${seconds(nginx.keepalive_timeout, 'keepalive_timeout', 0, 3600)};`,
     `    keepalive_requests ${integer(nginx.keepalive_requests, 'keepalive_requests', 1, 100_000)};`,
     `    client_max_body_size ${integer(nginx.client_max_body_size_mb, 'client_max_body_size_mb', 0, 102_400)}m;`,
