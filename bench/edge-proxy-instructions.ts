@@ -104,9 +104,7 @@ if (import.meta.main) {
   for (const line of lines) {
     const difference = edge - line.perRequest;
     const saved =
-      line === lines[0]
-        ? ''
-        : `, ${thousands(Math.abs(difference))} ${difference < 0 ? 'more' : 'less'} than the edge`;
+      line === lines[0] ? '' : `, ${thousands(Math.abs(difference))} ${difference < 0 ? 'more' : 'less'} than the edge`;
     console.log(
       `${line.label}: ${thousands(line.perRequest)} (${(line.perRequest / plain).toFixed(2)}× plain${saved})`,
     );
