@@ -395,7 +395,10 @@ function runBench(bench: Bench): string {
     });
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string };
-    return `${failed.stdout ?? ''}\nbench failed: ${(failed.stderr ?? String(error)).split('\n').slice(-5).join(' ')}`;
+    const why = (failed.stderr ?? String(error)).split('\n').slice(-5).join(' ');
+    // Its rows read "not found": say why where the report is read, not only with BENCH_VERBOSE.
+    console.error(`${bench.name} failed: ${why}`);
+    return `${failed.stdout ?? ''}\nbench failed: ${why}`;
   }
 }
 
